@@ -1,0 +1,59 @@
+//! Helpers shared by the subcommands: diagnostic printing, output writing, exit codes.
+
+use dagaz::diagnostics::{Diagnostic, render_human, render_json};
+use dagaz::source::SourceMap;
+use std::io::Write;
+use std::path::Path;
+
+/// Exit code: success.
+pub const OK: u8 = 0;
+/// Exit code: problems found in the input, or a check failed.
+pub const PROBLEMS: u8 = 1;
+/// Exit code: usage or I/O error.
+pub const USAGE: u8 = 2;
+
+/// How diagnostics are printed on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum DiagFormat {
+    /// rustc-style text with the source line and a caret
+    #[default]
+    Human,
+    /// one JSON object per line
+    Json,
+}
+
+/// Prints diagnostics to stderr.
+pub fn print_diagnostics(diags: &[Diagnostic], sources: &SourceMap, format: DiagFormat) {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let text = match format {
+            DiagFormat::Human => render_human(d, sources),
+            DiagFormat::Json => render_json(d, sources) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+}
+
+/// Writes `data` to `out` atomically, or to stdout when `out` is `None` or `-`.
+pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
+    match out {
+        Some(p) if p != Path::new("-") => dagaz::fsutil::write_atomic(p, data)
+            .map_err(|e| format!("cannot write `{}`: {e}", p.display())),
+        _ => {
+            let mut o = std::io::stdout().lock();
+            o.write_all(data)
+                .and_then(|_| o.flush())
+                .or_else(|e| {
+                    // A closed pipe (`| head`) is not an error of ours.
+                    if e.kind() == std::io::ErrorKind::BrokenPipe { Ok(()) } else { Err(e) }
+                })
+                .map_err(|e| format!("cannot write to stdout: {e}"))
+        }
+    }
+}
+
+/// Prints an error about usage or I/O and returns [`USAGE`].
+pub fn usage_error(msg: &str) -> u8 {
+    eprintln!("error: {msg}");
+    USAGE
+}

@@ -1,0 +1,105 @@
+//! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax or expanded stage.
+
+use crate::common::{DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output};
+use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
+use dagaz::diagnostics::{has_errors, render_human, render_json};
+use dagaz::expand::{Limits, load_path, load_syntax};
+use dagaz::syntax::print_forms;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// the file as written: comments kept, macros not expanded
+    Syntax,
+    /// includes spliced, macros expanded, each variant merged into a full game
+    Expanded,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum To {
+    Xml,
+    Json,
+    Zrf,
+}
+
+/// Convert a rules file to XML, JSON or ZRF (see docs/formats.md).
+///
+/// Examples:
+///   dagaz convert ur.zrf                       # syntax tree as XML on stdout
+///   dagaz convert ur.zrf --stage expanded --to json -o ur.json
+///   dagaz convert ur.zrf --stage expanded --variant "Ur [simple]" --to zrf
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// the rules file (.zrf)
+    pub file: PathBuf,
+    /// which tree to write
+    #[arg(long, value_enum, default_value = "syntax")]
+    pub stage: Stage,
+    /// output format
+    #[arg(long, value_enum, default_value = "xml")]
+    pub to: To,
+    /// write here (atomically) instead of stdout
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// with --stage expanded: only this game or variant (title or slug)
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// how diagnostics are printed on stderr
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DiagFormat,
+}
+
+pub fn run(a: Args) -> u8 {
+    let display = a.file.to_string_lossy().into_owned();
+    let loaded = match a.stage {
+        Stage::Syntax => load_syntax(&a.file, &display),
+        Stage::Expanded => load_path(&a.file, &display, Limits::default()),
+    };
+    let loaded = match loaded {
+        Ok(l) => l,
+        Err(d) => {
+            let text = match a.format {
+                DiagFormat::Human => render_human(&d, &Default::default()),
+                DiagFormat::Json => render_json(&d, &Default::default()) + "\n",
+            };
+            eprint!("{text}");
+            return USAGE;
+        }
+    };
+    print_diagnostics(&loaded.diagnostics, &loaded.sources, a.format);
+    if has_errors(&loaded.diagnostics) {
+        return PROBLEMS;
+    }
+    let forms: Vec<_> = match (a.stage, &a.variant) {
+        (Stage::Syntax, Some(_)) => return usage_error("--variant needs --stage expanded"),
+        (Stage::Syntax, None) => loaded.syntax.clone(),
+        (Stage::Expanded, None) => loaded.games.iter().map(|g| g.form.clone()).collect(),
+        (Stage::Expanded, Some(v)) => match loaded.find_game(v) {
+            Ok(g) => vec![g.form.clone()],
+            Err(d) => {
+                print_diagnostics(&[d], &loaded.sources, a.format);
+                return USAGE;
+            }
+        },
+    };
+    let names = loaded.file_names();
+    let doc = TreeDoc {
+        stage: match a.stage {
+            Stage::Syntax => "syntax",
+            Stage::Expanded => "expanded",
+        },
+        source: &display,
+        forms: &forms,
+        file_names: &names,
+    };
+    let data = match a.to {
+        To::Xml => to_xml(&doc),
+        To::Json => to_json(&doc),
+        To::Zrf => print_forms(&forms),
+    };
+    match write_output(a.output.as_deref(), data.as_bytes()) {
+        Ok(()) => OK,
+        Err(e) => usage_error(&e),
+    }
+}

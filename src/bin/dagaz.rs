@@ -1,0 +1,33 @@
+//! The `dagaz` command line: a thin layer over the library that parses flags, prints
+//! results to stdout, diagnostics and progress to stderr, and maps outcomes to exit codes
+//! (0 ok, 1 problems found, 2 usage or I/O error).
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[path = "cli/common.rs"]
+mod common;
+#[path = "cli/convert.rs"]
+mod convert;
+
+/// A toolchain and headless engine for Zillions of Games rules files (ZRF).
+#[derive(Parser)]
+#[command(name = "dagaz", version, about, long_about = None)]
+#[command(after_help = "Exit codes: 0 ok, 1 problems found (invalid input, failed check), 2 usage or I/O error.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Convert(convert::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Convert(a) => convert::run(a),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,137 @@
+//! The expansion layer: from a file on disk (or bundled text) to playable games.
+//!
+//! [`load_path`] / [`load_text`] read the main file ([`crate::source`]), parse it
+//! ([`crate::syntax`]), splice includes ([`include`]), collect and expand macros
+//! ([`macros`]) and merge variants ([`variants`]). The result, a [`Loaded`], keeps the
+//! syntax-stage tree of the main file, the expanded forms, the games, every diagnostic, and
+//! the source map needed to render them.
+
+pub mod include;
+pub mod macros;
+pub mod variants;
+
+pub use macros::Limits;
+pub use variants::{GameDef, slug};
+
+use crate::diagnostics::{Diagnostic, codes, has_errors};
+use crate::source::{FileId, SourceMap};
+use crate::syntax::{Node, parse};
+use std::path::{Path, PathBuf};
+
+/// Everything read from one rules file.
+#[derive(Debug)]
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub main: FileId,
+    /// The main file's tree, comments included (the `syntax` stage).
+    pub syntax: Vec<Node>,
+    /// Top-level forms after includes and macro expansion, comments and `define`s removed.
+    pub expanded: Vec<Node>,
+    /// Playable games: base games and merged variants, in file order.
+    pub games: Vec<GameDef>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    /// True when any error was found.
+    pub fn has_errors(&self) -> bool {
+        has_errors(&self.diagnostics)
+    }
+
+    /// For each file id, the name written in `file` attributes: `None` for the main file.
+    pub fn file_names(&self) -> Vec<Option<String>> {
+        (0..self.sources.len())
+            .map(|i| {
+                (i as u32 != self.main.0).then(|| self.sources.get(FileId(i as u32)).display.clone())
+            })
+            .collect()
+    }
+
+    /// The default game.
+    pub fn default_game(&self) -> Option<&GameDef> {
+        self.games.iter().find(|g| g.is_default)
+    }
+
+    /// Finds a game by exact title, slug or case-insensitive title. The error lists the
+    /// available names, nearest first.
+    pub fn find_game(&self, name: &str) -> Result<&GameDef, Diagnostic> {
+        let s = slug(name);
+        self.games
+            .iter()
+            .find(|g| g.title == name)
+            .or_else(|| self.games.iter().find(|g| g.slug == name || (!s.is_empty() && g.slug == s)))
+            .ok_or_else(|| {
+                let mut names: Vec<&GameDef> = self.games.iter().collect();
+                names.sort_by_key(|g| crate::text::edit_distance(&g.slug, &s));
+                let list: Vec<String> =
+                    names.iter().map(|g| format!("{} ({})", g.slug, g.title)).collect();
+                Diagnostic::error(codes::UNKNOWN_VARIANT, format!("no game or variant named `{name}`"))
+                    .with_note(format!("available: {}", list.join(", ")))
+            })
+    }
+}
+
+/// Reads, parses and expands the rules file at `path`. `display` is the path to show.
+pub fn load_path(path: &Path, display: &str, limits: Limits) -> Result<Loaded, Diagnostic> {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let main = sources.load(path, display.to_owned(), &mut diagnostics)?;
+    Ok(finish(sources, main, diagnostics, limits))
+}
+
+/// Reads and parses the file at `path` without expanding it (the `syntax` stage only).
+pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let main = sources.load(path, display.to_owned(), &mut diagnostics)?;
+    let parsed = parse(&sources, main);
+    diagnostics.extend(parsed.diagnostics);
+    Ok(Loaded {
+        sources,
+        main,
+        syntax: parsed.forms,
+        expanded: vec![],
+        games: vec![],
+        diagnostics,
+    })
+}
+
+/// Parses and expands rules text held in memory (bundled games).
+pub fn load_text(name: &str, text: &str, limits: Limits) -> Loaded {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let main = sources.add_bytes(PathBuf::from(name), name.to_owned(), text.as_bytes(), &mut diagnostics);
+    finish(sources, main, diagnostics, limits)
+}
+
+fn finish(mut sources: SourceMap, main: FileId, mut diagnostics: Vec<Diagnostic>, limits: Limits) -> Loaded {
+    let parsed = parse(&sources, main);
+    diagnostics.extend(parsed.diagnostics);
+    let syntax = parsed.forms;
+    let mut expanded = Vec::new();
+    let mut games = Vec::new();
+    if !has_errors(&diagnostics) {
+        let forms = syntax.clone();
+        let root_dir = sources.get(main).path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut forms = include::splice_includes(&mut sources, main, forms, &root_dir, &mut diagnostics);
+        for f in &mut forms {
+            f.strip_comments();
+        }
+        forms.retain(|f| f.kind != crate::syntax::Kind::Comment);
+        let macros = macros::collect_defines(&mut forms, &mut diagnostics);
+        let mut ex = macros::Expander::new(&macros, limits);
+        expanded = ex.expand_forms(&forms);
+        diagnostics.extend(ex.diagnostics);
+        if !has_errors(&diagnostics) {
+            games = variants::merge_variants(&expanded, &mut diagnostics);
+        }
+    }
+    Loaded {
+        sources,
+        main,
+        syntax,
+        expanded,
+        games,
+        diagnostics,
+    }
+}

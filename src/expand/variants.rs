@@ -1,0 +1,224 @@
+//! Variants: each `(variant …)` is merged into a copy of the nearest preceding `(game …)`.
+//!
+//! Merging rules (`../shared/docs/zrf-semantics.md` §1.5): `piece` sections are replaced by
+//! name and new ones added; `option`s are overridden one name at a time; if the variant has
+//! any goal (`win-condition`, `loss-condition`, `draw-condition`, `count-condition`) all the
+//! base goals are dropped; every other section (`title`, `players`, `board`, …) replaces all
+//! sections of the same keyword. `(default)` marks the initially selected game and is not
+//! copied. A game titled `-` is a menu separator and is not playable.
+
+use crate::diagnostics::{Diagnostic, codes};
+use crate::syntax::{Kind, Node};
+
+/// One playable game: a base game or a variant merged into its base.
+#[derive(Debug, Clone)]
+pub struct GameDef {
+    /// The title, or `Game N` when the form has none.
+    pub title: String,
+    /// Lowercased title with runs of other characters turned into `-`.
+    pub slug: String,
+    /// True for the one game selected initially (`(default)`, or else the first game).
+    pub is_default: bool,
+    /// Index of the base game among the file's `game` forms (0-based; `usize::MAX` for a
+    /// variant with no game before it, which is read as a game of its own).
+    pub base_index: usize,
+    /// True when this is a variant.
+    pub is_variant: bool,
+    /// The merged `(game …)` form.
+    pub form: Node,
+}
+
+const GOALS: [&str; 4] = [
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+];
+
+/// Turns a title into a slug: `Ur [random]` → `ur-random`.
+pub fn slug(title: &str) -> String {
+    let mut s = String::with_capacity(title.len());
+    for c in title.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            s.push(c);
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    while s.ends_with('-') {
+        s.pop();
+    }
+    s
+}
+
+fn title_of(form: &Node) -> Option<String> {
+    form.args()
+        .iter()
+        .find(|n| n.head() == Some("title"))
+        .and_then(|t| t.args().first())
+        .and_then(|t| t.word().map(str::to_owned))
+}
+
+fn piece_name(n: &Node) -> Option<&str> {
+    n.args()
+        .iter()
+        .find(|c| c.head() == Some("name"))
+        .and_then(|c| c.args().first())
+        .and_then(Node::word)
+}
+
+fn option_name(n: &Node) -> Option<&str> {
+    n.args().first().and_then(Node::word)
+}
+
+/// Merges `variant` sections into a copy of `base` sections.
+fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
+    let mut out: Vec<Node> = base.to_vec();
+    if variant.iter().any(|s| s.head().is_some_and(|h| GOALS.contains(&h))) {
+        out.retain(|s| !s.head().is_some_and(|h| GOALS.contains(&h)));
+    }
+    let mut replaced: Vec<String> = Vec::new();
+    for sec in variant {
+        let Some(head) = sec.head() else {
+            out.push(sec.clone());
+            continue;
+        };
+        match head {
+            "default" => {}
+            h if GOALS.contains(&h) => out.push(sec.clone()),
+            "piece" => {
+                let name = piece_name(sec);
+                match out
+                    .iter()
+                    .position(|s| s.head() == Some("piece") && name.is_some() && piece_name(s) == name)
+                {
+                    Some(i) => out[i] = sec.clone(),
+                    None => out.push(sec.clone()),
+                }
+            }
+            "option" => {
+                let name = option_name(sec);
+                match out
+                    .iter()
+                    .position(|s| s.head() == Some("option") && option_name(s) == name)
+                {
+                    Some(i) => out[i] = sec.clone(),
+                    None => out.push(sec.clone()),
+                }
+            }
+            h => {
+                if replaced.iter().any(|r| r == h) {
+                    // A second section of the same keyword in the variant: keep both.
+                    out.push(sec.clone());
+                    continue;
+                }
+                replaced.push(h.to_owned());
+                match out.iter().position(|s| s.head() == Some(h)) {
+                    Some(i) => {
+                        out[i] = sec.clone();
+                        let mut j = out.len();
+                        while j > i + 1 {
+                            j -= 1;
+                            if out[j].head() == Some(h) {
+                                out.remove(j);
+                            }
+                        }
+                    }
+                    None => out.push(sec.clone()),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Builds the playable games of an expanded file.
+pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDef> {
+    let mut games: Vec<GameDef> = Vec::new();
+    let mut base: Option<(usize, &Node)> = None;
+    let mut game_count = 0usize;
+    for form in forms {
+        match form.head() {
+            Some("game") => {
+                base = Some((game_count, form));
+                game_count += 1;
+                let title = title_of(form).unwrap_or_else(|| format!("Game {game_count}"));
+                games.push(GameDef {
+                    slug: slug(&title),
+                    title,
+                    is_default: false,
+                    base_index: game_count - 1,
+                    is_variant: false,
+                    form: form.clone(),
+                });
+            }
+            Some("variant") => {
+                let (bi, base_sections): (usize, &[Node]) = match base {
+                    Some((bi, b)) => (bi, b.args()),
+                    None => {
+                        diags.push(
+                            Diagnostic::warning(
+                                codes::VARIANT_WITHOUT_GAME,
+                                "`variant` before any `game`: it is read as a complete game of its own",
+                            )
+                            .with_span(form.span),
+                        );
+                        (usize::MAX, &[])
+                    }
+                };
+                let mut items = vec![Node::leaf(Kind::Atom, "game", form.items[0].span)];
+                items.extend(merge(base_sections, form.args()));
+                let merged = Node::list(items, form.span);
+                let title = title_of(&merged).unwrap_or_else(|| format!("Variant {}", games.len() + 1));
+                games.push(GameDef {
+                    slug: slug(&title),
+                    title,
+                    is_default: form.args().iter().any(|s| s.head() == Some("default")),
+                    base_index: bi,
+                    is_variant: true,
+                    form: merged,
+                });
+            }
+            _ => {}
+        }
+    }
+    games.retain(|g| g.title != "-");
+    if !games.iter().any(|g| g.is_default)
+        && let Some(g) = games.first_mut()
+    {
+        g.is_default = true;
+    }
+    games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+    use crate::syntax::parse_text;
+    use crate::syntax::print::print_compact;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("Ur [random]"), "ur-random");
+        assert_eq!(slug("  Position 3 "), "position-3");
+    }
+
+    #[test]
+    fn merge_rules() {
+        let src = r#"(game (title "G") (players A B) (piece (name P) (x 1)) (piece (name Q))
+              (option "o1" true) (option "o2" true) (win-condition (A) stalemated) (loss-condition (A) x))
+            (variant (title "V") (piece (name P) (x 2)) (piece (name R)) (option "o2" false)
+              (draw-condition (A) y) (default))"#;
+        let forms = parse_text(src, FileId(0)).forms;
+        let mut d = vec![];
+        let games = merge_variants(&forms, &mut d);
+        assert!(d.is_empty());
+        assert_eq!(games.len(), 2);
+        assert!(games[1].is_default && !games[0].is_default);
+        assert_eq!(
+            print_compact(&games[1].form),
+            r#"(game (title "V") (players A B) (piece (name P) (x 2)) (piece (name Q)) (option "o1" true) (option "o2" false) (piece (name R)) (draw-condition (A) y))"#
+        );
+    }
+}

@@ -1,0 +1,18 @@
+//! dagaz: a toolchain and headless engine for Zillions of Games rules files (ZRF).
+//!
+//! Layers, each depending only on the ones before it (see `ARCHITECTURE.md`):
+//! - [`source`], [`diagnostics`]: files, decoding, positions and findings;
+//! - [`syntax`]: the lossless tree, the pest-based parser, the ZRF printer;
+//! - [`expand`]: includes, macros and variants, giving playable games;
+//! - [`convert`]: the XML and JSON tree formats.
+//!
+//! The library never prints and never exits: everything is returned as values.
+
+pub mod convert;
+pub mod diagnostics;
+pub mod expand;
+pub mod fsutil;
+pub mod games;
+pub mod source;
+pub mod syntax;
+pub mod text;

@@ -1,0 +1,266 @@
+//! Source files: reading bytes, decoding them to text, and mapping offsets to lines.
+//!
+//! Every file the toolchain reads (the main rules file and everything it includes) is held
+//! in a [`SourceMap`] and named by a [`FileId`], so that spans stay small (`Copy`) and
+//! diagnostics can print the offending line with a caret.
+//!
+//! Decoding never fails: valid UTF-8 is taken as it is (a leading byte-order mark is
+//! dropped); anything else is decoded as Windows-1252, the encoding of ZoG-era files, with a
+//! warning. Characters that XML 1.0 cannot carry are replaced by U+FFFD with a warning, so
+//! that every tree can be written as XML.
+
+use crate::diagnostics::{Diagnostic, codes};
+use std::path::{Path, PathBuf};
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct FileId(pub u32);
+
+/// A place in a source file: 1-based line and column (in characters), byte offset and
+/// byte length of the token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub line: u32,
+    pub col: u32,
+    pub offset: u32,
+    pub len: u32,
+}
+
+/// One decoded source file.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Path used to open the file.
+    pub path: PathBuf,
+    /// Path shown to users (as given, or relative to the main file's folder).
+    pub display: String,
+    /// Decoded text.
+    pub text: String,
+    /// Byte offset of the start of every line.
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// Text of the 1-based line `line`, without its line ending.
+    pub fn line_text(&self, line: u32) -> &str {
+        let i = (line as usize).saturating_sub(1);
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map(|&e| e as usize)
+            .unwrap_or(self.text.len());
+        self.text[start as usize..end].trim_end_matches(['\r', '\n'])
+    }
+}
+
+/// All files read for one job.
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds already-decoded text (used for bundled games and tests).
+    pub fn add_text(&mut self, path: PathBuf, display: String, text: String) -> FileId {
+        let line_starts = line_starts(&text);
+        self.files.push(SourceFile {
+            path,
+            display,
+            text,
+            line_starts,
+        });
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Reads and decodes a file. I/O errors are returned as a `DZ0001` diagnostic; decoding
+    /// problems are pushed to `warnings`.
+    pub fn load(
+        &mut self,
+        path: &Path,
+        display: String,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<FileId, Diagnostic> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            Diagnostic::error(
+                codes::IO_ERROR,
+                format!("cannot read `{}`: {}", path.display(), e),
+            )
+        })?;
+        Ok(self.add_bytes(path.to_path_buf(), display, &bytes, warnings))
+    }
+
+    /// Decodes bytes (see the module docs) and adds them.
+    pub fn add_bytes(
+        &mut self,
+        path: PathBuf,
+        display: String,
+        bytes: &[u8],
+        warnings: &mut Vec<Diagnostic>,
+    ) -> FileId {
+        let (text, decoded) = decode(bytes);
+        let (text, replaced) = replace_invalid_xml_chars(text);
+        let id = self.add_text(path, display.clone(), text);
+        if decoded {
+            warnings.push(Diagnostic::warning(
+                codes::NOT_UTF8,
+                format!("`{display}` is not valid UTF-8; decoded as Windows-1252"),
+            ));
+        }
+        if let Some((offset, count)) = replaced {
+            let span = self.span_at(id, offset, 1);
+            warnings.push(
+                Diagnostic::warning(
+                    codes::INVALID_CHARACTER,
+                    format!(
+                        "{count} control or non-character code point(s) replaced by U+FFFD"
+                    ),
+                )
+                .with_span(span),
+            );
+        }
+        id
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Span of `len` bytes at byte `offset` of file `id` (line and column computed).
+    pub fn span_at(&self, id: FileId, offset: usize, len: usize) -> Span {
+        let f = self.get(id);
+        let line_idx = match f.line_starts.binary_search(&(offset as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = f.line_starts[line_idx] as usize;
+        let offset = offset.min(f.text.len());
+        let col = f.text.get(start..offset).map_or(1, |s| s.chars().count() + 1);
+        Span {
+            file: id,
+            line: line_idx as u32 + 1,
+            col: col as u32,
+            offset: offset as u32,
+            len: len as u32,
+        }
+    }
+}
+
+fn line_starts(text: &str) -> Vec<u32> {
+    let mut v = vec![0u32];
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => v.push(i as u32 + 1),
+            b'\r' if b.get(i + 1) != Some(&b'\n') => v.push(i as u32 + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    v
+}
+
+/// Windows-1252 code points for bytes 0x80..=0x9F. The five bytes that Windows-1252 leaves
+/// undefined map to the C1 control with the same value, as the WHATWG encoding standard
+/// does. Written out here because the table is tiny and a general-purpose encoding crate
+/// would be a large dependency for 32 entries.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+/// Decodes bytes as UTF-8 (dropping a BOM) or else as Windows-1252. The flag tells whether
+/// the fallback was used.
+pub fn decode(bytes: &[u8]) -> (String, bool) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_owned(), false),
+        Err(_) => {
+            let s = bytes
+                .iter()
+                .map(|&b| match b {
+                    0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
+                    _ => b as char,
+                })
+                .collect();
+            (s, true)
+        }
+    }
+}
+
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Replaces characters XML 1.0 cannot carry by U+FFFD; returns the byte offset of the first
+/// replaced character (in the new text) and how many were replaced.
+fn replace_invalid_xml_chars(text: String) -> (String, Option<(usize, usize)>) {
+    if text.chars().all(is_xml_char) {
+        return (text, None);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut first = None;
+    let mut count = 0;
+    for c in text.chars() {
+        if is_xml_char(c) {
+            out.push(c);
+        } else {
+            first.get_or_insert(out.len());
+            count += 1;
+            out.push('\u{FFFD}');
+        }
+    }
+    (out, first.map(|f| (f, count)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_1252_fallback() {
+        let (s, fell_back) = decode(b"caf\xe9 \x93x\x94");
+        assert!(fell_back);
+        assert_eq!(s, "caf\u{e9} \u{201c}x\u{201d}");
+        let (s, fell_back) = decode("\u{feff}é".as_bytes());
+        assert!(!fell_back);
+        assert_eq!(s, "é");
+    }
+
+    #[test]
+    fn control_characters_are_replaced() {
+        let mut m = SourceMap::new();
+        let mut w = vec![];
+        let id = m.add_bytes("x".into(), "x".into(), b"ab\x01c\n\x00", &mut w);
+        assert_eq!(m.get(id).text, "ab\u{FFFD}c\n\u{FFFD}");
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].span.unwrap().col, 3);
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        let mut m = SourceMap::new();
+        let id = m.add_text("x".into(), "x".into(), "ab\r\nçd\re".into());
+        let s = m.span_at(id, 6, 1); // 'd'
+        assert_eq!((s.line, s.col), (2, 2));
+        assert_eq!(m.get(id).line_text(2), "çd");
+        assert_eq!(m.span_at(id, 8, 1).line, 3);
+    }
+}
