@@ -32,6 +32,7 @@ pub mod codes {
     code!(IO_ERROR, "DZ0001", "io-error");
     code!(NOT_UTF8, "DZ0002", "not-utf8");
     code!(INVALID_CHARACTER, "DZ0003", "invalid-character");
+    code!(BAD_TREE_XML, "DZ0004", "bad-tree-xml");
     code!(UNCLOSED_LIST, "DZ0101", "unclosed-list");
     code!(UNMATCHED_CLOSE, "DZ0102", "unmatched-close");
     code!(UNTERMINATED_STRING, "DZ0103", "unterminated-string");

@@ -2,6 +2,7 @@
 
 pub mod json;
 pub mod xml;
+pub mod xml_read;
 
 use crate::source::FileId;
 use crate::syntax::Node;

@@ -28,10 +28,11 @@ pub enum To {
 ///   dagaz convert ur.zrf                       # syntax tree as XML on stdout
 ///   dagaz convert ur.zrf --stage expanded --to json -o ur.json
 ///   dagaz convert ur.zrf --stage expanded --variant "Ur [simple]" --to zrf
+///   dagaz convert tree.xml --to zrf            # tree XML (e.g. after XSLT) back to ZRF
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// the rules file (.zrf)
+    /// the rules file (.zrf), or a tree XML file (.xml) written by --to xml
     pub file: PathBuf,
     /// which tree to write
     #[arg(long, value_enum, default_value = "syntax")]
@@ -50,8 +51,46 @@ pub struct Args {
     pub format: DiagFormat,
 }
 
+/// Reads a tree XML file (written by `--to xml`, possibly transformed) and writes it again.
+fn run_from_xml(a: &Args, display: &str) -> u8 {
+    let text = match std::fs::read(&a.file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => return usage_error(&format!("cannot read `{display}`: {e}")),
+    };
+    let mut sources = dagaz::source::SourceMap::new();
+    let id = sources.add_text(a.file.clone(), display.to_owned(), text);
+    let tree = match dagaz::convert::xml_read::read_tree_xml(&sources.get(id).text, id) {
+        Ok(t) => t,
+        Err(d) => {
+            print_diagnostics(&[d], &sources, a.format);
+            return PROBLEMS;
+        }
+    };
+    let doc = TreeDoc {
+        stage: &tree.stage,
+        source: display,
+        forms: &tree.forms,
+        file_names: &[],
+    };
+    let data = match a.to {
+        To::Xml => to_xml(&doc),
+        To::Json => to_json(&doc),
+        To::Zrf => print_forms(&tree.forms),
+    };
+    match write_output(a.output.as_deref(), data.as_bytes()) {
+        Ok(()) => OK,
+        Err(e) => usage_error(&e),
+    }
+}
+
 pub fn run(a: Args) -> u8 {
     let display = a.file.to_string_lossy().into_owned();
+    if a.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+        if a.variant.is_some() {
+            return usage_error("--variant applies to rules files, not to tree XML");
+        }
+        return run_from_xml(&a, &display);
+    }
     let loaded = match a.stage {
         Stage::Syntax => load_syntax(&a.file, &display),
         Stage::Expanded => load_path(&a.file, &display, Limits::default()),

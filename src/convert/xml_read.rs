@@ -1,0 +1,120 @@
+//! Reads the tree XML of `docs/formats.md` back into a tree, so that `dagaz convert
+//! tree.xml --to zrf` turns an XML file (possibly edited or produced by an XSLT pipeline)
+//! back into ZRF. `file` attributes are not kept: every node is attributed to the XML file.
+
+use crate::diagnostics::{Diagnostic, codes};
+use crate::source::{FileId, Span};
+use crate::syntax::{Kind, Node};
+use quick_xml::Reader;
+use quick_xml::events::{BytesStart, Event};
+
+/// The stage named in the root element and the forms.
+#[derive(Debug)]
+pub struct XmlTree {
+    pub stage: String,
+    pub forms: Vec<Node>,
+}
+
+fn bad(msg: impl Into<String>, line: u32) -> Diagnostic {
+    Diagnostic::error(codes::BAD_TREE_XML, msg).with_span(Span {
+        file: FileId(0),
+        line,
+        col: 1,
+        offset: 0,
+        len: 1,
+    })
+}
+
+fn attr(e: &BytesStart, name: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == name)
+        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
+}
+
+fn node_start(e: &BytesStart, file: FileId) -> Result<Node, String> {
+    let name = e.name().as_ref().to_owned();
+    let kind = Kind::from_name(&name).ok_or_else(|| format!("unknown element <{name}>"))?;
+    let num = |a: &str| attr(e, a).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+    let span = Span {
+        file,
+        line: num("line"),
+        col: num("col"),
+        offset: 0,
+        len: 0,
+    };
+    Ok(Node::leaf(kind, String::new(), span))
+}
+
+/// Parses tree XML text.
+pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
+    let mut reader = Reader::from_str(text);
+    let mut stack: Vec<Node> = Vec::new();
+    let mut forms = Vec::new();
+    let mut stage = None;
+    let line_of = |pos: u64| text[..(pos as usize).min(text.len())].matches('\n').count() as u32 + 1;
+    loop {
+        let pos = reader.buffer_position();
+        let ev = reader
+            .read_event()
+            .map_err(|e| bad(format!("not well-formed XML: {e}"), line_of(pos)))?;
+        match ev {
+            Event::Start(e) | Event::Empty(e) if e.name().as_ref() == "zrf" => {
+                stage = Some(attr(&e, "stage").unwrap_or_default());
+            }
+            Event::Start(e) => {
+                if stage.is_none() {
+                    return Err(bad("the root element must be <zrf>", line_of(pos)));
+                }
+                stack.push(node_start(&e, file).map_err(|m| bad(m, line_of(pos)))?);
+            }
+            Event::Empty(e) => {
+                let n = node_start(&e, file).map_err(|m| bad(m, line_of(pos)))?;
+                match stack.last_mut() {
+                    Some(p) => p.items.push(n),
+                    None => forms.push(n),
+                }
+            }
+            Event::End(e) if e.name().as_ref() == "zrf" => break,
+            Event::End(_) => {
+                let n = stack.pop().ok_or_else(|| bad("unbalanced end tag", line_of(pos)))?;
+                match stack.last_mut() {
+                    Some(p) => p.items.push(n),
+                    None => forms.push(n),
+                }
+            }
+            Event::Text(t) => {
+                if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {
+                    n.text.push_str(&t.xml10_content());
+                }
+            }
+            Event::GeneralRef(r) => {
+                let c = match r.resolve_char_ref() {
+                    Ok(Some(c)) => c,
+                    _ => match r.as_ref() {
+                        "amp" => '&',
+                        "lt" => '<',
+                        "gt" => '>',
+                        "quot" => '"',
+                        "apos" => '\'',
+                        other => return Err(bad(format!("unknown entity &{other};"), line_of(pos))),
+                    },
+                };
+                if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {
+                    n.text.push(c);
+                }
+            }
+            Event::CData(t) => {
+                if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {
+                    n.text.push_str(&t.xml10_content());
+                }
+            }
+            Event::Eof => return Err(bad("the XML ends before </zrf>", line_of(pos))),
+            _ => {}
+        }
+    }
+    Ok(XmlTree {
+        stage: stage.unwrap_or_default(),
+        forms,
+    })
+}
