@@ -50,6 +50,34 @@ pub mod codes {
     code!(NO_GAME, "DZ0211", "no-game");
     code!(UNKNOWN_VARIANT, "DZ0212", "unknown-variant");
     code!(INCLUDE_TOO_DEEP, "DZ0213", "include-too-deep");
+    // Model compilation: names (03xx), board (04xx), players and turns (05xx), pieces and
+    // moves (06xx), goals (07xx), options (08xx); engine runtime (09xx).
+    code!(UNKNOWN_NAME, "DZ0301", "unknown-name");
+    code!(DUPLICATE_NAME, "DZ0302", "duplicate-name");
+    code!(MALFORMED_FORM, "DZ0303", "malformed-form");
+    code!(UNKNOWN_SECTION, "DZ0304", "unknown-section");
+    code!(NO_BOARD, "DZ0401", "no-board");
+    code!(BAD_GRID, "DZ0402", "bad-grid");
+    code!(UNKNOWN_POSITION, "DZ0403", "unknown-position");
+    code!(UNKNOWN_DIRECTION, "DZ0404", "unknown-direction");
+    code!(UNKNOWN_ZONE, "DZ0405", "unknown-zone");
+    code!(TOO_MANY_POSITIONS, "DZ0406", "too-many-positions");
+    code!(NO_PLAYERS, "DZ0501", "no-players");
+    code!(UNKNOWN_PLAYER, "DZ0502", "unknown-player");
+    code!(TOO_MANY_PLAYERS, "DZ0503", "too-many-players");
+    code!(BAD_TURN_ORDER, "DZ0504", "bad-turn-order");
+    code!(UNKNOWN_PIECE, "DZ0601", "unknown-piece");
+    code!(UNKNOWN_INSTRUCTION, "DZ0602", "unknown-instruction");
+    code!(BAD_INSTRUCTION, "DZ0603", "bad-instruction");
+    code!(UNKNOWN_CONDITION, "DZ0604", "unknown-condition");
+    code!(TOO_MANY_ATTRIBUTES, "DZ0605", "too-many-attributes");
+    code!(TOO_MANY_PIECE_TYPES, "DZ0606", "too-many-piece-types");
+    code!(UNKNOWN_GOAL, "DZ0701", "unknown-goal");
+    code!(BAD_GOAL, "DZ0702", "bad-goal");
+    code!(BAD_OPTION_VALUE, "DZ0801", "bad-option-value");
+    code!(ENGINE_EXTENSION, "DZ0802", "engine-extension");
+    code!(STEP_BUDGET_EXCEEDED, "DZ0901", "step-budget-exceeded");
+    code!(CHAIN_BUDGET_EXCEEDED, "DZ0902", "chain-budget-exceeded");
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod expand;
 pub mod fsutil;
 pub mod games;
+pub mod rng;
 pub mod source;
 pub mod syntax;
 pub mod text;

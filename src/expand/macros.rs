@@ -29,7 +29,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_depth: 64,
-            max_nodes: 4_000_000,
+            max_nodes: 2_000_000,
         }
     }
 }

@@ -98,9 +98,15 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
 
 /// Parses and expands rules text held in memory (bundled games).
 pub fn load_text(name: &str, text: &str, limits: Limits) -> Loaded {
+    load_bytes(name, text.as_bytes(), limits)
+}
+
+/// Decodes, parses and expands rules held in memory as bytes. Includes are resolved
+/// relative to the folder of `name`.
+pub fn load_bytes(name: &str, bytes: &[u8], limits: Limits) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let main = sources.add_bytes(PathBuf::from(name), name.to_owned(), text.as_bytes(), &mut diagnostics);
+    let main = sources.add_bytes(PathBuf::from(name), name.to_owned(), bytes, &mut diagnostics);
     finish(sources, main, diagnostics, limits)
 }
 

@@ -1,0 +1,303 @@
+//! The board: grids, explicit positions, links, `unlink`, `kill-positions`, `dummy`
+//! positions, `opposite` directions, per-player `symmetry` and zones.
+//!
+//! Grid position names join one label per dimension in dimension order; the last dimension
+//! is enumerated outermost (z2j's order, which only affects move-list order). Directions are
+//! index deltas per dimension; a link exists only when the target is inside the grid on
+//! every axis.
+
+use super::{NONE, PosSet};
+use crate::diagnostics::{Diagnostic, codes};
+use crate::syntax::Node;
+use std::collections::HashMap;
+
+/// The board under construction.
+#[derive(Default)]
+pub struct BoardBuilder {
+    pub positions: Vec<String>,
+    pub index: HashMap<String, u32>,
+    pub directions: Vec<String>,
+    pub dir_index: HashMap<String, u32>,
+    /// (from, dir) → to.
+    pub links: HashMap<(u32, u32), u32>,
+    pub killed: Vec<bool>,
+    pub dummy: Vec<u32>,
+}
+
+/// Words of a list's arguments (atoms, numbers, strings).
+fn words(n: &Node) -> Vec<&str> {
+    n.args().iter().filter_map(Node::word).collect()
+}
+
+impl BoardBuilder {
+    pub fn add_position(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.positions.len() as u32;
+        self.positions.push(name.to_owned());
+        self.index.insert(name.to_owned(), i);
+        self.killed.push(false);
+        i
+    }
+
+    pub fn direction(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.dir_index.get(name) {
+            return i;
+        }
+        let i = self.directions.len() as u32;
+        self.directions.push(name.to_owned());
+        self.dir_index.insert(name.to_owned(), i);
+        i
+    }
+
+    fn pos_or_err(&self, n: &Node, diags: &mut Vec<Diagnostic>) -> Option<u32> {
+        let name = n.word()?;
+        match self.index.get(name) {
+            Some(&p) => Some(p),
+            None => {
+                diags.push(
+                    Diagnostic::error(codes::UNKNOWN_POSITION, format!("unknown position `{name}`"))
+                        .with_span(n.span),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reads one `(board …)` section's structure (grids, positions, links, kills, dummies).
+    /// Symmetry and zones are read later by [`read_symmetry`] and [`read_zone`].
+    pub fn read_board(&mut self, board: &Node, diags: &mut Vec<Diagnostic>) {
+        // Positions first (grids, positions, dummy), then links, then removals.
+        for s in board.args() {
+            match s.head() {
+                Some("grid") => self.read_grid(s, diags),
+                Some("positions") => {
+                    for p in s.args() {
+                        if let Some(name) = p.items.first().and_then(Node::word) {
+                            self.add_position(name);
+                        } else if let Some(name) = p.word() {
+                            self.add_position(name);
+                        }
+                    }
+                }
+                Some("dummy") => {
+                    for w in words(s) {
+                        let p = self.add_position(w);
+                        self.dummy.push(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for s in board.args() {
+            if s.head() == Some("links") {
+                let Some(dname) = s.args().first().and_then(Node::word) else {
+                    diags.push(Diagnostic::error(codes::MALFORMED_FORM, "`links` needs a direction").with_span(s.span));
+                    continue;
+                };
+                let d = self.direction(dname);
+                for pair in &s.args()[1..] {
+                    if pair.items.len() != 2 {
+                        diags.push(
+                            Diagnostic::error(codes::MALFORMED_FORM, "a link is a pair `(from to)`").with_span(pair.span),
+                        );
+                        continue;
+                    }
+                    let (Some(a), Some(b)) =
+                        (self.pos_or_err(&pair.items[0], diags), self.pos_or_err(&pair.items[1], diags))
+                    else {
+                        continue;
+                    };
+                    self.links.insert((a, d), b);
+                }
+            }
+        }
+        for s in board.args() {
+            match s.head() {
+                Some("unlink") => {
+                    for item in s.args() {
+                        if item.is_list() {
+                            if item.items.len() != 2 {
+                                continue;
+                            }
+                            let (Some(a), Some(b)) = (
+                                self.pos_or_err(&item.items[0], diags),
+                                self.pos_or_err(&item.items[1], diags),
+                            ) else {
+                                continue;
+                            };
+                            // Cuts both ways (docs/semantics.md).
+                            self.links.retain(|&(f, _), t| !((f == a && *t == b) || (f == b && *t == a)));
+                        } else if let Some(p) = self.pos_or_err(item, diags) {
+                            self.links.retain(|&(f, _), t| f != p && *t != p);
+                        }
+                    }
+                }
+                Some("kill-positions") => {
+                    for item in s.args() {
+                        // Unknown names in kill lists are common (shared macros); ignore them.
+                        if let Some(&p) = item.word().and_then(|w| self.index.get(w)) {
+                            self.killed[p as usize] = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn read_grid(&mut self, grid: &Node, diags: &mut Vec<Diagnostic>) {
+        let mut dims: Vec<Vec<String>> = Vec::new();
+        let mut dirs: Vec<(String, Vec<i64>, &Node)> = Vec::new();
+        for s in grid.args() {
+            match s.head() {
+                Some("dimensions") => {
+                    for d in s.args() {
+                        let labels = d.items.first().and_then(Node::word);
+                        match labels {
+                            Some(l) => dims.push(l.split('/').map(str::to_owned).collect()),
+                            None => diags.push(
+                                Diagnostic::error(codes::BAD_GRID, "a dimension starts with its labels, as in `\"a/b/c\"`")
+                                    .with_span(d.span),
+                            ),
+                        }
+                    }
+                }
+                Some("directions") => {
+                    for d in s.args() {
+                        let Some(name) = d.items.first().and_then(Node::word) else {
+                            continue;
+                        };
+                        let deltas: Option<Vec<i64>> =
+                            d.items[1..].iter().map(|n| n.word().and_then(|w| w.parse().ok())).collect();
+                        match deltas {
+                            Some(v) => dirs.push((name.to_owned(), v, d)),
+                            None => diags.push(
+                                Diagnostic::error(codes::BAD_GRID, format!("direction `{name}` needs integer deltas"))
+                                    .with_span(d.span),
+                            ),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if dims.is_empty() {
+            diags.push(Diagnostic::error(codes::BAD_GRID, "grid without dimensions").with_span(grid.span));
+            return;
+        }
+        let sizes: Vec<usize> = dims.iter().map(Vec::len).collect();
+        let total: usize = sizes.iter().product();
+        if total > 1 << 16 {
+            diags.push(Diagnostic::error(codes::TOO_MANY_POSITIONS, "grid too large").with_span(grid.span));
+            return;
+        }
+        // Enumerate with the last dimension outermost: coordinate 0 varies fastest.
+        let mut ids = vec![0u32; total];
+        let mut coord = vec![0usize; dims.len()];
+        let flat = |c: &[usize]| -> usize {
+            let mut f = 0;
+            for k in (0..c.len()).rev() {
+                f = f * sizes[k] + c[k];
+            }
+            f
+        };
+        for (i, id) in ids.iter_mut().enumerate() {
+            let mut r = i;
+            for k in 0..dims.len() {
+                coord[k] = r % sizes[k];
+                r /= sizes[k];
+            }
+            let name: String = (0..dims.len()).map(|k| dims[k][coord[k]].as_str()).collect();
+            *id = self.add_position(&name);
+        }
+        for (name, delta, node) in &dirs {
+            if delta.len() != dims.len() {
+                diags.push(
+                    Diagnostic::error(
+                        codes::BAD_GRID,
+                        format!("direction `{name}` has {} deltas for {} dimensions", delta.len(), dims.len()),
+                    )
+                    .with_span(node.span),
+                );
+                continue;
+            }
+            let d = self.direction(name);
+            for i in 0..total {
+                let mut r = i;
+                let mut ok = true;
+                let mut target = vec![0usize; dims.len()];
+                for k in 0..dims.len() {
+                    let c = (r % sizes[k]) as i64 + delta[k];
+                    r /= sizes[k];
+                    if c < 0 || c >= sizes[k] as i64 {
+                        ok = false;
+                        break;
+                    }
+                    target[k] = c as usize;
+                }
+                if ok {
+                    self.links.insert((ids[i], d), ids[flat(&target)]);
+                }
+            }
+        }
+    }
+
+    /// Removes killed positions and renumbers. Returns (names, flat link table, dummy set).
+    pub fn finish(self) -> (Vec<String>, HashMap<String, u32>, Vec<String>, HashMap<String, u32>, Vec<u32>, PosSet) {
+        let mut remap = vec![NONE; self.positions.len()];
+        let mut names = Vec::new();
+        for (i, n) in self.positions.iter().enumerate() {
+            if !self.killed[i] {
+                remap[i] = names.len() as u32;
+                names.push(n.clone());
+            }
+        }
+        let nd = self.directions.len();
+        let mut links = vec![NONE; names.len() * nd];
+        for (&(f, d), &t) in &self.links {
+            let (f, t) = (remap[f as usize], remap[t as usize]);
+            if f != NONE && t != NONE {
+                links[f as usize * nd + d as usize] = t;
+            }
+        }
+        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        let mut dummy = PosSet::new(names.len());
+        for p in self.dummy {
+            if remap[p as usize] != NONE {
+                dummy.insert(remap[p as usize]);
+            }
+        }
+        (names, index, self.directions, self.dir_index, links, dummy)
+    }
+}
+
+/// The opposite of each direction: x is the opposite of d when every link a→b along d has a
+/// link b→a along x (and d has at least one link). Prefers a direction whose reverse is also
+/// exact. [`NONE`] when there is none.
+pub fn opposites(links: &[u32], npos: usize, nd: usize) -> Vec<u32> {
+    let mut opp = vec![NONE; nd];
+    let reverses = |d: usize, x: usize| -> bool {
+        let mut any = false;
+        for a in 0..npos {
+            let b = links[a * nd + d];
+            if b != NONE {
+                any = true;
+                if links[b as usize * nd + x] != a as u32 {
+                    return false;
+                }
+            }
+        }
+        any
+    };
+    for (d, o) in opp.iter_mut().enumerate() {
+        let cands: Vec<usize> = (0..nd).filter(|&x| x != d && reverses(d, x)).collect();
+        *o = cands
+            .iter()
+            .find(|&&x| reverses(x, d))
+            .or(cands.first())
+            .map_or(NONE, |&x| x as u32);
+    }
+    opp
+}

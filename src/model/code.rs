@@ -1,0 +1,605 @@
+//! The move bytecode and its compiler.
+//!
+//! A move block (macros already expanded) is a straight list of instructions with `if` and
+//! `while` as the only control flow. It compiles to a flat sequence of [`Op`]s with jumps.
+//! Conditions set a boolean accumulator (`Test`, `Not`, short-circuit jumps for `and`/`or`);
+//! `verify` aborts when it is false. Directions are *relative* slots: slot `d` means
+//! direction `d` after the generating player's symmetry, slot `nd + d` its opposite; the
+//! engine resolves both with a per-player link table.
+
+use super::NONE;
+use crate::diagnostics::{Diagnostic, codes};
+use crate::syntax::{Kind, Node};
+use std::collections::HashMap;
+
+/// Where a predicate or an action looks: the current square, one step along a direction
+/// slot, or a named position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Here,
+    Dir(u32),
+    Pos(u32),
+}
+
+/// A predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pred {
+    Empty,
+    Friend,
+    Enemy,
+    Neutral,
+    Piece(u32),
+    InZone(u32),
+    /// The square is this position.
+    Position(u32),
+    OnBoard,
+    Marked,
+    Flag(u32),
+    PosFlag(u32),
+    Attacked,
+    Defended,
+    LastFrom,
+    LastTo,
+    Attr(u32),
+    True,
+    False,
+}
+
+/// `go` destinations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoWhere {
+    From,
+    To,
+    LastFrom,
+    LastTo,
+    Mark,
+}
+
+/// One instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Step along a direction slot; the branch fails when there is no link.
+    Step(u32),
+    /// Jump to a position.
+    Jump(u32),
+    Mark,
+    Back,
+    /// Fix the destination at the current square.
+    SetTo,
+    /// The piece on the current square becomes the moving piece.
+    From,
+    Cascade,
+    Go(GoWhere),
+    /// acc := predicate (negated when `negate`).
+    Test { pred: Pred, target: Target, negate: bool },
+    /// acc := !acc.
+    Not,
+    /// Jump when acc is false.
+    IfFalse(u32),
+    /// Jump when acc is true.
+    IfTrue(u32),
+    Goto(u32),
+    /// Fail when acc is false.
+    Verify,
+    /// One `while` iteration: charges the step budget.
+    Loop,
+    Capture(Target),
+    Flip(Target),
+    ChangeOwner(Target),
+    ChangeType(u32, Target),
+    /// Owner [`NONE`] means the mover.
+    Create { owner: u32, ty: u32, target: Target },
+    /// value := acc.
+    SetAttr { attr: u32, target: Target },
+    SetFlag(u32),
+    SetPosFlag(u32, Target),
+    /// Emit a move. `types`/`ntypes` index [`super::Model::type_lists`] (0 types: keep
+    /// the type); `partial` is the continuation's move type or [`NONE`].
+    Add { types: u32, ntypes: u32, copy: bool, partial: u32 },
+    /// End of the block.
+    End,
+}
+
+/// The names a block may refer to.
+pub struct Names<'a> {
+    pub positions: &'a HashMap<String, u32>,
+    pub directions: &'a HashMap<String, u32>,
+    pub types: &'a HashMap<String, u32>,
+    pub zones: &'a HashMap<String, u32>,
+    pub attributes: &'a HashMap<String, u32>,
+    pub players: &'a HashMap<String, u32>,
+}
+
+/// Compiles blocks into a shared code vector.
+pub struct Compiler<'a> {
+    pub names: Names<'a>,
+    pub code: Vec<Op>,
+    pub type_lists: Vec<u32>,
+    pub move_types: Vec<String>,
+    pub flags: Vec<String>,
+    pub position_flags: Vec<String>,
+    pub diags: Vec<Diagnostic>,
+    pub has_partial: bool,
+    /// Move type of the block being compiled (for a bare `add-partial`).
+    current_type: u32,
+    nd: u32,
+}
+
+fn intern(v: &mut Vec<String>, name: &str) -> u32 {
+    match v.iter().position(|s| s == name) {
+        Some(i) => i as u32,
+        None => {
+            v.push(name.to_owned());
+            (v.len() - 1) as u32
+        }
+    }
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(names: Names<'a>, move_types: Vec<String>) -> Self {
+        let nd = names.directions.len() as u32;
+        Compiler {
+            names,
+            code: Vec::new(),
+            type_lists: Vec::new(),
+            move_types,
+            flags: Vec::new(),
+            position_flags: Vec::new(),
+            diags: Vec::new(),
+            has_partial: false,
+            current_type: 0,
+            nd,
+        }
+    }
+
+    pub fn move_type(&mut self, name: &str) -> u32 {
+        intern(&mut self.move_types, name)
+    }
+
+    fn err(&mut self, code: crate::diagnostics::Code, msg: String, n: &Node) {
+        self.diags.push(Diagnostic::error(code, msg).with_span(n.span));
+    }
+
+    /// Compiles one block; returns its start offset.
+    pub fn block(&mut self, block: &Node, move_type: u32) -> u32 {
+        let start = self.code.len() as u32;
+        self.current_type = move_type;
+        if block.is_list() {
+            self.seq(&block.items);
+        } else {
+            self.instr(block);
+        }
+        self.code.push(Op::End);
+        start
+    }
+
+    fn seq(&mut self, items: &[Node]) {
+        for n in items {
+            self.instr(n);
+        }
+    }
+
+    fn emit(&mut self, op: Op) -> usize {
+        self.code.push(op);
+        self.code.len() - 1
+    }
+
+    fn patch(&mut self, at: usize) {
+        let here = self.code.len() as u32;
+        match &mut self.code[at] {
+            Op::IfFalse(t) | Op::IfTrue(t) | Op::Goto(t) => *t = here,
+            _ => unreachable!(),
+        }
+    }
+
+    fn dir(&self, name: &str) -> Option<u32> {
+        self.names.directions.get(name).copied()
+    }
+
+    /// A target argument: a direction, a position, or `(opposite d)`.
+    fn target(&mut self, n: &Node) -> Option<Target> {
+        if n.head() == Some("opposite") {
+            let d = n.args().first().and_then(Node::word).and_then(|w| self.dir(w))?;
+            return Some(Target::Dir(self.nd + d));
+        }
+        let w = n.word()?;
+        if let Some(d) = self.dir(w) {
+            Some(Target::Dir(d))
+        } else {
+            self.names.positions.get(w).map(|&p| Target::Pos(p))
+        }
+    }
+
+    fn target_or_here(&mut self, args: &[Node], what: &str, at: &Node) -> Target {
+        match args.first() {
+            None => Target::Here,
+            Some(a) => match self.target(a) {
+                Some(t) => t,
+                None => {
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        format!("`{what}`: `{}` is neither a direction nor a position", a.word().unwrap_or("(…)")),
+                        at,
+                    );
+                    Target::Here
+                }
+            },
+        }
+    }
+
+    fn piece_type(&mut self, n: &Node) -> Option<u32> {
+        let w = n.word().unwrap_or("(…)");
+        match self.names.types.get(w) {
+            Some(&t) => Some(t),
+            None => {
+                self.err(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"), n);
+                None
+            }
+        }
+    }
+
+    fn instr(&mut self, n: &Node) {
+        match n.kind {
+            Kind::Atom | Kind::Number | Kind::Str => self.atom_instr(n),
+            Kind::List => match n.head() {
+                Some(h) => self.list_instr(h, n),
+                None => self.seq(&n.items),
+            },
+            Kind::Comment => {}
+        }
+    }
+
+    fn atom_instr(&mut self, n: &Node) {
+        let w = n.text.as_str();
+        let op = match w {
+            "add" => self.add_op(&[], false, None),
+            "add-copy" => self.add_op(&[], true, None),
+            "add-partial" => {
+                let t = self.current_type;
+                self.add_op(&[], false, Some(t))
+            }
+            "add-copy-partial" => {
+                let t = self.current_type;
+                self.add_op(&[], true, Some(t))
+            }
+            "mark" => Op::Mark,
+            "back" => Op::Back,
+            "to" => Op::SetTo,
+            "from" => Op::From,
+            "cascade" => Op::Cascade,
+            "capture" => Op::Capture(Target::Here),
+            "flip" => Op::Flip(Target::Here),
+            "change-owner" => Op::ChangeOwner(Target::Here),
+            _ => {
+                if let Some(d) = self.dir(w) {
+                    Op::Step(d)
+                } else if let Some(&p) = self.names.positions.get(w) {
+                    Op::Jump(p)
+                } else {
+                    self.err(codes::UNKNOWN_INSTRUCTION, format!("unknown instruction `{w}`"), n);
+                    return;
+                }
+            }
+        };
+        self.emit(op);
+    }
+
+    fn add_op(&mut self, types: &[u32], copy: bool, partial: Option<u32>) -> Op {
+        if partial.is_some() {
+            self.has_partial = true;
+        }
+        let start = self.type_lists.len() as u32;
+        self.type_lists.extend_from_slice(types);
+        Op::Add { types: start, ntypes: types.len() as u32, copy, partial: partial.unwrap_or(NONE) }
+    }
+
+    fn list_instr(&mut self, h: &str, n: &Node) {
+        let args = n.args();
+        match h {
+            "verify" => {
+                if args.len() != 1 {
+                    self.err(codes::BAD_INSTRUCTION, "`verify` takes one condition".into(), n);
+                    return;
+                }
+                self.cond(&args[0]);
+                self.emit(Op::Verify);
+            }
+            "if" => {
+                let Some(c) = args.first() else {
+                    self.err(codes::BAD_INSTRUCTION, "`if` needs a condition".into(), n);
+                    return;
+                };
+                let split = args.iter().position(|a| a.atom() == Some("else"));
+                let (then, els) = match split {
+                    Some(i) => (&args[1..i], Some(&args[i + 1..])),
+                    None => (&args[1..], None),
+                };
+                self.cond(c);
+                let jf = self.emit(Op::IfFalse(0));
+                self.seq(then);
+                if let Some(e) = els {
+                    let j = self.emit(Op::Goto(0));
+                    self.patch(jf);
+                    self.seq(e);
+                    self.patch(j);
+                } else {
+                    self.patch(jf);
+                }
+            }
+            "while" => {
+                let Some(c) = args.first() else {
+                    self.err(codes::BAD_INSTRUCTION, "`while` needs a condition".into(), n);
+                    return;
+                };
+                let top = self.emit(Op::Loop) as u32;
+                self.cond(c);
+                let jf = self.emit(Op::IfFalse(0));
+                self.seq(&args[1..]);
+                self.emit(Op::Goto(top));
+                self.patch(jf);
+            }
+            "add" | "add-copy" => {
+                let types: Vec<u32> = args.iter().filter_map(|a| self.piece_type(a)).collect();
+                let op = self.add_op(&types, h == "add-copy", None);
+                self.emit(op);
+            }
+            "add-partial" | "add-copy-partial" => {
+                let copy = h == "add-copy-partial";
+                let (types, mt): (Vec<u32>, u32) = match args {
+                    [] => (vec![], self.current_type),
+                    [m] => {
+                        let w = m.word().unwrap_or("");
+                        (vec![], self.move_type(w))
+                    }
+                    [ts @ .., m] => {
+                        let types = ts.iter().filter_map(|a| self.piece_type(a)).collect();
+                        (types, self.move_type(m.word().unwrap_or("")))
+                    }
+                };
+                let op = self.add_op(&types, copy, Some(mt));
+                self.emit(op);
+            }
+            "capture" => {
+                let t = self.target_or_here(args, h, n);
+                self.emit(Op::Capture(t));
+            }
+            "flip" => {
+                let t = self.target_or_here(args, h, n);
+                self.emit(Op::Flip(t));
+            }
+            "change-owner" => {
+                let t = self.target_or_here(args, h, n);
+                self.emit(Op::ChangeOwner(t));
+            }
+            "change-type" => {
+                let Some(ty) = args.first().and_then(|a| self.piece_type(a)) else {
+                    return;
+                };
+                let t = self.target_or_here(&args[1..], h, n);
+                self.emit(Op::ChangeType(ty, t));
+            }
+            "create" => {
+                let mut rest = args;
+                let mut owner = NONE;
+                if let Some(p) = rest.first().and_then(Node::word).and_then(|w| self.names.players.get(w)) {
+                    owner = *p;
+                    rest = &rest[1..];
+                }
+                let Some(ty) = rest.first().and_then(|a| self.piece_type(a)) else {
+                    if rest.is_empty() {
+                        self.err(codes::BAD_INSTRUCTION, "`create` needs a piece type".into(), n);
+                    }
+                    return;
+                };
+                let t = self.target_or_here(&rest[1..], h, n);
+                self.emit(Op::Create { owner, ty, target: t });
+            }
+            "set-attribute" => {
+                let Some(a) = args.first().and_then(Node::word) else {
+                    self.err(codes::BAD_INSTRUCTION, "`set-attribute` needs an attribute".into(), n);
+                    return;
+                };
+                let Some(&attr) = self.names.attributes.get(a) else {
+                    self.err(codes::UNKNOWN_NAME, format!("unknown attribute `{a}`"), n);
+                    return;
+                };
+                let Some(v) = args.get(1) else {
+                    self.err(codes::BAD_INSTRUCTION, "`set-attribute` needs a value".into(), n);
+                    return;
+                };
+                self.cond(v);
+                let t = self.target_or_here(&args[2..], h, n);
+                self.emit(Op::SetAttr { attr, target: t });
+            }
+            "set-flag" => {
+                let (Some(f), Some(v)) = (args.first().and_then(Node::word), args.get(1)) else {
+                    self.err(codes::BAD_INSTRUCTION, "`set-flag` needs a name and a value".into(), n);
+                    return;
+                };
+                let f = intern(&mut self.flags, f);
+                self.cond(v);
+                self.emit(Op::SetFlag(f));
+            }
+            "set-position-flag" => {
+                let (Some(f), Some(v)) = (args.first().and_then(Node::word), args.get(1)) else {
+                    self.err(codes::BAD_INSTRUCTION, "`set-position-flag` needs a name and a value".into(), n);
+                    return;
+                };
+                let f = intern(&mut self.position_flags, f);
+                self.cond(v);
+                let t = self.target_or_here(&args[2..], h, n);
+                self.emit(Op::SetPosFlag(f, t));
+            }
+            "go" => {
+                let w = match args.first().and_then(Node::word) {
+                    Some("from") => GoWhere::From,
+                    Some("to") => GoWhere::To,
+                    Some("last-from") => GoWhere::LastFrom,
+                    Some("last-to") => GoWhere::LastTo,
+                    Some("mark") => GoWhere::Mark,
+                    _ => {
+                        self.err(codes::BAD_INSTRUCTION, "`go` takes from, to, last-from or last-to".into(), n);
+                        return;
+                    }
+                };
+                self.emit(Op::Go(w));
+            }
+            "opposite" => match args.first().and_then(Node::word).and_then(|w| self.dir(w)) {
+                Some(d) => {
+                    self.emit(Op::Step(self.nd + d));
+                }
+                None => self.err(codes::UNKNOWN_DIRECTION, "`opposite` needs a direction".into(), n),
+            },
+            "mark" | "back" | "to" | "from" | "cascade" if args.is_empty() => {
+                let op = match h {
+                    "mark" => Op::Mark,
+                    "back" => Op::Back,
+                    "to" => Op::SetTo,
+                    "from" => Op::From,
+                    _ => Op::Cascade,
+                };
+                self.emit(op);
+            }
+            "mark" | "from" | "to" => {
+                // `(mark d)` / `(from p)`: act on another square, then come back.
+                let t = self.target_or_here(args, h, n);
+                let _ = t;
+                self.err(codes::BAD_INSTRUCTION, format!("`({h} …)` with an argument is not supported"), n);
+            }
+            _ => {
+                self.err(codes::UNKNOWN_INSTRUCTION, format!("unknown instruction `{h}`"), n);
+            }
+        }
+    }
+
+    /// Compiles a condition: leaves its value in the accumulator.
+    pub fn cond(&mut self, n: &Node) {
+        match n.kind {
+            Kind::List => {
+                let Some(h) = n.head() else {
+                    if n.items.len() == 1 {
+                        return self.cond(&n.items[0]);
+                    }
+                    self.err(codes::UNKNOWN_CONDITION, "a condition cannot be an empty list".into(), n);
+                    return;
+                };
+                let args = n.args();
+                match h {
+                    "not" => {
+                        match args {
+                            [c] => self.cond(c),
+                            _ => self.err(codes::UNKNOWN_CONDITION, "`not` takes one condition".into(), n),
+                        }
+                        self.emit(Op::Not);
+                    }
+                    "and" | "or" => {
+                        if args.is_empty() {
+                            let p = if h == "and" { Pred::True } else { Pred::False };
+                            self.emit(Op::Test { pred: p, target: Target::Here, negate: false });
+                            return;
+                        }
+                        let mut jumps = Vec::new();
+                        for (i, c) in args.iter().enumerate() {
+                            self.cond(c);
+                            if i + 1 < args.len() {
+                                jumps.push(self.emit(if h == "and" { Op::IfFalse(0) } else { Op::IfTrue(0) }));
+                            }
+                        }
+                        for j in jumps {
+                            self.patch(j);
+                        }
+                    }
+                    _ => self.pred(h, args, n),
+                }
+            }
+            _ => {
+                let w = n.text.clone();
+                self.pred(&w, &[], n)
+            }
+        }
+    }
+
+    fn pred(&mut self, name: &str, args: &[Node], at: &Node) {
+        if name == "true" || name == "false" {
+            let p = if name == "true" { Pred::True } else { Pred::False };
+            self.emit(Op::Test { pred: p, target: Target::Here, negate: false });
+            return;
+        }
+        let (negate, base) = match name.strip_prefix("not-") {
+            Some(b) => (true, b),
+            None => (false, name),
+        };
+        let Some(base) = base.strip_suffix('?') else {
+            self.err(codes::UNKNOWN_CONDITION, format!("unknown condition `{name}`"), at);
+            return;
+        };
+        // Predicates with a required name argument first.
+        let (pred, rest): (Pred, &[Node]) = match base {
+            "empty" => (Pred::Empty, args),
+            "friend" => (Pred::Friend, args),
+            "enemy" => (Pred::Enemy, args),
+            "neutral" => (Pred::Neutral, args),
+            "marked" => (Pred::Marked, args),
+            "attacked" => (Pred::Attacked, args),
+            "defended" => (Pred::Defended, args),
+            "last-from" => (Pred::LastFrom, args),
+            "last-to" => (Pred::LastTo, args),
+            "on-board" => (Pred::OnBoard, args),
+            "piece" => {
+                let Some(t) = args.first().and_then(|a| self.piece_type(a)) else {
+                    return;
+                };
+                (Pred::Piece(t), &args[1..])
+            }
+            "in-zone" => {
+                let Some(z) = args.first().and_then(Node::word) else {
+                    self.err(codes::UNKNOWN_CONDITION, "`in-zone?` needs a zone".into(), at);
+                    return;
+                };
+                let Some(&z) = self.names.zones.get(z) else {
+                    self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), at);
+                    return;
+                };
+                (Pred::InZone(z), &args[1..])
+            }
+            "position" => {
+                let Some(p) = args.first().and_then(Node::word) else {
+                    self.err(codes::UNKNOWN_CONDITION, "`position?` needs a position".into(), at);
+                    return;
+                };
+                let Some(&p) = self.names.positions.get(p) else {
+                    self.err(codes::UNKNOWN_POSITION, format!("unknown position `{p}`"), at);
+                    return;
+                };
+                (Pred::Position(p), &args[1..])
+            }
+            "flag" => {
+                let Some(f) = args.first().and_then(Node::word) else {
+                    self.err(codes::UNKNOWN_CONDITION, "`flag?` needs a name".into(), at);
+                    return;
+                };
+                (Pred::Flag(intern(&mut self.flags, f)), &args[1..])
+            }
+            "position-flag" => {
+                let Some(f) = args.first().and_then(Node::word) else {
+                    self.err(codes::UNKNOWN_CONDITION, "`position-flag?` needs a name".into(), at);
+                    return;
+                };
+                (Pred::PosFlag(intern(&mut self.position_flags, f)), &args[1..])
+            }
+            other => match self.names.attributes.get(other) {
+                Some(&a) => (Pred::Attr(a), args),
+                None => {
+                    self.err(codes::UNKNOWN_CONDITION, format!("unknown condition `{name}`"), at);
+                    return;
+                }
+            },
+        };
+        let target = if pred == Pred::OnBoard && rest.is_empty() {
+            Target::Here
+        } else {
+            self.target_or_here(rest, name, at)
+        };
+        self.emit(Op::Test { pred, target, negate });
+    }
+}

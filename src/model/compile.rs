@@ -1,0 +1,485 @@
+//! Compiling a merged `(game …)` form into a [`Model`]: players, board, zones, symmetry,
+//! pieces and their move blocks, turn order, setup, goals, options and move priorities.
+
+use super::board::{BoardBuilder, opposites};
+use super::code::{Compiler, Names};
+use super::goals::{GoalNames, compile_goal};
+use super::*;
+use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
+use crate::syntax::Node;
+
+fn words(n: &Node) -> Vec<&str> {
+    n.args().iter().filter_map(Node::word).collect()
+}
+
+fn section<'a>(game: &'a Node, name: &'a str) -> impl Iterator<Item = &'a Node> + 'a {
+    game.args().iter().filter(move |s| s.head() == Some(name))
+}
+
+fn sub<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
+    n.args().iter().find(|s| s.head() == Some(name))
+}
+
+/// Options that only Dagaz (or a plug-in) understands; they are ignored with a warning.
+fn is_extension_option(name: &str) -> bool {
+    name.ends_with("-extension")
+        || name.ends_with(" extension")
+        || name.ends_with("-invariant")
+        || matches!(name, "shared pieces" | "shared-pieces" | "deferred captures" | "ko" | "sliding-puzzle")
+}
+
+/// Compiles one game. See [`Model::compile`].
+pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
+    let g = &game.form;
+    let mut diags: Vec<Diagnostic> = Vec::new();
+
+    if let Some(e) = section(g, "engine").next() {
+        diags.push(
+            Diagnostic::error(codes::ENGINE_EXTENSION, "the game's moves are defined by a plug-in engine (Axiom)")
+                .with_span(e.span)
+                .with_note("only the ZRF move language is supported"),
+        );
+        return Err(diags);
+    }
+
+    // Players.
+    let mut players: Vec<Player> = Vec::new();
+    for s in section(g, "players") {
+        players.clear();
+        for w in words(s) {
+            players.push(Player { name: w.to_owned(), random: w.starts_with('?') });
+        }
+    }
+    if players.is_empty() {
+        diags.push(Diagnostic::error(codes::NO_PLAYERS, "the game declares no players").with_span(g.span));
+        return Err(diags);
+    }
+    if players.len() > MAX_PLAYERS {
+        diags.push(Diagnostic::error(codes::TOO_MANY_PLAYERS, "too many players").with_span(g.span));
+        return Err(diags);
+    }
+    let player_index: HashMap<String, u32> =
+        players.iter().enumerate().map(|(i, p)| (p.name.clone(), i as u32)).collect();
+
+    // Board.
+    let boards: Vec<&Node> = section(g, "board").collect();
+    if boards.is_empty() {
+        diags.push(Diagnostic::error(codes::NO_BOARD, "the game has no board").with_span(g.span));
+        return Err(diags);
+    }
+    let mut bb = BoardBuilder::default();
+    for b in &boards {
+        bb.read_board(b, &mut diags);
+    }
+    // Directions used only in symmetry declarations still need an index.
+    let (positions, position_index, directions, direction_index, links, dummy_positions) = bb.finish();
+    if positions.is_empty() {
+        diags.push(Diagnostic::error(codes::NO_BOARD, "the board has no positions").with_span(g.span));
+        return Err(diags);
+    }
+    if positions.len() >= (1 << 20) {
+        diags.push(Diagnostic::error(codes::TOO_MANY_POSITIONS, "too many positions").with_span(g.span));
+        return Err(diags);
+    }
+    let nd = directions.len();
+    let opposite = opposites(&links, positions.len(), nd);
+
+    // Symmetry and zones, from the board sections and the game level.
+    let places: Vec<&Node> = boards.iter().flat_map(|b| b.args()).chain(g.args()).collect();
+    let mut symmetry: Vec<Vec<u32>> = vec![(0..nd as u32).collect(); players.len()];
+    let mut zones: Vec<String> = Vec::new();
+    let mut zone_index: HashMap<String, u32> = HashMap::new();
+    let mut zone_sets: Vec<Vec<PosSet>> = vec![Vec::new(); players.len()];
+    for s in &places {
+        match s.head() {
+            Some("symmetry") => {
+                let args = s.args();
+                let Some(pname) = args.first().and_then(Node::word) else { continue };
+                let Some(&p) = player_index.get(pname) else {
+                    diags.push(
+                        Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}`")).with_span(s.span),
+                    );
+                    continue;
+                };
+                for pair in &args[1..] {
+                    let (Some(a), Some(b)) =
+                        (pair.items.first().and_then(Node::word), pair.items.get(1).and_then(Node::word))
+                    else {
+                        continue;
+                    };
+                    match (direction_index.get(a), direction_index.get(b)) {
+                        (Some(&a), Some(&b)) => symmetry[p as usize][a as usize] = b,
+                        _ => diags.push(
+                            Diagnostic::warning(codes::UNKNOWN_DIRECTION, format!("symmetry names an unknown direction (`{a}` or `{b}`)"))
+                                .with_span(pair.span),
+                        ),
+                    }
+                }
+            }
+            Some("zone") => {
+                let Some(name) = sub(s, "name").and_then(|n| n.args().first()).and_then(Node::word) else {
+                    diags.push(Diagnostic::error(codes::MALFORMED_FORM, "a zone needs a name").with_span(s.span));
+                    continue;
+                };
+                let z = *zone_index.entry(name.to_owned()).or_insert_with(|| {
+                    zones.push(name.to_owned());
+                    (zones.len() - 1) as u32
+                });
+                let mut set = PosSet::new(positions.len());
+                if let Some(ps) = sub(s, "positions") {
+                    for w in ps.args() {
+                        let name = w.word().unwrap_or("");
+                        match position_index.get(name) {
+                            Some(&p) => set.insert(p),
+                            None => diags.push(
+                                Diagnostic::warning(codes::UNKNOWN_POSITION, format!("zone `{}` names an unknown position `{name}`", zones[z as usize]))
+                                    .with_span(w.span),
+                            ),
+                        }
+                    }
+                }
+                let zplayers: Vec<u32> = match sub(s, "players") {
+                    Some(pl) => words(pl).iter().filter_map(|w| player_index.get(*w).copied()).collect(),
+                    None => (0..players.len() as u32).collect(),
+                };
+                for p in zplayers {
+                    let v = &mut zone_sets[p as usize];
+                    if v.len() <= z as usize {
+                        v.resize(z as usize + 1, PosSet::new(positions.len()));
+                    }
+                    for q in set.iter() {
+                        v[z as usize].insert(q);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for v in &mut zone_sets {
+        v.resize(zones.len(), PosSet::new(positions.len()));
+    }
+
+    // Piece types and attributes.
+    let pieces: Vec<&Node> = section(g, "piece").collect();
+    let mut type_index: HashMap<String, u32> = HashMap::new();
+    let mut piece_types: Vec<PieceType> = Vec::new();
+    let mut attributes: Vec<String> = Vec::new();
+    for p in &pieces {
+        let Some(name) = sub(p, "name").and_then(|n| n.args().first()).and_then(Node::word) else {
+            diags.push(Diagnostic::error(codes::MALFORMED_FORM, "a piece needs a name").with_span(p.span));
+            continue;
+        };
+        if type_index.contains_key(name) {
+            diags.push(Diagnostic::warning(codes::DUPLICATE_NAME, format!("piece `{name}` is defined twice; the last one wins")).with_span(p.span));
+        }
+        let mut attrs = 0u32;
+        for a in p.args().iter().filter(|s| s.head() == Some("attribute")) {
+            let (Some(an), v) = (a.args().first().and_then(Node::word), a.args().get(1).and_then(Node::word)) else {
+                continue;
+            };
+            let i = match attributes.iter().position(|x| x == an) {
+                Some(i) => i,
+                None => {
+                    attributes.push(an.to_owned());
+                    attributes.len() - 1
+                }
+            };
+            if i >= MAX_ATTRIBUTES {
+                diags.push(Diagnostic::error(codes::TOO_MANY_ATTRIBUTES, format!("more than {MAX_ATTRIBUTES} attributes")).with_span(a.span));
+                return Err(diags);
+            }
+            if v == Some("true") {
+                attrs |= 1 << i;
+            }
+        }
+        let ty = PieceType {
+            name: name.to_owned(),
+            notation: sub(p, "notation").and_then(|n| n.args().first()).and_then(Node::word).map(str::to_owned),
+            attrs,
+            moves: vec![],
+            drops: vec![],
+            dummy: sub(p, "dummy").is_some() || p.args().iter().any(|a| a.atom() == Some("dummy")),
+        };
+        match type_index.get(name) {
+            Some(&i) => piece_types[i as usize] = ty,
+            None => {
+                type_index.insert(name.to_owned(), piece_types.len() as u32);
+                piece_types.push(ty);
+            }
+        }
+    }
+    if piece_types.len() > MAX_PIECE_TYPES {
+        diags.push(Diagnostic::error(codes::TOO_MANY_PIECE_TYPES, "too many piece types").with_span(g.span));
+        return Err(diags);
+    }
+    let attribute_index: HashMap<String, u32> =
+        attributes.iter().enumerate().map(|(i, a)| (a.clone(), i as u32)).collect();
+
+    // Move blocks.
+    let mut compiler = Compiler::new(
+        Names {
+            positions: &position_index,
+            directions: &direction_index,
+            types: &type_index,
+            zones: &zone_index,
+            attributes: &attribute_index,
+            players: &player_index,
+        },
+        vec![String::new()],
+    );
+    for p in &pieces {
+        let Some(name) = sub(p, "name").and_then(|n| n.args().first()).and_then(Node::word) else { continue };
+        let ti = type_index[name] as usize;
+        for (kind, is_drop) in [("moves", false), ("drops", true)] {
+            for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
+                let mut mt = 0u32;
+                for b in sect.args() {
+                    if b.head() == Some("move-type") {
+                        mt = compiler.move_type(b.args().first().and_then(Node::word).unwrap_or(""));
+                        continue;
+                    }
+                    let start = compiler.block(b, mt);
+                    let block = Block { start, move_type: mt };
+                    if is_drop {
+                        piece_types[ti].drops.push(block);
+                    } else {
+                        piece_types[ti].moves.push(block);
+                    }
+                }
+            }
+        }
+    }
+
+    // Turn order.
+    let mut turns = Vec::new();
+    let mut repeat_from = 0;
+    if let Some(t) = section(g, "turn-order").last() {
+        for item in t.args() {
+            if item.atom() == Some("repeat") {
+                repeat_from = turns.len();
+                continue;
+            }
+            let ws: Vec<&Node> = if item.is_list() { item.items.iter().collect() } else { vec![item] };
+            let Some(pname) = ws.first().and_then(|n| n.word()) else { continue };
+            let Some(&p) = player_index.get(pname) else {
+                diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}` in the turn order")).with_span(item.span));
+                continue;
+            };
+            let mut turn = Turn { player: p, pieces_of: p, move_type: None };
+            for w in &ws[1..] {
+                let w = w.word().unwrap_or("");
+                match player_index.get(w) {
+                    Some(&q) => turn.pieces_of = q,
+                    None => turn.move_type = Some(compiler.move_type(w)),
+                }
+            }
+            turns.push(turn);
+        }
+        if repeat_from >= turns.len() && !turns.is_empty() {
+            diags.push(Diagnostic::warning(codes::BAD_TURN_ORDER, "`repeat` ends the turn order; ignored").with_span(t.span));
+            repeat_from = 0;
+        }
+    }
+    if turns.is_empty() {
+        turns = (0..players.len() as u32).map(|p| Turn { player: p, pieces_of: p, move_type: None }).collect();
+    }
+
+    // Move priorities.
+    let mut prio_names: Vec<u32> = Vec::new();
+    for s in section(g, "move-priorities") {
+        prio_names = words(s).iter().map(|w| compiler.move_type(w)).collect();
+    }
+
+    let code_diags = std::mem::take(&mut compiler.diags);
+    diags.extend(code_diags);
+    let Compiler { code, type_lists, move_types, flags, position_flags, has_partial, .. } = compiler;
+    let mut priority_rank = vec![prio_names.len() as u32; move_types.len()];
+    for (i, &m) in prio_names.iter().enumerate() {
+        priority_rank[m as usize] = priority_rank[m as usize].min(i as u32);
+    }
+
+    // Setup.
+    let mut setup = Vec::new();
+    let mut hand_setup = Vec::new();
+    if let Some(s) = section(g, "board-setup").last() {
+        for pl in s.args() {
+            let Some(pname) = pl.head().or_else(|| pl.items.first().and_then(Node::word)) else { continue };
+            let Some(&p) = player_index.get(pname) else {
+                diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}` in the setup")).with_span(pl.span));
+                continue;
+            };
+            for tl in pl.args() {
+                let Some(tname) = tl.head() else { continue };
+                let Some(&ty) = type_index.get(tname) else {
+                    diags.push(Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{tname}` in the setup")).with_span(tl.span));
+                    continue;
+                };
+                let args = tl.args();
+                let mut i = 0;
+                while i < args.len() {
+                    let w = args[i].word().unwrap_or("");
+                    if w == "off" {
+                        let n = args.get(i + 1).and_then(Node::word).and_then(|w| w.parse::<u32>().ok()).unwrap_or(0);
+                        hand_setup.push((p, ty, n));
+                        i += 2;
+                        continue;
+                    }
+                    match position_index.get(w) {
+                        Some(&pos) => setup.push((pos, piece::make(ty, p, piece_types[ty as usize].attrs))),
+                        None => diags.push(
+                            Diagnostic::warning(codes::UNKNOWN_POSITION, format!("setup names an unknown position `{w}`"))
+                                .with_span(args[i].span),
+                        ),
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    // Goals.
+    let gn = GoalNames {
+        types: &type_index,
+        positions: &position_index,
+        zones: &zone_index,
+        directions: &direction_index,
+        players: &player_index,
+    };
+    let mut goals = Vec::new();
+    for s in g.args() {
+        if let Some(goal) = compile_goal(s, &gn, &mut diags) {
+            goals.push(goal);
+        }
+    }
+    // absolute-config: "all named positions" unless the player cannot fill them all.
+    for goal in &mut goals {
+        fix_absolute(&mut goal.cond, &goal.players, &setup, &hand_setup);
+    }
+    let mut royal_types = Vec::new();
+    for goal in &goals {
+        goal.cond.royal_types(&mut royal_types);
+    }
+    royal_types.sort_unstable();
+    royal_types.dedup();
+
+    // Options.
+    let mut options = Options::default();
+    for s in g.args() {
+        let (name, value) = match s.head() {
+            Some("option") => (
+                s.args().first().and_then(Node::word).unwrap_or(""),
+                s.args().get(1).and_then(Node::word).unwrap_or(""),
+            ),
+            Some("pass-turn") => ("pass turn", s.args().first().and_then(Node::word).unwrap_or("")),
+            Some("pass-partial") => ("pass partial", s.args().first().and_then(Node::word).unwrap_or("")),
+            Some("recycle-captures") => ("recycle captures", s.args().first().and_then(Node::word).unwrap_or("")),
+            _ => continue,
+        };
+        let bool_value = |diags: &mut Vec<Diagnostic>| match value {
+            "true" => true,
+            "false" => false,
+            _ => {
+                diags.push(Diagnostic::warning(codes::BAD_OPTION_VALUE, format!("option `{name}`: unexpected value `{value}`")).with_span(s.span));
+                false
+            }
+        };
+        match name {
+            "pass turn" => {
+                options.pass_turn = match value {
+                    "true" => PassTurn::Always,
+                    "forced" | "2" => PassTurn::Forced,
+                    "false" => PassTurn::Never,
+                    _ => {
+                        diags.push(Diagnostic::warning(codes::BAD_OPTION_VALUE, format!("option `pass turn`: unexpected value `{value}`")).with_span(s.span));
+                        PassTurn::Never
+                    }
+                }
+            }
+            "pass partial" => options.pass_partial = bool_value(&mut diags),
+            "recycle captures" => options.recycle_captures = bool_value(&mut diags),
+            "include off-pieces" => options.include_off_pieces = bool_value(&mut diags),
+            "maximal captures" => {
+                options.maximal_captures = match value {
+                    "true" => MaximalCaptures::Most,
+                    "2" => MaximalCaptures::MostKingsFirst,
+                    _ => {
+                        bool_value(&mut diags);
+                        MaximalCaptures::Off
+                    }
+                }
+            }
+            n if is_extension_option(n) => diags.push(
+                Diagnostic::warning(codes::ENGINE_EXTENSION, format!("option `{n}` is a Dagaz extension; ignored")).with_span(s.span),
+            ),
+            _ => {}
+        }
+    }
+
+    if has_errors(&diags) {
+        return Err(diags);
+    }
+    let warnings = diags.into_iter().filter(|d| d.severity < Severity::Error).collect();
+    Ok(Model {
+        title: game.title.clone(),
+        players,
+        positions,
+        position_index,
+        dummy_positions,
+        directions,
+        direction_index,
+        links,
+        opposite,
+        symmetry,
+        zones,
+        zone_sets,
+        attributes,
+        piece_types,
+        type_index,
+        move_types,
+        priority_rank,
+        has_priorities: !prio_names.is_empty(),
+        flags,
+        position_flags,
+        code,
+        type_lists,
+        turns,
+        repeat_from,
+        goals,
+        options,
+        setup,
+        hand_setup,
+        royal_types,
+        has_partial,
+        warnings,
+    })
+}
+
+/// Decides, per `absolute-config`, whether every named position must be filled (the
+/// default) or one is enough: one is enough when no listed player starts with as many
+/// pieces of the listed types as there are named positions (docs/semantics.md).
+fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &[(u32, u32, u32)]) {
+    match c {
+        GoalCond::AbsoluteConfig { types, positions, any_position, .. } => {
+            let most = players
+                .iter()
+                .map(|&p| {
+                    let on_board = setup
+                        .iter()
+                        .filter(|&&(_, pc)| piece::owner(pc) == p && (types.is_empty() || types.contains(&piece::ty(pc))))
+                        .count();
+                    let in_hand: u32 = hand
+                        .iter()
+                        .filter(|&&(hp, t, _)| hp == p && (types.is_empty() || types.contains(&t)))
+                        .map(|&(_, _, n)| n)
+                        .sum();
+                    on_board + in_hand as usize
+                })
+                .max()
+                .unwrap_or(0);
+            *any_position = most < positions.len();
+        }
+        GoalCond::And(v) | GoalCond::Or(v) => v.iter_mut().for_each(|c| fix_absolute(c, players, setup, hand)),
+        GoalCond::Not(c) => fix_absolute(c, players, setup, hand),
+        _ => {}
+    }
+}

@@ -1,0 +1,236 @@
+//! Goals: `win-condition`, `loss-condition`, `draw-condition`, `count-condition`, and the
+//! conditions they test (see docs/semantics.md for the decisions taken where ZoG's rule is
+//! unknown).
+
+use crate::diagnostics::{Diagnostic, codes};
+use crate::syntax::Node;
+use std::collections::HashMap;
+
+/// What happens to the tested player when the condition holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalKind {
+    Win,
+    Loss,
+    Draw,
+    /// The player with more pieces wins; equal counts draw.
+    Count,
+}
+
+/// A goal condition, tested from one player's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoalCond {
+    /// The player is to move and has no legal move.
+    Stalemated,
+    /// The player is to move, has no legal move, and one of these pieces is attacked.
+    Checkmated(Vec<u32>),
+    /// The position has occurred for the third time (tested for the player who just moved).
+    Repetition,
+    /// The player has exactly `n` pieces (of these types, when any are given).
+    PiecesRemaining { n: u32, types: Vec<u32> },
+    /// All players together have exactly `n` pieces (of these types).
+    TotalPieceCount { n: u32, types: Vec<u32> },
+    /// The player has lost a piece of one of these types (fewer on board and in hand than at
+    /// the start).
+    Captured(Vec<u32>),
+    /// Pieces of these types on the listed positions (all of them, see `any_position`) and
+    /// in the listed zones (one cell each).
+    AbsoluteConfig { types: Vec<u32>, positions: Vec<u32>, zones: Vec<u32>, any_position: bool },
+    /// A chain: piece of `types[0]`, step `dirs[0]`, piece of `types[1]`, …
+    RelativeConfig { types: Vec<Vec<u32>>, dirs: Vec<u32> },
+    And(Vec<GoalCond>),
+    Or(Vec<GoalCond>),
+    Not(Box<GoalCond>),
+    True,
+    False,
+}
+
+impl GoalCond {
+    /// True when evaluating the condition needs to know whether the player can move.
+    pub fn needs_moves(&self) -> bool {
+        match self {
+            GoalCond::Stalemated | GoalCond::Checkmated(_) => true,
+            GoalCond::And(v) | GoalCond::Or(v) => v.iter().any(GoalCond::needs_moves),
+            GoalCond::Not(c) => c.needs_moves(),
+            _ => false,
+        }
+    }
+    /// Every type named in a `checkmated` condition.
+    pub fn royal_types(&self, out: &mut Vec<u32>) {
+        match self {
+            GoalCond::Checkmated(t) => out.extend(t),
+            GoalCond::And(v) | GoalCond::Or(v) => v.iter().for_each(|c| c.royal_types(out)),
+            GoalCond::Not(c) => c.royal_types(out),
+            _ => {}
+        }
+    }
+}
+
+/// One goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Goal {
+    pub kind: GoalKind,
+    pub players: Vec<u32>,
+    pub cond: GoalCond,
+}
+
+/// Lookup tables the goal compiler needs.
+pub struct GoalNames<'a> {
+    pub types: &'a HashMap<String, u32>,
+    pub positions: &'a HashMap<String, u32>,
+    pub zones: &'a HashMap<String, u32>,
+    pub directions: &'a HashMap<String, u32>,
+    pub players: &'a HashMap<String, u32>,
+}
+
+fn flat_words(nodes: &[Node]) -> Vec<&Node> {
+    let mut out = Vec::new();
+    for n in nodes {
+        if n.is_list() {
+            out.extend(flat_words(&n.items));
+        } else {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Compiles one goal section (`(win-condition (P …) C)`).
+pub fn compile_goal(section: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal> {
+    let kind = match section.head()? {
+        "win-condition" => GoalKind::Win,
+        "loss-condition" => GoalKind::Loss,
+        "draw-condition" => GoalKind::Draw,
+        "count-condition" => GoalKind::Count,
+        _ => return None,
+    };
+    let args = section.args();
+    if args.len() < 2 {
+        diags.push(Diagnostic::error(codes::BAD_GOAL, "a goal needs players and a condition").with_span(section.span));
+        return None;
+    }
+    let mut players = Vec::new();
+    for p in flat_words(&args[..1]) {
+        let w = p.word().unwrap_or("");
+        match names.players.get(w) {
+            Some(&i) => players.push(i),
+            None => diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{w}`")).with_span(p.span)),
+        }
+    }
+    let conds: Vec<GoalCond> = args[1..].iter().filter_map(|c| cond(c, names, diags)).collect();
+    if conds.len() != args.len() - 1 {
+        return None;
+    }
+    let cond = if conds.len() == 1 { conds.into_iter().next().unwrap() } else { GoalCond::And(conds) };
+    Some(Goal { kind, players, cond })
+}
+
+fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    for n in flat_words(nodes) {
+        let w = n.word().unwrap_or("");
+        match names.types.get(w) {
+            Some(&t) => out.push(t),
+            None => {
+                diags.push(Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`")).with_span(n.span));
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<GoalCond> {
+    if let Some(w) = n.atom() {
+        return Some(match w {
+            "stalemated" => GoalCond::Stalemated,
+            "repetition" => GoalCond::Repetition,
+            "true" => GoalCond::True,
+            "false" => GoalCond::False,
+            _ => {
+                diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{w}`")).with_span(n.span));
+                return None;
+            }
+        });
+    }
+    let Some(h) = n.head() else {
+        diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, "malformed goal condition").with_span(n.span));
+        return None;
+    };
+    let args = n.args();
+    let count = |a: Option<&Node>| a.and_then(Node::word).and_then(|w| w.parse::<u32>().ok());
+    Some(match h {
+        "and" | "or" => {
+            let v: Option<Vec<GoalCond>> = args.iter().map(|c| cond(c, names, diags)).collect();
+            if h == "and" { GoalCond::And(v?) } else { GoalCond::Or(v?) }
+        }
+        "not" => GoalCond::Not(Box::new(cond(args.first()?, names, diags)?)),
+        "stalemated" => GoalCond::Stalemated,
+        "repetition" => GoalCond::Repetition,
+        "checkmated" => GoalCond::Checkmated(types_of(args, names, diags)?),
+        "captured" => GoalCond::Captured(types_of(args, names, diags)?),
+        "pieces-remaining" | "total-piece-count" => {
+            let Some(c) = count(args.first()) else {
+                diags.push(Diagnostic::error(codes::BAD_GOAL, format!("`{h}` needs a count")).with_span(n.span));
+                return None;
+            };
+            let types = types_of(&args[1..], names, diags)?;
+            if h == "pieces-remaining" {
+                GoalCond::PiecesRemaining { n: c, types }
+            } else {
+                GoalCond::TotalPieceCount { n: c, types }
+            }
+        }
+        "absolute-config" => {
+            let Some((last, ts)) = args.split_last() else {
+                diags.push(Diagnostic::error(codes::BAD_GOAL, "`absolute-config` needs types and positions").with_span(n.span));
+                return None;
+            };
+            let types = types_of(ts, names, diags)?;
+            let mut positions = Vec::new();
+            let mut zones = Vec::new();
+            for item in flat_words(std::slice::from_ref(last)) {
+                let w = item.word().unwrap_or("");
+                if let Some(&p) = names.positions.get(w) {
+                    positions.push(p);
+                } else if let Some(&z) = names.zones.get(w) {
+                    zones.push(z);
+                } else {
+                    diags.push(
+                        Diagnostic::error(codes::UNKNOWN_POSITION, format!("`{w}` is neither a position nor a zone"))
+                            .with_span(item.span),
+                    );
+                    return None;
+                }
+            }
+            GoalCond::AbsoluteConfig { types, positions, zones, any_position: false }
+        }
+        "relative-config" => {
+            let mut types = Vec::new();
+            let mut dirs = Vec::new();
+            for (i, a) in args.iter().enumerate() {
+                if i % 2 == 0 {
+                    types.push(types_of(std::slice::from_ref(a), names, diags)?);
+                } else {
+                    let w = a.word().unwrap_or("");
+                    match names.directions.get(w) {
+                        Some(&d) => dirs.push(d),
+                        None => {
+                            diags.push(Diagnostic::error(codes::UNKNOWN_DIRECTION, format!("unknown direction `{w}`")).with_span(a.span));
+                            return None;
+                        }
+                    }
+                }
+            }
+            if types.len() != dirs.len() + 1 {
+                diags.push(Diagnostic::error(codes::BAD_GOAL, "`relative-config` alternates types and directions").with_span(n.span));
+                return None;
+            }
+            GoalCond::RelativeConfig { types, dirs }
+        }
+        _ => {
+            diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{h}`")).with_span(n.span));
+            return None;
+        }
+    })
+}
+

@@ -1,0 +1,274 @@
+//! The compiled model of one game: a compact, index-based form of a merged `(game …)` list.
+//!
+//! [`Model::compile`] turns a [`GameDef`] into a [`Model`]: positions and directions become
+//! indices, links a flat table, zones bitsets, move blocks bytecode ([`code`]), goals a small
+//! tree ([`goals`]). The engine ([`crate::engine`]) runs on the model only.
+//!
+//! Sub-modules: [`board`] (grids, positions, links, zones, symmetry), [`code`] (the move
+//! bytecode and its compiler), [`goals`] (goal conditions), [`compile`] (everything else:
+//! players, turn order, pieces, setup, options).
+
+pub mod board;
+pub mod code;
+pub mod compile;
+pub mod goals;
+
+use crate::diagnostics::Diagnostic;
+use crate::expand::GameDef;
+use std::collections::HashMap;
+
+pub use code::{Op, Pred, Target};
+pub use goals::{Goal, GoalCond, GoalKind};
+
+/// "No link", "no position".
+pub const NONE: u32 = u32::MAX;
+
+/// Most players a game may have (owner field of a packed piece).
+pub const MAX_PLAYERS: usize = 31;
+/// Most piece types a game may have.
+pub const MAX_PIECE_TYPES: usize = 1023;
+/// Most boolean attributes a game may declare.
+pub const MAX_ATTRIBUTES: usize = 17;
+
+/// Packed pieces: a `u32` with the type (+1, so that 0 is "empty") in bits 0-9, the owner in
+/// bits 10-14 and one bit per attribute from bit 15.
+pub mod piece {
+    pub const TYPE_MASK: u32 = 0x3ff;
+    pub const OWNER_SHIFT: u32 = 10;
+    pub const OWNER_MASK: u32 = 0x1f << OWNER_SHIFT;
+    pub const ATTR_SHIFT: u32 = 15;
+
+    /// Packs a piece. `attrs` are the attribute bits (bit i = attribute i).
+    #[inline]
+    pub fn make(ty: u32, owner: u32, attrs: u32) -> u32 {
+        (ty + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
+    }
+    /// The type index of a non-empty cell.
+    #[inline]
+    pub fn ty(p: u32) -> u32 {
+        (p & TYPE_MASK) - 1
+    }
+    /// The owner of a non-empty cell.
+    #[inline]
+    pub fn owner(p: u32) -> u32 {
+        (p & OWNER_MASK) >> OWNER_SHIFT
+    }
+    /// Attribute `a` of a non-empty cell.
+    #[inline]
+    pub fn attr(p: u32, a: u32) -> bool {
+        p >> (ATTR_SHIFT + a) & 1 == 1
+    }
+    #[inline]
+    pub fn with_attr(p: u32, a: u32, v: bool) -> u32 {
+        let bit = 1 << (ATTR_SHIFT + a);
+        if v { p | bit } else { p & !bit }
+    }
+    #[inline]
+    pub fn with_type(p: u32, ty: u32) -> u32 {
+        (p & !TYPE_MASK) | (ty + 1)
+    }
+    #[inline]
+    pub fn with_owner(p: u32, owner: u32) -> u32 {
+        (p & !OWNER_MASK) | (owner << OWNER_SHIFT)
+    }
+}
+
+/// A set of positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PosSet {
+    words: Vec<u64>,
+}
+
+impl PosSet {
+    pub fn new(n: usize) -> Self {
+        PosSet { words: vec![0; n.div_ceil(64)] }
+    }
+    #[inline]
+    pub fn contains(&self, p: u32) -> bool {
+        self.words.get(p as usize / 64).is_some_and(|w| w >> (p % 64) & 1 == 1)
+    }
+    pub fn insert(&mut self, p: u32) {
+        let i = p as usize / 64;
+        if i >= self.words.len() {
+            self.words.resize(i + 1, 0);
+        }
+        self.words[i] |= 1 << (p % 64);
+    }
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| (i * 64 + b) as u32)
+        })
+    }
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+}
+
+/// One player.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// The name as written, `?` included for random players.
+    pub name: String,
+    /// A random player (`?Dice`): the caller picks one of its moves at random.
+    pub random: bool,
+}
+
+/// One element of the turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Whose turn it is.
+    pub player: u32,
+    /// Whose pieces, zones and symmetry are used (`(P Q)`); equal to `player` otherwise.
+    pub pieces_of: u32,
+    /// Only moves of this type are generated (`(P type)`).
+    pub move_type: Option<u32>,
+}
+
+/// A move block: a program in [`Model::code`] and its move type.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    /// Offset of the first op in [`Model::code`].
+    pub start: u32,
+    /// Index into [`Model::move_types`] (0 = the default, unnamed type).
+    pub move_type: u32,
+}
+
+/// A piece type.
+#[derive(Clone, Debug)]
+pub struct PieceType {
+    pub name: String,
+    /// The `(notation …)` text, if any.
+    pub notation: Option<String>,
+    /// Default attribute bits of a new piece.
+    pub attrs: u32,
+    pub moves: Vec<Block>,
+    pub drops: Vec<Block>,
+    /// Declared `(dummy)`.
+    pub dummy: bool,
+}
+
+/// `"pass turn"` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PassTurn {
+    #[default]
+    Never,
+    Always,
+    /// Only when there is no other move.
+    Forced,
+}
+
+/// `"maximal captures"` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MaximalCaptures {
+    #[default]
+    Off,
+    /// Keep only the moves capturing the most pieces.
+    Most,
+    /// `2`: the most kings first (pieces whose type is not the first type), then the most
+    /// pieces (Dagaz's reading; see docs/semantics.md).
+    MostKingsFirst,
+}
+
+/// The options that change move generation or results.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub pass_turn: PassTurn,
+    pub pass_partial: bool,
+    pub recycle_captures: bool,
+    pub maximal_captures: MaximalCaptures,
+    pub include_off_pieces: bool,
+}
+
+/// A compiled game.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub title: String,
+    pub players: Vec<Player>,
+    /// Position names, by index.
+    pub positions: Vec<String>,
+    pub position_index: HashMap<String, u32>,
+    /// Positions declared with `(dummy …)` on the board: real cells, but no drop targets.
+    pub dummy_positions: PosSet,
+    /// Direction names, by index.
+    pub directions: Vec<String>,
+    pub direction_index: HashMap<String, u32>,
+    /// `links[pos * directions.len() + dir]`: the neighbour, or [`NONE`].
+    pub links: Vec<u32>,
+    /// The reverse of each direction, from the link graph.
+    pub opposite: Vec<u32>,
+    /// `symmetry[player][dir]`: the absolute direction that `dir` means for `player`.
+    pub symmetry: Vec<Vec<u32>>,
+    pub zones: Vec<String>,
+    /// `zone_sets[player][zone]`.
+    pub zone_sets: Vec<Vec<PosSet>>,
+    pub attributes: Vec<String>,
+    pub piece_types: Vec<PieceType>,
+    pub type_index: HashMap<String, u32>,
+    /// Move type names; index 0 is the default type (`""`).
+    pub move_types: Vec<String>,
+    /// Rank of each move type for `move-priorities` (lower = higher priority).
+    pub priority_rank: Vec<u32>,
+    pub has_priorities: bool,
+    pub flags: Vec<String>,
+    pub position_flags: Vec<String>,
+    /// The bytecode of every move block.
+    pub code: Vec<Op>,
+    /// Type lists of `(add T1 … Tn)`, referenced by [`Op::Add`].
+    pub type_lists: Vec<u32>,
+    pub turns: Vec<Turn>,
+    /// Index of the first turn of the cycle after `repeat` (0 when there is none).
+    pub repeat_from: usize,
+    pub goals: Vec<Goal>,
+    pub options: Options,
+    /// Pieces on the board at the start: (position, packed piece).
+    pub setup: Vec<(u32, u32)>,
+    /// Pieces in hand at the start: (player, type, count).
+    pub hand_setup: Vec<(u32, u32, u32)>,
+    /// Types whose safety is enforced (`checkmated` goals): the mover may not leave one of
+    /// these attacked.
+    pub royal_types: Vec<u32>,
+    /// Some block uses `add-partial`.
+    pub has_partial: bool,
+    /// Warnings found while compiling.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Model {
+    /// Compiles a merged game. Errors (and the warnings found with them) come back as the
+    /// `Err` value; warnings of a successful compile are in [`Model::warnings`].
+    pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
+        compile::compile(game)
+    }
+
+    #[inline]
+    pub fn num_positions(&self) -> usize {
+        self.positions.len()
+    }
+    #[inline]
+    pub fn num_directions(&self) -> usize {
+        self.directions.len()
+    }
+    /// The neighbour of `pos` along absolute direction `dir`.
+    #[inline]
+    pub fn link(&self, pos: u32, dir: u32) -> u32 {
+        self.links[pos as usize * self.directions.len() + dir as usize]
+    }
+    /// Index of the hand counter of `player`'s pieces of type `ty` in the state's cells.
+    #[inline]
+    pub fn hand_cell(&self, player: u32, ty: u32) -> u32 {
+        (self.positions.len() + player as usize * self.piece_types.len() + ty as usize) as u32
+    }
+    /// Number of cells of a state: positions, then one hand counter per player and type.
+    pub fn num_cells(&self) -> usize {
+        self.positions.len() + self.players.len() * self.piece_types.len()
+    }
+    pub fn position(&self, name: &str) -> Option<u32> {
+        self.position_index.get(name).copied()
+    }
+    pub fn player(&self, name: &str) -> Option<u32> {
+        self.players.iter().position(|p| p.name == name).map(|i| i as u32)
+    }
+    pub fn piece_type(&self, name: &str) -> Option<u32> {
+        self.type_index.get(name).copied()
+    }
+}

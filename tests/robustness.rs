@@ -1,0 +1,134 @@
+//! Robustness: thousands of mutated corpus files (truncations, deleted and doubled
+//! parentheses, random bytes, huge numbers, macro bombs) go through the whole pipeline.
+//! No case may panic, and every case must end in a result or a diagnostic within a bounded
+//! time. The mutations are drawn from a fixed seed, so a failure names a reproducible case.
+
+mod common;
+
+use dagaz::expand::{Limits, load_bytes};
+use dagaz::rng::Rng;
+use std::time::{Duration, Instant};
+
+const CASES_PER_FILE: usize = 12;
+/// Per-case time bound (debug build, shared machine).
+const CASE_LIMIT: Duration = Duration::from_secs(10);
+
+fn random_index(rng: &mut Rng, b: &[u8], pred: impl Fn(u8) -> bool) -> Option<usize> {
+    let idx: Vec<usize> = b.iter().enumerate().filter(|(_, c)| pred(**c)).map(|(i, _)| i).collect();
+    (!idx.is_empty()).then(|| idx[rng.below(idx.len())])
+}
+
+/// Applies mutation `kind` to `src`.
+fn mutate(src: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
+    let mut b = src.to_vec();
+    let pos = |rng: &mut Rng, b: &[u8]| rng.below(b.len() + 1);
+    match kind {
+        0 => b.truncate(pos(rng, &b)),
+        1 => {
+            if let Some(i) = random_index(rng, &b, |c| c == b'(' || c == b')') {
+                b.remove(i);
+            }
+        }
+        2 => {
+            if let Some(i) = random_index(rng, &b, |c| c == b'(' || c == b')') {
+                let c = b[i];
+                b.insert(i, c);
+            }
+        }
+        3 => {
+            for _ in 0..1 + rng.below(16) {
+                let i = pos(rng, &b);
+                b.insert(i, rng.below(256) as u8);
+            }
+        }
+        4 => {
+            if let Some(i) = random_index(rng, &b, |c| c.is_ascii_digit()) {
+                let huge: &[u8] = [b"99999999999999999999999999999999".as_slice(), b"-18446744073709551617", b"0000000000000000000000001"][rng.below(3)];
+                b.splice(i..i + 1, huge.iter().copied());
+            }
+        }
+        5 => {
+            // Exponential macro bomb called from inside the game.
+            let mut bomb = b"(define b0 (x y))".to_vec();
+            for k in 1..48 {
+                bomb.extend(format!("(define b{k} (b{p}) (b{p}) (b{p}))", p = k - 1).bytes());
+            }
+            b.splice(0..0, bomb);
+            if let Some(i) = random_index(rng, &b, |c| c == b')') {
+                b.splice(i..i, b"(b47)".iter().copied());
+            }
+        }
+        6 => {
+            // Mutually recursive macros, and a self-referencing argument.
+            b.splice(0..0, b"(define r1 (r2 $1 $1)) (define r2 (r1 ($1)))".iter().copied());
+            if let Some(i) = random_index(rng, &b, |c| c == b')') {
+                b.splice(i..i, b"(r1 z)".iter().copied());
+            }
+        }
+        7 => {
+            for _ in 0..1 + rng.below(8) {
+                if !b.is_empty() {
+                    let i = rng.below(b.len());
+                    b[i] ^= 1 << rng.below(8);
+                }
+            }
+        }
+        8 => {
+            // Delete a random slice.
+            if !b.is_empty() {
+                let i = rng.below(b.len());
+                let j = (i + 1 + rng.below(200)).min(b.len());
+                b.drain(i..j);
+            }
+        }
+        9 => b.extend(std::iter::repeat_n(b'(', 5000)),
+        10 => {
+            // An unterminated string somewhere.
+            let i = pos(rng, &b);
+            b.insert(i, b'"');
+        }
+        _ => {
+            // Duplicate a random slice (doubled sections, doubled variants).
+            if !b.is_empty() {
+                let i = rng.below(b.len());
+                let j = (i + 1 + rng.below(2000)).min(b.len());
+                let s = b[i..j].to_vec();
+                b.splice(j..j, s);
+            }
+        }
+    }
+    b
+}
+
+#[test]
+fn mutated_corpus_never_panics_or_hangs() {
+    use rayon::prelude::*;
+    let files = common::corpus_files();
+    let results: Vec<(String, Duration, bool)> = files
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(fi, path)| {
+            let src = std::fs::read(path).unwrap();
+            let rel = common::corpus_rel(path);
+            (0..CASES_PER_FILE).map(move |k| {
+                let mut rng = Rng::derive(0x5EED, (fi * 1000 + k) as u64);
+                // Macro bombs (kinds 5 and 6) are costly by design: one case in 50.
+                let kind = if (fi * CASES_PER_FILE + k) % 50 == 0 { 5 + k % 2 } else { [0, 1, 2, 3, 4, 7, 8, 9, 10, 11][(fi + k) % 10] };
+                let bytes = mutate(&src, kind, &mut rng);
+                let name = format!("{rel}#{k}(kind {kind})");
+                let t = Instant::now();
+                let outcome = std::panic::catch_unwind(|| {
+                    let l = load_bytes(path.to_str().unwrap(), &bytes, Limits::default());
+                    // Every error must carry a code; every span must point into a file.
+                    l.diagnostics.iter().all(|d| !d.code.id.is_empty())
+                });
+                (name, t.elapsed(), outcome.unwrap_or(false))
+            })
+        })
+        .collect();
+    let bad: Vec<_> = results.iter().filter(|r| !r.2 || r.1 > CASE_LIMIT).collect();
+    assert!(results.len() >= 4000, "only {} cases", results.len());
+    assert!(bad.is_empty(), "failing or slow cases: {bad:?}");
+    let slowest = results.iter().map(|r| r.1).max().unwrap();
+    eprintln!("{} mutated cases, slowest {:?}", results.len(), slowest);
+}
