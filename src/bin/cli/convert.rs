@@ -1,6 +1,8 @@
 //! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax or expanded stage.
 
-use crate::common::{DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output};
+use crate::common::{
+    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output,
+};
 use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
 use dagaz::diagnostics::{has_errors, render_human, render_json};
 use dagaz::expand::{Limits, load_path, load_syntax};
@@ -25,14 +27,14 @@ pub enum To {
 /// Convert a rules file to XML, JSON or ZRF (see docs/formats.md).
 ///
 /// Examples:
-///   dagaz convert ur.zrf                       # syntax tree as XML on stdout
-///   dagaz convert ur.zrf --stage expanded --to json -o ur.json
-///   dagaz convert ur.zrf --stage expanded --variant "Ur [simple]" --to zrf
+///   dagaz convert tictactoe                    # a bundled game's syntax tree as XML
+///   dagaz convert tictactoe --stage expanded --to json -o tictactoe.json
+///   dagaz convert tictactoe --to xml -o tree.xml
 ///   dagaz convert tree.xml --to zrf            # tree XML (e.g. after XSLT) back to ZRF
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// the rules file (.zrf), or a tree XML file (.xml) written by --to xml
+    /// the rules file (.zrf), a bundled game's name, or a tree XML file (.xml)
     pub file: PathBuf,
     /// which tree to write
     #[arg(long, value_enum, default_value = "syntax")]
@@ -85,15 +87,26 @@ fn run_from_xml(a: &Args, display: &str) -> u8 {
 
 pub fn run(a: Args) -> u8 {
     let display = a.file.to_string_lossy().into_owned();
-    if a.file.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+    if a.file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+    {
         if a.variant.is_some() {
             return usage_error("--variant applies to rules files, not to tree XML");
         }
         return run_from_xml(&a, &display);
     }
-    let loaded = match a.stage {
-        Stage::Syntax => load_syntax(&a.file, &display),
-        Stage::Expanded => load_path(&a.file, &display, Limits::default()),
+    let bundled = (!a.file.exists())
+        .then(|| dagaz::games::find(&display))
+        .flatten();
+    let loaded = match (bundled, a.stage) {
+        (Some(g), _) => Ok(dagaz::expand::load_text(
+            &format!("{}.zrf", g.name),
+            g.text,
+            Limits::default(),
+        )),
+        (None, Stage::Syntax) => load_syntax(&a.file, &display),
+        (None, Stage::Expanded) => load_path(&a.file, &display, Limits::default()),
     };
     let loaded = match loaded {
         Ok(l) => l,
