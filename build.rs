@@ -9,7 +9,9 @@ fn main() {
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();
     entries.sort();
-    let mut out = String::from("/// (name, rules text, perft suite text) of every bundled game.\npub static BUNDLED: &[(&str, &str, &str)] = &[\n");
+    let mut out = String::from(
+        "/// (name, rules text, perft suite text) of every bundled game.\npub static BUNDLED: &[(&str, &str, &str)] = &[\n",
+    );
     for p in entries {
         if p.extension().and_then(|e| e.to_str()) != Some("zrf") {
             continue;

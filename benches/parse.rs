@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -42,8 +44,13 @@ fn main() {
     let mut paths = vec![];
     files(std::path::Path::new(&dir), &mut paths);
     paths.sort();
-    let data: Vec<(PathBuf, Vec<u8>)> =
-        paths.into_iter().map(|p| { let b = std::fs::read(&p).unwrap(); (p, b) }).collect();
+    let data: Vec<(PathBuf, Vec<u8>)> = paths
+        .into_iter()
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
     let total: usize = data.iter().map(|d| d.1.len()).sum();
     if total == 0 {
         eprintln!("no corpus files under {dir}");
@@ -53,7 +60,9 @@ fn main() {
     let min = Duration::from_secs(3);
 
     let (t_ref, _) = best_of(min, || {
-        data.iter().map(|(_, b)| b.iter().filter(|&&c| c == b'(' || c == b')').count()).sum()
+        data.iter()
+            .map(|(_, b)| b.iter().filter(|&&c| c == b'(' || c == b')').count())
+            .sum()
     });
     let (t_syn, nodes) = best_of(min, || {
         let mut n = 0;
@@ -67,13 +76,35 @@ fn main() {
     });
     let (t_exp, games) = best_of(min, || {
         data.iter()
-            .map(|(p, _)| dagaz::expand::load_path(p, "", Default::default()).map_or(0, |l| l.games.len()))
+            .map(|(p, _)| {
+                dagaz::expand::load_path(p, "", Default::default()).map_or(0, |l| l.games.len())
+            })
             .sum()
     });
     let rate = |t: Duration| mb / t.as_secs_f64();
-    println!("corpus: {} files, {:.2} MB ({} top-level forms, {} games)", data.len(), mb, nodes, games);
+    println!(
+        "corpus: {} files, {:.2} MB ({} top-level forms, {} games)",
+        data.len(),
+        mb,
+        nodes,
+        games
+    );
     println!("reference byte scan : {:8.1} MB/s", rate(t_ref));
-    println!("syntax stage        : {:8.1} MB/s  ({:.3}x the byte scan)", rate(t_syn), t_ref.as_secs_f64() / t_syn.as_secs_f64());
-    println!("expanded stage      : {:8.1} MB/s  (includes file reads)", rate(t_exp));
-    println!("goal: syntax >= 20 MB/s: {}", if rate(t_syn) >= 20.0 { "met" } else { "NOT met" });
+    println!(
+        "syntax stage        : {:8.1} MB/s  ({:.3}x the byte scan)",
+        rate(t_syn),
+        t_ref.as_secs_f64() / t_syn.as_secs_f64()
+    );
+    println!(
+        "expanded stage      : {:8.1} MB/s  (includes file reads)",
+        rate(t_exp)
+    );
+    println!(
+        "goal: syntax >= 20 MB/s: {}",
+        if rate(t_syn) >= 20.0 {
+            "met"
+        } else {
+            "NOT met"
+        }
+    );
 }

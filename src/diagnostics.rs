@@ -140,13 +140,7 @@ impl Diagnostic {
 /// Renders a diagnostic the way rustc does: header, location, source line, caret.
 pub fn render_human(d: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}[{}]: {}",
-        d.severity.as_str(),
-        d.code.id,
-        d.message
-    );
+    let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code.id, d.message);
     if let Some(span) = d.span.filter(|s| (s.file.0 as usize) < sources.len()) {
         let file = sources.get(span.file);
         let line = file.line_text(span.line);

@@ -16,7 +16,9 @@ pub struct Bundled {
 
 /// All bundled games, sorted by name.
 pub fn all() -> impl Iterator<Item = Bundled> {
-    BUNDLED.iter().map(|&(name, text, perft)| Bundled { name, text, perft })
+    BUNDLED
+        .iter()
+        .map(|&(name, text, perft)| Bundled { name, text, perft })
 }
 
 /// The bundled game called `name`.

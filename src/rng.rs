@@ -62,7 +62,10 @@ mod tests {
         for _ in 0..50_000 {
             counts[r.below(5)] += 1;
         }
-        assert!(counts.iter().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
         assert_ne!(Rng::derive(1, 0).next_u64(), Rng::derive(1, 1).next_u64());
     }
 }

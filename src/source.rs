@@ -118,9 +118,7 @@ impl SourceMap {
             warnings.push(
                 Diagnostic::warning(
                     codes::INVALID_CHARACTER,
-                    format!(
-                        "{count} control or non-character code point(s) replaced by U+FFFD"
-                    ),
+                    format!("{count} control or non-character code point(s) replaced by U+FFFD"),
                 )
                 .with_span(span),
             );
@@ -149,7 +147,10 @@ impl SourceMap {
         };
         let start = f.line_starts[line_idx] as usize;
         let offset = offset.min(f.text.len());
-        let col = f.text.get(start..offset).map_or(1, |s| s.chars().count() + 1);
+        let col = f
+            .text
+            .get(start..offset)
+            .map_or(1, |s| s.chars().count() + 1);
         Span {
             file: id,
             line: line_idx as u32 + 1,

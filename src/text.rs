@@ -34,6 +34,9 @@ mod tests {
     #[test]
     fn distances() {
         assert_eq!(super::edit_distance("kitten", "sitting"), 3);
-        assert_eq!(super::suggestions("ur-randm", ["ur-random", "chess"]), ["ur-random"]);
+        assert_eq!(
+            super::suggestions("ur-randm", ["ur-random", "chess"]),
+            ["ur-random"]
+        );
     }
 }

@@ -20,18 +20,28 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 fn malformed() -> BTreeMap<(String, String), String> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/malformed.txt")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/malformed.txt"
+    ))
+    .unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            ((f[0].to_owned(), f[1].to_owned()), format!("{} {}", f[2], f[3]))
+            (
+                (f[0].to_owned(), f[1].to_owned()),
+                format!("{} {}", f[2], f[3]),
+            )
         })
         .collect()
 }
 
 fn docs(l: &dagaz::expand::Loaded) -> (Vec<dagaz::syntax::Node>, Vec<Option<String>>) {
-    (l.games.iter().map(|g| g.form.clone()).collect(), l.file_names())
+    (
+        l.games.iter().map(|g| g.form.clone()).collect(),
+        l.file_names(),
+    )
 }
 
 #[test]
@@ -45,18 +55,21 @@ fn corpus_converts_and_round_trips_at_both_stages() {
             let loaded = load_path(path, &rel, Limits::default()).unwrap();
             // Syntax stage: errors are only parse errors of the main file.
             let first_error = loaded.diagnostics.iter().find(|d| d.is_error());
-            let stage = if loaded.syntax.is_empty() || first_error.is_some_and(|d| d.code.id < "DZ0200") {
-                "syntax"
-            } else {
-                "expanded"
-            };
+            let stage =
+                if loaded.syntax.is_empty() || first_error.is_some_and(|d| d.code.id < "DZ0200") {
+                    "syntax"
+                } else {
+                    "expanded"
+                };
             let got = first_error.map(|d| {
                 let s = d.span.unwrap_or_default();
                 format!("{} {}:{}", d.code.id, s.line, s.col)
             });
             let want = expected.get(&(rel.clone(), stage.to_owned()));
             if got.as_ref() != want {
-                errs.push(format!("{rel} ({stage}): got {got:?}, fixture says {want:?}"));
+                errs.push(format!(
+                    "{rel} ({stage}): got {got:?}, fixture says {want:?}"
+                ));
                 return errs;
             }
             if got.is_some() {
@@ -64,7 +77,12 @@ fn corpus_converts_and_round_trips_at_both_stages() {
             }
             // Syntax stage: XML/JSON/ZRF, and the round trips.
             let names = loaded.file_names();
-            let doc = TreeDoc { stage: "syntax", source: &rel, forms: &loaded.syntax, file_names: &names };
+            let doc = TreeDoc {
+                stage: "syntax",
+                source: &rel,
+                forms: &loaded.syntax,
+                file_names: &names,
+            };
             let xml = to_xml(&doc);
             assert!(to_json(&doc).ends_with("]}\n"));
             match read_tree_xml(&xml, FileId(0)) {
@@ -75,14 +93,21 @@ fn corpus_converts_and_round_trips_at_both_stages() {
             let printed = print_forms(&loaded.syntax);
             let again = parse_text(&printed, FileId(0));
             if !again.diagnostics.is_empty() || !same_forms(&again.forms, &loaded.syntax) {
-                errs.push(format!("{rel}: printed ZRF does not parse back to the same tree"));
+                errs.push(format!(
+                    "{rel}: printed ZRF does not parse back to the same tree"
+                ));
             }
             // Expanded stage.
             if loaded.games.is_empty() && !rel.ends_with("common.zrf") {
                 errs.push(format!("{rel}: no playable game"));
             }
             let (forms, names) = docs(&loaded);
-            let doc = TreeDoc { stage: "expanded", source: &rel, forms: &forms, file_names: &names };
+            let doc = TreeDoc {
+                stage: "expanded",
+                source: &rel,
+                forms: &forms,
+                file_names: &names,
+            };
             let xml = to_xml(&doc);
             assert!(to_json(&doc).ends_with("]}\n"));
             if !read_tree_xml(&xml, FileId(0)).is_ok_and(|t| same_forms(&t.forms, &forms)) {
@@ -90,16 +115,26 @@ fn corpus_converts_and_round_trips_at_both_stages() {
             }
             let again = parse_text(&print_forms(&forms), FileId(0));
             if !again.diagnostics.is_empty() || !same_forms(&again.forms, &forms) {
-                errs.push(format!("{rel}: expanded ZRF does not parse back to the same tree"));
+                errs.push(format!(
+                    "{rel}: expanded ZRF does not parse back to the same tree"
+                ));
             }
             errs
         })
         .collect();
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn xsltproc_available() -> bool {
-    std::process::Command::new("xsltproc").arg("--version").output().is_ok_and(|o| o.status.success())
+    std::process::Command::new("xsltproc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -128,10 +163,18 @@ fn xslt_stylesheets_match_rust_output_over_the_corpus() {
             let (forms, names) = docs(&loaded);
             let mut errs = vec![];
             for (stage, forms) in [("syntax", &loaded.syntax), ("expanded", &forms)] {
-                let doc = TreeDoc { stage, source: &rel, forms, file_names: &names };
+                let doc = TreeDoc {
+                    stage,
+                    source: &rel,
+                    forms,
+                    file_names: &names,
+                };
                 let xml_path = tmp.join(format!("{i}-{stage}.xml"));
                 std::fs::write(&xml_path, to_xml(&doc)).unwrap();
-                for (sheet, want) in [("tree-to-json.xsl", to_json(&doc)), ("tree-to-zrf.xsl", print_forms(forms))] {
+                for (sheet, want) in [
+                    ("tree-to-json.xsl", to_json(&doc)),
+                    ("tree-to-zrf.xsl", print_forms(forms)),
+                ] {
                     let out = std::process::Command::new("xsltproc")
                         .arg(format!("{root}/xslt-equivalents/{sheet}"))
                         .arg(&xml_path)
@@ -147,7 +190,12 @@ fn xslt_stylesheets_match_rust_output_over_the_corpus() {
         })
         .collect();
     let _ = std::fs::remove_dir_all(&tmp);
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn dagaz() -> Command {
@@ -165,7 +213,13 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
 #[test]
 fn syntax_error_exits_1_with_position_and_snippet() {
     let p = temp_file("bad.zrf", "(game\n  (title \"x\")\n  (players A B)\n");
-    let out = dagaz().args(["convert"]).arg(&p).assert().code(1).get_output().clone();
+    let out = dagaz()
+        .args(["convert"])
+        .arg(&p)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("error[DZ0101]"), "{err}");
     assert!(err.contains("bad.zrf:1:1"), "{err}");
@@ -176,24 +230,47 @@ fn syntax_error_exits_1_with_position_and_snippet() {
 #[test]
 fn json_diagnostics_are_data() {
     let p = temp_file("bad2.zrf", "(a))\n");
-    let out = dagaz().args(["convert", "--format", "json"]).arg(&p).assert().code(1).get_output().clone();
-    let line = String::from_utf8_lossy(&out.stderr).lines().next().unwrap().to_owned();
+    let out = dagaz()
+        .args(["convert", "--format", "json"])
+        .arg(&p)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let line = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
     let v: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(v["code"], "DZ0102");
     assert_eq!(v["name"], "unmatched-close");
-    assert_eq!((v["line"].as_u64(), v["column"].as_u64()), (Some(1), Some(4)));
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(1), Some(4))
+    );
 }
 
 #[test]
 fn missing_file_and_bad_flags_exit_2() {
-    dagaz().args(["convert", "/nonexistent/x.zrf"]).assert().code(2).stderr(predicates::str::contains("DZ0001"));
-    dagaz().args(["convert", "--to", "yaml", "x.zrf"]).assert().code(2);
+    dagaz()
+        .args(["convert", "/nonexistent/x.zrf"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("DZ0001"));
+    dagaz()
+        .args(["convert", "--to", "yaml", "x.zrf"])
+        .assert()
+        .code(2);
     dagaz().args(["frobnicate"]).assert().code(2);
 }
 
 #[test]
 fn include_errors_point_at_the_include() {
-    let p = temp_file("inc.zrf", "(include \"missing.zrf\")\n(game (title \"g\"))\n");
+    let p = temp_file(
+        "inc.zrf",
+        "(include \"missing.zrf\")\n(game (title \"g\"))\n",
+    );
     dagaz()
         .args(["convert", "--stage", "expanded"])
         .arg(&p)
@@ -201,7 +278,12 @@ fn include_errors_point_at_the_include() {
         .code(1)
         .stderr(predicates::str::contains("DZ0201").and(predicates::str::contains("inc.zrf:1:1")));
     let a = temp_file("a.zrf", "(include \"a.zrf\")\n");
-    dagaz().args(["convert", "--stage", "expanded"]).arg(&a).assert().code(1).stderr(predicates::str::contains("DZ0202"));
+    dagaz()
+        .args(["convert", "--stage", "expanded"])
+        .arg(&a)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("DZ0202"));
 }
 
 use predicates::prelude::*;
@@ -214,13 +296,25 @@ fn output_file_and_variant_selection() {
     );
     let out = p.with_file_name("out.zrf");
     dagaz()
-        .args(["convert", "--stage", "expanded", "--variant", "ur-simple", "--to", "zrf", "-o"])
+        .args([
+            "convert",
+            "--stage",
+            "expanded",
+            "--variant",
+            "ur-simple",
+            "--to",
+            "zrf",
+            "-o",
+        ])
         .arg(&out)
         .arg(&p)
         .assert()
         .success()
         .stdout("");
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "(game\n  (title \"Ur [simple]\")\n  (players C D))\n");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "(game\n  (title \"Ur [simple]\")\n  (players C D))\n"
+    );
     dagaz()
         .args(["convert", "--stage", "expanded", "--variant", "ur-simpel"])
         .arg(&p)
@@ -235,8 +329,18 @@ fn xml_input_converts_back() {
     let xml = dagaz().args(["convert"]).arg(&p).output().unwrap().stdout;
     let x = p.with_file_name("x.xml");
     std::fs::write(&x, xml).unwrap();
-    let zrf = dagaz().args(["convert", "--to", "zrf"]).arg(&x).output().unwrap().stdout;
-    let direct = dagaz().args(["convert", "--to", "zrf"]).arg(&p).output().unwrap().stdout;
+    let zrf = dagaz()
+        .args(["convert", "--to", "zrf"])
+        .arg(&x)
+        .output()
+        .unwrap()
+        .stdout;
+    let direct = dagaz()
+        .args(["convert", "--to", "zrf"])
+        .arg(&p)
+        .output()
+        .unwrap()
+        .stdout;
     assert_eq!(zrf, direct);
     assert!(String::from_utf8_lossy(&zrf).contains("\"x\r\ny\""));
 }

@@ -14,7 +14,12 @@ const CASES_PER_FILE: usize = 12;
 const CASE_LIMIT: Duration = Duration::from_secs(10);
 
 fn random_index(rng: &mut Rng, b: &[u8], pred: impl Fn(u8) -> bool) -> Option<usize> {
-    let idx: Vec<usize> = b.iter().enumerate().filter(|(_, c)| pred(**c)).map(|(i, _)| i).collect();
+    let idx: Vec<usize> = b
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| pred(**c))
+        .map(|(i, _)| i)
+        .collect();
     (!idx.is_empty()).then(|| idx[rng.below(idx.len())])
 }
 
@@ -43,7 +48,11 @@ fn mutate(src: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
         }
         4 => {
             if let Some(i) = random_index(rng, &b, |c| c.is_ascii_digit()) {
-                let huge: &[u8] = [b"99999999999999999999999999999999".as_slice(), b"-18446744073709551617", b"0000000000000000000000001"][rng.below(3)];
+                let huge: &[u8] = [
+                    b"99999999999999999999999999999999".as_slice(),
+                    b"-18446744073709551617",
+                    b"0000000000000000000000001",
+                ][rng.below(3)];
                 b.splice(i..i + 1, huge.iter().copied());
             }
         }
@@ -60,7 +69,12 @@ fn mutate(src: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
         }
         6 => {
             // Mutually recursive macros, and a self-referencing argument.
-            b.splice(0..0, b"(define r1 (r2 $1 $1)) (define r2 (r1 ($1)))".iter().copied());
+            b.splice(
+                0..0,
+                b"(define r1 (r2 $1 $1)) (define r2 (r1 ($1)))"
+                    .iter()
+                    .copied(),
+            );
             if let Some(i) = random_index(rng, &b, |c| c == b')') {
                 b.splice(i..i, b"(r1 z)".iter().copied());
             }
@@ -113,7 +127,11 @@ fn mutated_corpus_never_panics_or_hangs() {
             (0..CASES_PER_FILE).map(move |k| {
                 let mut rng = Rng::derive(0x5EED, (fi * 1000 + k) as u64);
                 // Macro bombs (kinds 5 and 6) are costly by design: one case in 50.
-                let kind = if (fi * CASES_PER_FILE + k) % 50 == 0 { 5 + k % 2 } else { [0, 1, 2, 3, 4, 7, 8, 9, 10, 11][(fi + k) % 10] };
+                let kind = if (fi * CASES_PER_FILE + k) % 50 == 0 {
+                    5 + k % 2
+                } else {
+                    [0, 1, 2, 3, 4, 7, 8, 9, 10, 11][(fi + k) % 10]
+                };
                 let bytes = mutate(&src, kind, &mut rng);
                 let name = format!("{rel}#{k}(kind {kind})");
                 let t = Instant::now();
@@ -126,7 +144,10 @@ fn mutated_corpus_never_panics_or_hangs() {
             })
         })
         .collect();
-    let bad: Vec<_> = results.iter().filter(|r| !r.2 || r.1 > CASE_LIMIT).collect();
+    let bad: Vec<_> = results
+        .iter()
+        .filter(|r| !r.2 || r.1 > CASE_LIMIT)
+        .collect();
     assert!(results.len() >= 4000, "only {} cases", results.len());
     assert!(bad.is_empty(), "failing or slow cases: {bad:?}");
     let slowest = results.iter().map(|r| r.1).max().unwrap();

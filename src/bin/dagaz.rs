@@ -13,7 +13,9 @@ mod convert;
 /// A toolchain and headless engine for Zillions of Games rules files (ZRF).
 #[derive(Parser)]
 #[command(name = "dagaz", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 ok, 1 problems found (invalid input, failed check), 2 usage or I/O error.")]
+#[command(
+    after_help = "Exit codes: 0 ok, 1 problems found (invalid input, failed check), 2 usage or I/O error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

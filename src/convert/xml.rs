@@ -25,7 +25,11 @@ pub fn to_xml(doc: &TreeDoc) -> String {
 fn write_node(doc: &TreeDoc, n: &Node, depth: usize, out: &mut String) {
     out.extend(std::iter::repeat_n(' ', depth * 2));
     let name = n.kind.name();
-    let _ = write!(out, "<{name} line=\"{}\" col=\"{}\"", n.span.line, n.span.col);
+    let _ = write!(
+        out,
+        "<{name} line=\"{}\" col=\"{}\"",
+        n.span.line, n.span.col
+    );
     if let Some(f) = doc.file_of(n) {
         out.push_str(" file=\"");
         escape_attr(f, out);

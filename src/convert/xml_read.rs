@@ -29,7 +29,11 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == name)
-        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
+        .and_then(|a| {
+            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()
+                .map(|v| v.into_owned())
+        })
 }
 
 fn node_start(e: &BytesStart, file: FileId) -> Result<Node, String> {
@@ -52,7 +56,8 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
     let mut stack: Vec<Node> = Vec::new();
     let mut forms = Vec::new();
     let mut stage = None;
-    let line_of = |pos: u64| text[..(pos as usize).min(text.len())].matches('\n').count() as u32 + 1;
+    let line_of =
+        |pos: u64| text[..(pos as usize).min(text.len())].matches('\n').count() as u32 + 1;
     loop {
         let pos = reader.buffer_position();
         let ev = reader
@@ -77,7 +82,9 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
             }
             Event::End(e) if e.name().as_ref() == "zrf" => break,
             Event::End(_) => {
-                let n = stack.pop().ok_or_else(|| bad("unbalanced end tag", line_of(pos)))?;
+                let n = stack
+                    .pop()
+                    .ok_or_else(|| bad("unbalanced end tag", line_of(pos)))?;
                 match stack.last_mut() {
                     Some(p) => p.items.push(n),
                     None => forms.push(n),
@@ -97,7 +104,9 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
                         "gt" => '>',
                         "quot" => '"',
                         "apos" => '\'',
-                        other => return Err(bad(format!("unknown entity &{other};"), line_of(pos))),
+                        other => {
+                            return Err(bad(format!("unknown entity &{other};"), line_of(pos)));
+                        }
                     },
                 };
                 if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {

@@ -69,7 +69,12 @@ fn splice(
             let chain: Vec<String> = stack[pos..]
                 .iter()
                 .chain(std::iter::once(&canon))
-                .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .map(|p| {
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
                 .collect();
             diags.push(
                 Diagnostic::error(

@@ -43,7 +43,10 @@ pub struct Macro {
 }
 
 /// Removes the `define` forms from `forms` and returns them by name.
-pub fn collect_defines(forms: &mut Vec<Node>, diags: &mut Vec<Diagnostic>) -> HashMap<String, Macro> {
+pub fn collect_defines(
+    forms: &mut Vec<Node>,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<String, Macro> {
     let mut macros: HashMap<String, Macro> = HashMap::new();
     forms.retain_mut(|f| {
         if f.head() != Some("define") {
@@ -167,11 +170,14 @@ impl<'a> Expander<'a> {
 
     fn abort(&mut self, code: crate::diagnostics::Code, msg: String, span: Span) {
         let outer = self.chain.first().map(|c| c.1).unwrap_or(span);
-        self.diagnostics
-            .push(Diagnostic::error(code, msg).with_span(outer).with_note(format!(
-                "the innermost call is at line {}, column {}",
-                span.line, span.col
-            )));
+        self.diagnostics.push(
+            Diagnostic::error(code, msg)
+                .with_span(outer)
+                .with_note(format!(
+                    "the innermost call is at line {}, column {}",
+                    span.line, span.col
+                )),
+        );
         self.aborted = true;
     }
 
@@ -204,7 +210,10 @@ impl<'a> Expander<'a> {
     fn substitute(&mut self, n: &Node, macro_name: &str) -> Node {
         match n.kind {
             Kind::List => Node::list(
-                n.items.iter().map(|c| self.substitute(c, macro_name)).collect(),
+                n.items
+                    .iter()
+                    .map(|c| self.substitute(c, macro_name))
+                    .collect(),
                 n.span,
             ),
             Kind::Atom | Kind::Str if n.text.contains('$') => {
@@ -226,7 +235,13 @@ impl<'a> Expander<'a> {
         }
     }
 
-    fn substitute_text(&mut self, text: &str, span: Span, macro_name: &str, in_string: bool) -> String {
+    fn substitute_text(
+        &mut self,
+        text: &str,
+        span: Span,
+        macro_name: &str,
+        in_string: bool,
+    ) -> String {
         let mut out = String::with_capacity(text.len() + 16);
         let mut rest = text;
         while let Some(i) = rest.find('$') {
@@ -254,7 +269,8 @@ impl<'a> Expander<'a> {
                     out.push_str(&rest[i..i + 1 + digits]);
                 }
                 Some((_, t)) => {
-                    if !in_string && t.contains(|c: char| c.is_whitespace() || "()\";".contains(c)) {
+                    if !in_string && t.contains(|c: char| c.is_whitespace() || "()\";".contains(c))
+                    {
                         self.diagnostics.push(
                             Diagnostic::error(
                                 codes::BAD_SUBSTITUTION,
@@ -311,7 +327,10 @@ mod tests {
         let mut e = Expander::new(&macros, limits);
         let out = e.expand_forms(&forms);
         diags.extend(e.diagnostics);
-        (out.iter().map(print_compact).collect::<Vec<_>>().join(" "), diags)
+        (
+            out.iter().map(print_compact).collect::<Vec<_>>().join(" "),
+            diags,
+        )
     }
 
     #[test]
@@ -323,9 +342,7 @@ mod tests {
 
     #[test]
     fn greedy_dollar_ten_and_list_arguments() {
-        let (out, _) = expand(
-            "(define m $10 $1) (m (a b) 2 3 4 5 6 7 8 9 ten)",
-        );
+        let (out, _) = expand("(define m $10 $1) (m (a b) 2 3 4 5 6 7 8 9 ten)");
         assert_eq!(out, "ten (a b)");
     }
 
@@ -364,7 +381,13 @@ mod tests {
             src += &format!("(define m{i} (m{p}) (m{p}))", p = i - 1);
         }
         src += "(m39)";
-        let (_, d) = expand_with(&src, Limits { max_depth: 64, max_nodes: 100_000 });
+        let (_, d) = expand_with(
+            &src,
+            Limits {
+                max_depth: 64,
+                max_nodes: 100_000,
+            },
+        );
         assert_eq!(d[0].code, codes::EXPANSION_TOO_LARGE);
     }
 }

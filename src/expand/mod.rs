@@ -42,7 +42,8 @@ impl Loaded {
     pub fn file_names(&self) -> Vec<Option<String>> {
         (0..self.sources.len())
             .map(|i| {
-                (i as u32 != self.main.0).then(|| self.sources.get(FileId(i as u32)).display.clone())
+                (i as u32 != self.main.0)
+                    .then(|| self.sources.get(FileId(i as u32)).display.clone())
             })
             .collect()
     }
@@ -59,14 +60,23 @@ impl Loaded {
         self.games
             .iter()
             .find(|g| g.title == name)
-            .or_else(|| self.games.iter().find(|g| g.slug == name || (!s.is_empty() && g.slug == s)))
+            .or_else(|| {
+                self.games
+                    .iter()
+                    .find(|g| g.slug == name || (!s.is_empty() && g.slug == s))
+            })
             .ok_or_else(|| {
                 let mut names: Vec<&GameDef> = self.games.iter().collect();
                 names.sort_by_key(|g| crate::text::edit_distance(&g.slug, &s));
-                let list: Vec<String> =
-                    names.iter().map(|g| format!("{} ({})", g.slug, g.title)).collect();
-                Diagnostic::error(codes::UNKNOWN_VARIANT, format!("no game or variant named `{name}`"))
-                    .with_note(format!("available: {}", list.join(", ")))
+                let list: Vec<String> = names
+                    .iter()
+                    .map(|g| format!("{} ({})", g.slug, g.title))
+                    .collect();
+                Diagnostic::error(
+                    codes::UNKNOWN_VARIANT,
+                    format!("no game or variant named `{name}`"),
+                )
+                .with_note(format!("available: {}", list.join(", ")))
             })
     }
 }
@@ -106,11 +116,21 @@ pub fn load_text(name: &str, text: &str, limits: Limits) -> Loaded {
 pub fn load_bytes(name: &str, bytes: &[u8], limits: Limits) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let main = sources.add_bytes(PathBuf::from(name), name.to_owned(), bytes, &mut diagnostics);
+    let main = sources.add_bytes(
+        PathBuf::from(name),
+        name.to_owned(),
+        bytes,
+        &mut diagnostics,
+    );
     finish(sources, main, diagnostics, limits)
 }
 
-fn finish(mut sources: SourceMap, main: FileId, mut diagnostics: Vec<Diagnostic>, limits: Limits) -> Loaded {
+fn finish(
+    mut sources: SourceMap,
+    main: FileId,
+    mut diagnostics: Vec<Diagnostic>,
+    limits: Limits,
+) -> Loaded {
     let parsed = parse(&sources, main);
     diagnostics.extend(parsed.diagnostics);
     let syntax = parsed.forms;
@@ -118,8 +138,14 @@ fn finish(mut sources: SourceMap, main: FileId, mut diagnostics: Vec<Diagnostic>
     let mut games = Vec::new();
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
-        let root_dir = sources.get(main).path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let mut forms = include::splice_includes(&mut sources, main, forms, &root_dir, &mut diagnostics);
+        let root_dir = sources
+            .get(main)
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let mut forms =
+            include::splice_includes(&mut sources, main, forms, &root_dir, &mut diagnostics);
         for f in &mut forms {
             f.strip_comments();
         }

@@ -74,7 +74,10 @@ fn option_name(n: &Node) -> Option<&str> {
 /// Merges `variant` sections into a copy of `base` sections.
 fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
     let mut out: Vec<Node> = base.to_vec();
-    if variant.iter().any(|s| s.head().is_some_and(|h| GOALS.contains(&h))) {
+    if variant
+        .iter()
+        .any(|s| s.head().is_some_and(|h| GOALS.contains(&h)))
+    {
         out.retain(|s| !s.head().is_some_and(|h| GOALS.contains(&h)));
     }
     let mut replaced: Vec<String> = Vec::new();
@@ -88,10 +91,9 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
             h if GOALS.contains(&h) => out.push(sec.clone()),
             "piece" => {
                 let name = piece_name(sec);
-                match out
-                    .iter()
-                    .position(|s| s.head() == Some("piece") && name.is_some() && piece_name(s) == name)
-                {
+                match out.iter().position(|s| {
+                    s.head() == Some("piece") && name.is_some() && piece_name(s) == name
+                }) {
                     Some(i) => out[i] = sec.clone(),
                     None => out.push(sec.clone()),
                 }
@@ -169,7 +171,8 @@ pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDe
                 let mut items = vec![Node::leaf(Kind::Atom, "game", form.items[0].span)];
                 items.extend(merge(base_sections, form.args()));
                 let merged = Node::list(items, form.span);
-                let title = title_of(&merged).unwrap_or_else(|| format!("Variant {}", games.len() + 1));
+                let title =
+                    title_of(&merged).unwrap_or_else(|| format!("Variant {}", games.len() + 1));
                 games.push(GameDef {
                     slug: slug(&title),
                     title,

@@ -61,7 +61,9 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
         Err(e) => {
             // The grammar accepts every input; this is a safety net, not an expected path.
             let (line, col) = match e.line_col {
-                pest::error::LineColLocation::Pos(p) | pest::error::LineColLocation::Span(p, _) => p,
+                pest::error::LineColLocation::Pos(p) | pest::error::LineColLocation::Span(p, _) => {
+                    p
+                }
             };
             diagnostics.push(
                 Diagnostic::error(codes::UNTERMINATED_STRING, format!("cannot tokenize: {e}"))
@@ -214,7 +216,13 @@ mod tests {
         let kinds: Vec<_> = l.items.iter().map(|n| n.kind).collect();
         assert_eq!(
             kinds,
-            [Kind::Atom, Kind::Number, Kind::Str, Kind::Comment, Kind::Atom]
+            [
+                Kind::Atom,
+                Kind::Number,
+                Kind::Str,
+                Kind::Comment,
+                Kind::Atom
+            ]
         );
         assert_eq!(l.items[2].text, "x;y");
         assert_eq!(l.items[3].text, " c");

@@ -12,7 +12,10 @@ pub fn corpus_dir() -> PathBuf {
 /// meant to run with `../shared` beside the project.
 pub fn corpus_files() -> Vec<PathBuf> {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(d).expect("corpus folder readable").flatten() {
+        for e in std::fs::read_dir(d)
+            .expect("corpus folder readable")
+            .flatten()
+        {
             let p = e.path();
             if p.is_dir() {
                 walk(&p, out);
@@ -24,11 +27,18 @@ pub fn corpus_files() -> Vec<PathBuf> {
     let mut v = vec![];
     walk(&corpus_dir(), &mut v);
     v.sort();
-    assert!(v.len() >= 300, "expected the 339-file corpus at {}", corpus_dir().display());
+    assert!(
+        v.len() >= 300,
+        "expected the 339-file corpus at {}",
+        corpus_dir().display()
+    );
     v
 }
 
 /// Path relative to the corpus folder, with `/`.
 pub fn corpus_rel(p: &Path) -> String {
-    p.strip_prefix(corpus_dir()).unwrap_or(p).to_string_lossy().replace('\\', "/")
+    p.strip_prefix(corpus_dir())
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('\\', "/")
 }

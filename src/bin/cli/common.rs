@@ -45,7 +45,11 @@ pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
                 .and_then(|_| o.flush())
                 .or_else(|e| {
                     // A closed pipe (`| head`) is not an error of ours.
-                    if e.kind() == std::io::ErrorKind::BrokenPipe { Ok(()) } else { Err(e) }
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
                 })
                 .map_err(|e| format!("cannot write to stdout: {e}"))
         }
