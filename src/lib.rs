@@ -4,15 +4,19 @@
 //! - [`source`], [`diagnostics`]: files, decoding, positions and findings;
 //! - [`syntax`]: the lossless tree, the pest-based parser, the ZRF printer;
 //! - [`expand`]: includes, macros and variants, giving playable games;
-//! - [`convert`]: the XML and JSON tree formats.
+//! - [`convert`]: the XML and JSON tree formats;
+//! - [`model`]: a game compiled to indices, bitsets and move bytecode;
+//! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft.
 //!
 //! The library never prints and never exits: everything is returned as values.
 
 pub mod convert;
 pub mod diagnostics;
+pub mod engine;
 pub mod expand;
 pub mod fsutil;
 pub mod games;
+pub mod model;
 pub mod rng;
 pub mod source;
 pub mod syntax;

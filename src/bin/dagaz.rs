@@ -9,6 +9,8 @@ use std::process::ExitCode;
 mod common;
 #[path = "cli/convert.rs"]
 mod convert;
+#[path = "cli/perft.rs"]
+mod perft;
 
 /// A toolchain and headless engine for Zillions of Games rules files (ZRF).
 #[derive(Parser)]
@@ -24,12 +26,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Convert(convert::Args),
+    Perft(perft::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Convert(a) => convert::run(a),
+        Command::Perft(a) => perft::run(a),
     };
     ExitCode::from(code)
 }

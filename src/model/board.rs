@@ -57,8 +57,11 @@ impl BoardBuilder {
             Some(&p) => Some(p),
             None => {
                 diags.push(
-                    Diagnostic::error(codes::UNKNOWN_POSITION, format!("unknown position `{name}`"))
-                        .with_span(n.span),
+                    Diagnostic::error(
+                        codes::UNKNOWN_POSITION,
+                        format!("unknown position `{name}`"),
+                    )
+                    .with_span(n.span),
                 );
                 None
             }
@@ -93,20 +96,28 @@ impl BoardBuilder {
         for s in board.args() {
             if s.head() == Some("links") {
                 let Some(dname) = s.args().first().and_then(Node::word) else {
-                    diags.push(Diagnostic::error(codes::MALFORMED_FORM, "`links` needs a direction").with_span(s.span));
+                    diags.push(
+                        Diagnostic::error(codes::MALFORMED_FORM, "`links` needs a direction")
+                            .with_span(s.span),
+                    );
                     continue;
                 };
                 let d = self.direction(dname);
                 for pair in &s.args()[1..] {
                     if pair.items.len() != 2 {
                         diags.push(
-                            Diagnostic::error(codes::MALFORMED_FORM, "a link is a pair `(from to)`").with_span(pair.span),
+                            Diagnostic::error(
+                                codes::MALFORMED_FORM,
+                                "a link is a pair `(from to)`",
+                            )
+                            .with_span(pair.span),
                         );
                         continue;
                     }
-                    let (Some(a), Some(b)) =
-                        (self.pos_or_err(&pair.items[0], diags), self.pos_or_err(&pair.items[1], diags))
-                    else {
+                    let (Some(a), Some(b)) = (
+                        self.pos_or_err(&pair.items[0], diags),
+                        self.pos_or_err(&pair.items[1], diags),
+                    ) else {
                         continue;
                     };
                     self.links.insert((a, d), b);
@@ -128,7 +139,8 @@ impl BoardBuilder {
                                 continue;
                             };
                             // Cuts both ways (docs/semantics.md).
-                            self.links.retain(|&(f, _), t| !((f == a && *t == b) || (f == b && *t == a)));
+                            self.links
+                                .retain(|&(f, _), t| !((f == a && *t == b) || (f == b && *t == a)));
                         } else if let Some(p) = self.pos_or_err(item, diags) {
                             self.links.retain(|&(f, _), t| f != p && *t != p);
                         }
@@ -158,8 +170,11 @@ impl BoardBuilder {
                         match labels {
                             Some(l) => dims.push(l.split('/').map(str::to_owned).collect()),
                             None => diags.push(
-                                Diagnostic::error(codes::BAD_GRID, "a dimension starts with its labels, as in `\"a/b/c\"`")
-                                    .with_span(d.span),
+                                Diagnostic::error(
+                                    codes::BAD_GRID,
+                                    "a dimension starts with its labels, as in `\"a/b/c\"`",
+                                )
+                                .with_span(d.span),
                             ),
                         }
                     }
@@ -169,13 +184,18 @@ impl BoardBuilder {
                         let Some(name) = d.items.first().and_then(Node::word) else {
                             continue;
                         };
-                        let deltas: Option<Vec<i64>> =
-                            d.items[1..].iter().map(|n| n.word().and_then(|w| w.parse().ok())).collect();
+                        let deltas: Option<Vec<i64>> = d.items[1..]
+                            .iter()
+                            .map(|n| n.word().and_then(|w| w.parse().ok()))
+                            .collect();
                         match deltas {
                             Some(v) => dirs.push((name.to_owned(), v, d)),
                             None => diags.push(
-                                Diagnostic::error(codes::BAD_GRID, format!("direction `{name}` needs integer deltas"))
-                                    .with_span(d.span),
+                                Diagnostic::error(
+                                    codes::BAD_GRID,
+                                    format!("direction `{name}` needs integer deltas"),
+                                )
+                                .with_span(d.span),
                             ),
                         }
                     }
@@ -184,13 +204,17 @@ impl BoardBuilder {
             }
         }
         if dims.is_empty() {
-            diags.push(Diagnostic::error(codes::BAD_GRID, "grid without dimensions").with_span(grid.span));
+            diags.push(
+                Diagnostic::error(codes::BAD_GRID, "grid without dimensions").with_span(grid.span),
+            );
             return;
         }
         let sizes: Vec<usize> = dims.iter().map(Vec::len).collect();
         let total: usize = sizes.iter().product();
         if total > 1 << 16 {
-            diags.push(Diagnostic::error(codes::TOO_MANY_POSITIONS, "grid too large").with_span(grid.span));
+            diags.push(
+                Diagnostic::error(codes::TOO_MANY_POSITIONS, "grid too large").with_span(grid.span),
+            );
             return;
         }
         // Enumerate with the last dimension outermost: coordinate 0 varies fastest.
@@ -209,7 +233,9 @@ impl BoardBuilder {
                 coord[k] = r % sizes[k];
                 r /= sizes[k];
             }
-            let name: String = (0..dims.len()).map(|k| dims[k][coord[k]].as_str()).collect();
+            let name: String = (0..dims.len())
+                .map(|k| dims[k][coord[k]].as_str())
+                .collect();
             *id = self.add_position(&name);
         }
         for (name, delta, node) in &dirs {
@@ -217,7 +243,11 @@ impl BoardBuilder {
                 diags.push(
                     Diagnostic::error(
                         codes::BAD_GRID,
-                        format!("direction `{name}` has {} deltas for {} dimensions", delta.len(), dims.len()),
+                        format!(
+                            "direction `{name}` has {} deltas for {} dimensions",
+                            delta.len(),
+                            dims.len()
+                        ),
                     )
                     .with_span(node.span),
                 );
@@ -245,7 +275,16 @@ impl BoardBuilder {
     }
 
     /// Removes killed positions and renumbers. Returns (names, flat link table, dummy set).
-    pub fn finish(self) -> (Vec<String>, HashMap<String, u32>, Vec<String>, HashMap<String, u32>, Vec<u32>, PosSet) {
+    pub fn finish(
+        self,
+    ) -> (
+        Vec<String>,
+        HashMap<String, u32>,
+        Vec<String>,
+        HashMap<String, u32>,
+        Vec<u32>,
+        PosSet,
+    ) {
         let mut remap = vec![NONE; self.positions.len()];
         let mut names = Vec::new();
         for (i, n) in self.positions.iter().enumerate() {
@@ -262,7 +301,11 @@ impl BoardBuilder {
                 links[f as usize * nd + d as usize] = t;
             }
         }
-        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        let index = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u32))
+            .collect();
         let mut dummy = PosSet::new(names.len());
         for p in self.dummy {
             if remap[p as usize] != NONE {

@@ -71,7 +71,11 @@ pub enum Op {
     Cascade,
     Go(GoWhere),
     /// acc := predicate (negated when `negate`).
-    Test { pred: Pred, target: Target, negate: bool },
+    Test {
+        pred: Pred,
+        target: Target,
+        negate: bool,
+    },
     /// acc := !acc.
     Not,
     /// Jump when acc is false.
@@ -88,14 +92,26 @@ pub enum Op {
     ChangeOwner(Target),
     ChangeType(u32, Target),
     /// Owner [`NONE`] means the mover.
-    Create { owner: u32, ty: u32, target: Target },
+    Create {
+        owner: u32,
+        ty: u32,
+        target: Target,
+    },
     /// value := acc.
-    SetAttr { attr: u32, target: Target },
+    SetAttr {
+        attr: u32,
+        target: Target,
+    },
     SetFlag(u32),
     SetPosFlag(u32, Target),
     /// Emit a move. `types`/`ntypes` index [`super::Model::type_lists`] (0 types: keep
     /// the type); `partial` is the continuation's move type or [`NONE`].
-    Add { types: u32, ntypes: u32, copy: bool, partial: u32 },
+    Add {
+        types: u32,
+        ntypes: u32,
+        copy: bool,
+        partial: u32,
+    },
     /// End of the block.
     End,
 }
@@ -157,7 +173,8 @@ impl<'a> Compiler<'a> {
     }
 
     fn err(&mut self, code: crate::diagnostics::Code, msg: String, n: &Node) {
-        self.diags.push(Diagnostic::error(code, msg).with_span(n.span));
+        self.diags
+            .push(Diagnostic::error(code, msg).with_span(n.span));
     }
 
     /// Compiles one block; returns its start offset.
@@ -199,7 +216,11 @@ impl<'a> Compiler<'a> {
     /// A target argument: a direction, a position, or `(opposite d)`.
     fn target(&mut self, n: &Node) -> Option<Target> {
         if n.head() == Some("opposite") {
-            let d = n.args().first().and_then(Node::word).and_then(|w| self.dir(w))?;
+            let d = n
+                .args()
+                .first()
+                .and_then(Node::word)
+                .and_then(|w| self.dir(w))?;
             return Some(Target::Dir(self.nd + d));
         }
         let w = n.word()?;
@@ -218,7 +239,10 @@ impl<'a> Compiler<'a> {
                 None => {
                     self.err(
                         codes::BAD_INSTRUCTION,
-                        format!("`{what}`: `{}` is neither a direction nor a position", a.word().unwrap_or("(…)")),
+                        format!(
+                            "`{what}`: `{}` is neither a direction nor a position",
+                            a.word().unwrap_or("(…)")
+                        ),
                         at,
                     );
                     Target::Here
@@ -276,7 +300,11 @@ impl<'a> Compiler<'a> {
                 } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
                 } else {
-                    self.err(codes::UNKNOWN_INSTRUCTION, format!("unknown instruction `{w}`"), n);
+                    self.err(
+                        codes::UNKNOWN_INSTRUCTION,
+                        format!("unknown instruction `{w}`"),
+                        n,
+                    );
                     return;
                 }
             }
@@ -290,7 +318,12 @@ impl<'a> Compiler<'a> {
         }
         let start = self.type_lists.len() as u32;
         self.type_lists.extend_from_slice(types);
-        Op::Add { types: start, ntypes: types.len() as u32, copy, partial: partial.unwrap_or(NONE) }
+        Op::Add {
+            types: start,
+            ntypes: types.len() as u32,
+            copy,
+            partial: partial.unwrap_or(NONE),
+        }
     }
 
     fn list_instr(&mut self, h: &str, n: &Node) {
@@ -298,7 +331,11 @@ impl<'a> Compiler<'a> {
         match h {
             "verify" => {
                 if args.len() != 1 {
-                    self.err(codes::BAD_INSTRUCTION, "`verify` takes one condition".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`verify` takes one condition".into(),
+                        n,
+                    );
                     return;
                 }
                 self.cond(&args[0]);
@@ -328,7 +365,11 @@ impl<'a> Compiler<'a> {
             }
             "while" => {
                 let Some(c) = args.first() else {
-                    self.err(codes::BAD_INSTRUCTION, "`while` needs a condition".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`while` needs a condition".into(),
+                        n,
+                    );
                     return;
                 };
                 let top = self.emit(Op::Loop) as u32;
@@ -381,22 +422,38 @@ impl<'a> Compiler<'a> {
             "create" => {
                 let mut rest = args;
                 let mut owner = NONE;
-                if let Some(p) = rest.first().and_then(Node::word).and_then(|w| self.names.players.get(w)) {
+                if let Some(p) = rest
+                    .first()
+                    .and_then(Node::word)
+                    .and_then(|w| self.names.players.get(w))
+                {
                     owner = *p;
                     rest = &rest[1..];
                 }
                 let Some(ty) = rest.first().and_then(|a| self.piece_type(a)) else {
                     if rest.is_empty() {
-                        self.err(codes::BAD_INSTRUCTION, "`create` needs a piece type".into(), n);
+                        self.err(
+                            codes::BAD_INSTRUCTION,
+                            "`create` needs a piece type".into(),
+                            n,
+                        );
                     }
                     return;
                 };
                 let t = self.target_or_here(&rest[1..], h, n);
-                self.emit(Op::Create { owner, ty, target: t });
+                self.emit(Op::Create {
+                    owner,
+                    ty,
+                    target: t,
+                });
             }
             "set-attribute" => {
                 let Some(a) = args.first().and_then(Node::word) else {
-                    self.err(codes::BAD_INSTRUCTION, "`set-attribute` needs an attribute".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`set-attribute` needs an attribute".into(),
+                        n,
+                    );
                     return;
                 };
                 let Some(&attr) = self.names.attributes.get(a) else {
@@ -404,7 +461,11 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 let Some(v) = args.get(1) else {
-                    self.err(codes::BAD_INSTRUCTION, "`set-attribute` needs a value".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`set-attribute` needs a value".into(),
+                        n,
+                    );
                     return;
                 };
                 self.cond(v);
@@ -413,7 +474,11 @@ impl<'a> Compiler<'a> {
             }
             "set-flag" => {
                 let (Some(f), Some(v)) = (args.first().and_then(Node::word), args.get(1)) else {
-                    self.err(codes::BAD_INSTRUCTION, "`set-flag` needs a name and a value".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`set-flag` needs a name and a value".into(),
+                        n,
+                    );
                     return;
                 };
                 let f = intern(&mut self.flags, f);
@@ -422,7 +487,11 @@ impl<'a> Compiler<'a> {
             }
             "set-position-flag" => {
                 let (Some(f), Some(v)) = (args.first().and_then(Node::word), args.get(1)) else {
-                    self.err(codes::BAD_INSTRUCTION, "`set-position-flag` needs a name and a value".into(), n);
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`set-position-flag` needs a name and a value".into(),
+                        n,
+                    );
                     return;
                 };
                 let f = intern(&mut self.position_flags, f);
@@ -438,7 +507,11 @@ impl<'a> Compiler<'a> {
                     Some("last-to") => GoWhere::LastTo,
                     Some("mark") => GoWhere::Mark,
                     _ => {
-                        self.err(codes::BAD_INSTRUCTION, "`go` takes from, to, last-from or last-to".into(), n);
+                        self.err(
+                            codes::BAD_INSTRUCTION,
+                            "`go` takes from, to, last-from or last-to".into(),
+                            n,
+                        );
                         return;
                     }
                 };
@@ -448,7 +521,11 @@ impl<'a> Compiler<'a> {
                 Some(d) => {
                     self.emit(Op::Step(self.nd + d));
                 }
-                None => self.err(codes::UNKNOWN_DIRECTION, "`opposite` needs a direction".into(), n),
+                None => self.err(
+                    codes::UNKNOWN_DIRECTION,
+                    "`opposite` needs a direction".into(),
+                    n,
+                ),
             },
             "mark" | "back" | "to" | "from" | "cascade" if args.is_empty() => {
                 let op = match h {
@@ -464,10 +541,18 @@ impl<'a> Compiler<'a> {
                 // `(mark d)` / `(from p)`: act on another square, then come back.
                 let t = self.target_or_here(args, h, n);
                 let _ = t;
-                self.err(codes::BAD_INSTRUCTION, format!("`({h} …)` with an argument is not supported"), n);
+                self.err(
+                    codes::BAD_INSTRUCTION,
+                    format!("`({h} …)` with an argument is not supported"),
+                    n,
+                );
             }
             _ => {
-                self.err(codes::UNKNOWN_INSTRUCTION, format!("unknown instruction `{h}`"), n);
+                self.err(
+                    codes::UNKNOWN_INSTRUCTION,
+                    format!("unknown instruction `{h}`"),
+                    n,
+                );
             }
         }
     }
@@ -480,7 +565,11 @@ impl<'a> Compiler<'a> {
                     if n.items.len() == 1 {
                         return self.cond(&n.items[0]);
                     }
-                    self.err(codes::UNKNOWN_CONDITION, "a condition cannot be an empty list".into(), n);
+                    self.err(
+                        codes::UNKNOWN_CONDITION,
+                        "a condition cannot be an empty list".into(),
+                        n,
+                    );
                     return;
                 };
                 let args = n.args();
@@ -488,21 +577,33 @@ impl<'a> Compiler<'a> {
                     "not" => {
                         match args {
                             [c] => self.cond(c),
-                            _ => self.err(codes::UNKNOWN_CONDITION, "`not` takes one condition".into(), n),
+                            _ => self.err(
+                                codes::UNKNOWN_CONDITION,
+                                "`not` takes one condition".into(),
+                                n,
+                            ),
                         }
                         self.emit(Op::Not);
                     }
                     "and" | "or" => {
                         if args.is_empty() {
                             let p = if h == "and" { Pred::True } else { Pred::False };
-                            self.emit(Op::Test { pred: p, target: Target::Here, negate: false });
+                            self.emit(Op::Test {
+                                pred: p,
+                                target: Target::Here,
+                                negate: false,
+                            });
                             return;
                         }
                         let mut jumps = Vec::new();
                         for (i, c) in args.iter().enumerate() {
                             self.cond(c);
                             if i + 1 < args.len() {
-                                jumps.push(self.emit(if h == "and" { Op::IfFalse(0) } else { Op::IfTrue(0) }));
+                                jumps.push(self.emit(if h == "and" {
+                                    Op::IfFalse(0)
+                                } else {
+                                    Op::IfTrue(0)
+                                }));
                             }
                         }
                         for j in jumps {
@@ -521,16 +622,38 @@ impl<'a> Compiler<'a> {
 
     fn pred(&mut self, name: &str, args: &[Node], at: &Node) {
         if name == "true" || name == "false" {
-            let p = if name == "true" { Pred::True } else { Pred::False };
-            self.emit(Op::Test { pred: p, target: Target::Here, negate: false });
+            let p = if name == "true" {
+                Pred::True
+            } else {
+                Pred::False
+            };
+            self.emit(Op::Test {
+                pred: p,
+                target: Target::Here,
+                negate: false,
+            });
             return;
         }
         let (negate, base) = match name.strip_prefix("not-") {
             Some(b) => (true, b),
             None => (false, name),
         };
+        // An attribute used as a predicate, whether its name carries the `?` or not.
+        if let Some(&a) = self.names.attributes.get(base) {
+            let target = self.target_or_here(args, name, at);
+            self.emit(Op::Test {
+                pred: Pred::Attr(a),
+                target,
+                negate,
+            });
+            return;
+        }
         let Some(base) = base.strip_suffix('?') else {
-            self.err(codes::UNKNOWN_CONDITION, format!("unknown condition `{name}`"), at);
+            self.err(
+                codes::UNKNOWN_CONDITION,
+                format!("unknown condition `{name}`"),
+                at,
+            );
             return;
         };
         // Predicates with a required name argument first.
@@ -553,7 +676,11 @@ impl<'a> Compiler<'a> {
             }
             "in-zone" => {
                 let Some(z) = args.first().and_then(Node::word) else {
-                    self.err(codes::UNKNOWN_CONDITION, "`in-zone?` needs a zone".into(), at);
+                    self.err(
+                        codes::UNKNOWN_CONDITION,
+                        "`in-zone?` needs a zone".into(),
+                        at,
+                    );
                     return;
                 };
                 let Some(&z) = self.names.zones.get(z) else {
@@ -564,11 +691,19 @@ impl<'a> Compiler<'a> {
             }
             "position" => {
                 let Some(p) = args.first().and_then(Node::word) else {
-                    self.err(codes::UNKNOWN_CONDITION, "`position?` needs a position".into(), at);
+                    self.err(
+                        codes::UNKNOWN_CONDITION,
+                        "`position?` needs a position".into(),
+                        at,
+                    );
                     return;
                 };
                 let Some(&p) = self.names.positions.get(p) else {
-                    self.err(codes::UNKNOWN_POSITION, format!("unknown position `{p}`"), at);
+                    self.err(
+                        codes::UNKNOWN_POSITION,
+                        format!("unknown position `{p}`"),
+                        at,
+                    );
                     return;
                 };
                 (Pred::Position(p), &args[1..])
@@ -582,15 +717,26 @@ impl<'a> Compiler<'a> {
             }
             "position-flag" => {
                 let Some(f) = args.first().and_then(Node::word) else {
-                    self.err(codes::UNKNOWN_CONDITION, "`position-flag?` needs a name".into(), at);
+                    self.err(
+                        codes::UNKNOWN_CONDITION,
+                        "`position-flag?` needs a name".into(),
+                        at,
+                    );
                     return;
                 };
-                (Pred::PosFlag(intern(&mut self.position_flags, f)), &args[1..])
+                (
+                    Pred::PosFlag(intern(&mut self.position_flags, f)),
+                    &args[1..],
+                )
             }
             other => match self.names.attributes.get(other) {
                 Some(&a) => (Pred::Attr(a), args),
                 None => {
-                    self.err(codes::UNKNOWN_CONDITION, format!("unknown condition `{name}`"), at);
+                    self.err(
+                        codes::UNKNOWN_CONDITION,
+                        format!("unknown condition `{name}`"),
+                        at,
+                    );
                     return;
                 }
             },
@@ -600,6 +746,10 @@ impl<'a> Compiler<'a> {
         } else {
             self.target_or_here(rest, name, at)
         };
-        self.emit(Op::Test { pred, target, negate });
+        self.emit(Op::Test {
+            pred,
+            target,
+            negate,
+        });
     }
 }

@@ -25,7 +25,10 @@ fn is_extension_option(name: &str) -> bool {
     name.ends_with("-extension")
         || name.ends_with(" extension")
         || name.ends_with("-invariant")
-        || matches!(name, "shared pieces" | "shared-pieces" | "deferred captures" | "ko" | "sliding-puzzle")
+        || matches!(
+            name,
+            "shared pieces" | "shared-pieces" | "deferred captures" | "ko" | "sliding-puzzle"
+        )
 }
 
 /// Compiles one game. See [`Model::compile`].
@@ -35,9 +38,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
 
     if let Some(e) = section(g, "engine").next() {
         diags.push(
-            Diagnostic::error(codes::ENGINE_EXTENSION, "the game's moves are defined by a plug-in engine (Axiom)")
-                .with_span(e.span)
-                .with_note("only the ZRF move language is supported"),
+            Diagnostic::error(
+                codes::ENGINE_EXTENSION,
+                "the game's moves are defined by a plug-in engine (Axiom)",
+            )
+            .with_span(e.span)
+            .with_note("only the ZRF move language is supported"),
         );
         return Err(diags);
     }
@@ -47,19 +53,28 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     for s in section(g, "players") {
         players.clear();
         for w in words(s) {
-            players.push(Player { name: w.to_owned(), random: w.starts_with('?') });
+            players.push(Player {
+                name: w.to_owned(),
+                random: w.starts_with('?'),
+            });
         }
     }
     if players.is_empty() {
-        diags.push(Diagnostic::error(codes::NO_PLAYERS, "the game declares no players").with_span(g.span));
+        diags.push(
+            Diagnostic::error(codes::NO_PLAYERS, "the game declares no players").with_span(g.span),
+        );
         return Err(diags);
     }
     if players.len() > MAX_PLAYERS {
-        diags.push(Diagnostic::error(codes::TOO_MANY_PLAYERS, "too many players").with_span(g.span));
+        diags
+            .push(Diagnostic::error(codes::TOO_MANY_PLAYERS, "too many players").with_span(g.span));
         return Err(diags);
     }
-    let player_index: HashMap<String, u32> =
-        players.iter().enumerate().map(|(i, p)| (p.name.clone(), i as u32)).collect();
+    let player_index: HashMap<String, u32> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.clone(), i as u32))
+        .collect();
 
     // Board.
     let boards: Vec<&Node> = section(g, "board").collect();
@@ -72,20 +87,29 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         bb.read_board(b, &mut diags);
     }
     // Directions used only in symmetry declarations still need an index.
-    let (positions, position_index, directions, direction_index, links, dummy_positions) = bb.finish();
+    let (positions, position_index, directions, direction_index, links, dummy_positions) =
+        bb.finish();
     if positions.is_empty() {
-        diags.push(Diagnostic::error(codes::NO_BOARD, "the board has no positions").with_span(g.span));
+        diags.push(
+            Diagnostic::error(codes::NO_BOARD, "the board has no positions").with_span(g.span),
+        );
         return Err(diags);
     }
     if positions.len() >= (1 << 20) {
-        diags.push(Diagnostic::error(codes::TOO_MANY_POSITIONS, "too many positions").with_span(g.span));
+        diags.push(
+            Diagnostic::error(codes::TOO_MANY_POSITIONS, "too many positions").with_span(g.span),
+        );
         return Err(diags);
     }
     let nd = directions.len();
     let opposite = opposites(&links, positions.len(), nd);
 
     // Symmetry and zones, from the board sections and the game level.
-    let places: Vec<&Node> = boards.iter().flat_map(|b| b.args()).chain(g.args()).collect();
+    let places: Vec<&Node> = boards
+        .iter()
+        .flat_map(|b| b.args())
+        .chain(g.args())
+        .collect();
     let mut symmetry: Vec<Vec<u32>> = vec![(0..nd as u32).collect(); players.len()];
     let mut zones: Vec<String> = Vec::new();
     let mut zone_index: HashMap<String, u32> = HashMap::new();
@@ -94,31 +118,47 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         match s.head() {
             Some("symmetry") => {
                 let args = s.args();
-                let Some(pname) = args.first().and_then(Node::word) else { continue };
+                let Some(pname) = args.first().and_then(Node::word) else {
+                    continue;
+                };
                 let Some(&p) = player_index.get(pname) else {
                     diags.push(
-                        Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}`")).with_span(s.span),
+                        Diagnostic::error(
+                            codes::UNKNOWN_PLAYER,
+                            format!("unknown player `{pname}`"),
+                        )
+                        .with_span(s.span),
                     );
                     continue;
                 };
                 for pair in &args[1..] {
-                    let (Some(a), Some(b)) =
-                        (pair.items.first().and_then(Node::word), pair.items.get(1).and_then(Node::word))
-                    else {
+                    let (Some(a), Some(b)) = (
+                        pair.items.first().and_then(Node::word),
+                        pair.items.get(1).and_then(Node::word),
+                    ) else {
                         continue;
                     };
                     match (direction_index.get(a), direction_index.get(b)) {
                         (Some(&a), Some(&b)) => symmetry[p as usize][a as usize] = b,
                         _ => diags.push(
-                            Diagnostic::warning(codes::UNKNOWN_DIRECTION, format!("symmetry names an unknown direction (`{a}` or `{b}`)"))
-                                .with_span(pair.span),
+                            Diagnostic::warning(
+                                codes::UNKNOWN_DIRECTION,
+                                format!("symmetry names an unknown direction (`{a}` or `{b}`)"),
+                            )
+                            .with_span(pair.span),
                         ),
                     }
                 }
             }
             Some("zone") => {
-                let Some(name) = sub(s, "name").and_then(|n| n.args().first()).and_then(Node::word) else {
-                    diags.push(Diagnostic::error(codes::MALFORMED_FORM, "a zone needs a name").with_span(s.span));
+                let Some(name) = sub(s, "name")
+                    .and_then(|n| n.args().first())
+                    .and_then(Node::word)
+                else {
+                    diags.push(
+                        Diagnostic::error(codes::MALFORMED_FORM, "a zone needs a name")
+                            .with_span(s.span),
+                    );
                     continue;
                 };
                 let z = *zone_index.entry(name.to_owned()).or_insert_with(|| {
@@ -132,14 +172,23 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         match position_index.get(name) {
                             Some(&p) => set.insert(p),
                             None => diags.push(
-                                Diagnostic::warning(codes::UNKNOWN_POSITION, format!("zone `{}` names an unknown position `{name}`", zones[z as usize]))
-                                    .with_span(w.span),
+                                Diagnostic::warning(
+                                    codes::UNKNOWN_POSITION,
+                                    format!(
+                                        "zone `{}` names an unknown position `{name}`",
+                                        zones[z as usize]
+                                    ),
+                                )
+                                .with_span(w.span),
                             ),
                         }
                     }
                 }
                 let zplayers: Vec<u32> = match sub(s, "players") {
-                    Some(pl) => words(pl).iter().filter_map(|w| player_index.get(*w).copied()).collect(),
+                    Some(pl) => words(pl)
+                        .iter()
+                        .filter_map(|w| player_index.get(*w).copied())
+                        .collect(),
                     None => (0..players.len() as u32).collect(),
                 };
                 for p in zplayers {
@@ -165,16 +214,30 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let mut piece_types: Vec<PieceType> = Vec::new();
     let mut attributes: Vec<String> = Vec::new();
     for p in &pieces {
-        let Some(name) = sub(p, "name").and_then(|n| n.args().first()).and_then(Node::word) else {
-            diags.push(Diagnostic::error(codes::MALFORMED_FORM, "a piece needs a name").with_span(p.span));
+        let Some(name) = sub(p, "name")
+            .and_then(|n| n.args().first())
+            .and_then(Node::word)
+        else {
+            diags.push(
+                Diagnostic::error(codes::MALFORMED_FORM, "a piece needs a name").with_span(p.span),
+            );
             continue;
         };
         if type_index.contains_key(name) {
-            diags.push(Diagnostic::warning(codes::DUPLICATE_NAME, format!("piece `{name}` is defined twice; the last one wins")).with_span(p.span));
+            diags.push(
+                Diagnostic::warning(
+                    codes::DUPLICATE_NAME,
+                    format!("piece `{name}` is defined twice; the last one wins"),
+                )
+                .with_span(p.span),
+            );
         }
         let mut attrs = 0u32;
         for a in p.args().iter().filter(|s| s.head() == Some("attribute")) {
-            let (Some(an), v) = (a.args().first().and_then(Node::word), a.args().get(1).and_then(Node::word)) else {
+            let (Some(an), v) = (
+                a.args().first().and_then(Node::word),
+                a.args().get(1).and_then(Node::word),
+            ) else {
                 continue;
             };
             let i = match attributes.iter().position(|x| x == an) {
@@ -185,7 +248,13 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 }
             };
             if i >= MAX_ATTRIBUTES {
-                diags.push(Diagnostic::error(codes::TOO_MANY_ATTRIBUTES, format!("more than {MAX_ATTRIBUTES} attributes")).with_span(a.span));
+                diags.push(
+                    Diagnostic::error(
+                        codes::TOO_MANY_ATTRIBUTES,
+                        format!("more than {MAX_ATTRIBUTES} attributes"),
+                    )
+                    .with_span(a.span),
+                );
                 return Err(diags);
             }
             if v == Some("true") {
@@ -194,7 +263,10 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         }
         let ty = PieceType {
             name: name.to_owned(),
-            notation: sub(p, "notation").and_then(|n| n.args().first()).and_then(Node::word).map(str::to_owned),
+            notation: sub(p, "notation")
+                .and_then(|n| n.args().first())
+                .and_then(Node::word)
+                .map(str::to_owned),
             attrs,
             moves: vec![],
             drops: vec![],
@@ -209,11 +281,17 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         }
     }
     if piece_types.len() > MAX_PIECE_TYPES {
-        diags.push(Diagnostic::error(codes::TOO_MANY_PIECE_TYPES, "too many piece types").with_span(g.span));
+        diags.push(
+            Diagnostic::error(codes::TOO_MANY_PIECE_TYPES, "too many piece types")
+                .with_span(g.span),
+        );
         return Err(diags);
     }
-    let attribute_index: HashMap<String, u32> =
-        attributes.iter().enumerate().map(|(i, a)| (a.clone(), i as u32)).collect();
+    let attribute_index: HashMap<String, u32> = attributes
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.clone(), i as u32))
+        .collect();
 
     // Move blocks.
     let mut compiler = Compiler::new(
@@ -228,18 +306,27 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         vec![String::new()],
     );
     for p in &pieces {
-        let Some(name) = sub(p, "name").and_then(|n| n.args().first()).and_then(Node::word) else { continue };
+        let Some(name) = sub(p, "name")
+            .and_then(|n| n.args().first())
+            .and_then(Node::word)
+        else {
+            continue;
+        };
         let ti = type_index[name] as usize;
         for (kind, is_drop) in [("moves", false), ("drops", true)] {
             for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
                 let mut mt = 0u32;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
-                        mt = compiler.move_type(b.args().first().and_then(Node::word).unwrap_or(""));
+                        mt =
+                            compiler.move_type(b.args().first().and_then(Node::word).unwrap_or(""));
                         continue;
                     }
                     let start = compiler.block(b, mt);
-                    let block = Block { start, move_type: mt };
+                    let block = Block {
+                        start,
+                        move_type: mt,
+                    };
                     if is_drop {
                         piece_types[ti].drops.push(block);
                     } else {
@@ -259,13 +346,29 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 repeat_from = turns.len();
                 continue;
             }
-            let ws: Vec<&Node> = if item.is_list() { item.items.iter().collect() } else { vec![item] };
-            let Some(pname) = ws.first().and_then(|n| n.word()) else { continue };
-            let Some(&p) = player_index.get(pname) else {
-                diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}` in the turn order")).with_span(item.span));
+            let ws: Vec<&Node> = if item.is_list() {
+                item.items.iter().collect()
+            } else {
+                vec![item]
+            };
+            let Some(pname) = ws.first().and_then(|n| n.word()) else {
                 continue;
             };
-            let mut turn = Turn { player: p, pieces_of: p, move_type: None };
+            let Some(&p) = player_index.get(pname) else {
+                diags.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_PLAYER,
+                        format!("unknown player `{pname}` in the turn order"),
+                    )
+                    .with_span(item.span),
+                );
+                continue;
+            };
+            let mut turn = Turn {
+                player: p,
+                pieces_of: p,
+                move_type: None,
+            };
             for w in &ws[1..] {
                 let w = w.word().unwrap_or("");
                 match player_index.get(w) {
@@ -276,12 +379,24 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             turns.push(turn);
         }
         if repeat_from >= turns.len() && !turns.is_empty() {
-            diags.push(Diagnostic::warning(codes::BAD_TURN_ORDER, "`repeat` ends the turn order; ignored").with_span(t.span));
+            diags.push(
+                Diagnostic::warning(
+                    codes::BAD_TURN_ORDER,
+                    "`repeat` ends the turn order; ignored",
+                )
+                .with_span(t.span),
+            );
             repeat_from = 0;
         }
     }
     if turns.is_empty() {
-        turns = (0..players.len() as u32).map(|p| Turn { player: p, pieces_of: p, move_type: None }).collect();
+        turns = (0..players.len() as u32)
+            .map(|p| Turn {
+                player: p,
+                pieces_of: p,
+                move_type: None,
+            })
+            .collect();
     }
 
     // Move priorities.
@@ -292,7 +407,15 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
 
     let code_diags = std::mem::take(&mut compiler.diags);
     diags.extend(code_diags);
-    let Compiler { code, type_lists, move_types, flags, position_flags, has_partial, .. } = compiler;
+    let Compiler {
+        code,
+        type_lists,
+        move_types,
+        flags,
+        position_flags,
+        has_partial,
+        ..
+    } = compiler;
     let mut priority_rank = vec![prio_names.len() as u32; move_types.len()];
     for (i, &m) in prio_names.iter().enumerate() {
         priority_rank[m as usize] = priority_rank[m as usize].min(i as u32);
@@ -303,15 +426,29 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let mut hand_setup = Vec::new();
     if let Some(s) = section(g, "board-setup").last() {
         for pl in s.args() {
-            let Some(pname) = pl.head().or_else(|| pl.items.first().and_then(Node::word)) else { continue };
+            let Some(pname) = pl.head().or_else(|| pl.items.first().and_then(Node::word)) else {
+                continue;
+            };
             let Some(&p) = player_index.get(pname) else {
-                diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{pname}` in the setup")).with_span(pl.span));
+                diags.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_PLAYER,
+                        format!("unknown player `{pname}` in the setup"),
+                    )
+                    .with_span(pl.span),
+                );
                 continue;
             };
             for tl in pl.args() {
                 let Some(tname) = tl.head() else { continue };
                 let Some(&ty) = type_index.get(tname) else {
-                    diags.push(Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{tname}` in the setup")).with_span(tl.span));
+                    diags.push(
+                        Diagnostic::error(
+                            codes::UNKNOWN_PIECE,
+                            format!("unknown piece type `{tname}` in the setup"),
+                        )
+                        .with_span(tl.span),
+                    );
                     continue;
                 };
                 let args = tl.args();
@@ -319,16 +456,25 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 while i < args.len() {
                     let w = args[i].word().unwrap_or("");
                     if w == "off" {
-                        let n = args.get(i + 1).and_then(Node::word).and_then(|w| w.parse::<u32>().ok()).unwrap_or(0);
+                        let n = args
+                            .get(i + 1)
+                            .and_then(Node::word)
+                            .and_then(|w| w.parse::<u32>().ok())
+                            .unwrap_or(0);
                         hand_setup.push((p, ty, n));
                         i += 2;
                         continue;
                     }
                     match position_index.get(w) {
-                        Some(&pos) => setup.push((pos, piece::make(ty, p, piece_types[ty as usize].attrs))),
+                        Some(&pos) => {
+                            setup.push((pos, piece::make(ty, p, piece_types[ty as usize].attrs)))
+                        }
                         None => diags.push(
-                            Diagnostic::warning(codes::UNKNOWN_POSITION, format!("setup names an unknown position `{w}`"))
-                                .with_span(args[i].span),
+                            Diagnostic::warning(
+                                codes::UNKNOWN_POSITION,
+                                format!("setup names an unknown position `{w}`"),
+                            )
+                            .with_span(args[i].span),
                         ),
                     }
                     i += 1;
@@ -370,16 +516,31 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 s.args().first().and_then(Node::word).unwrap_or(""),
                 s.args().get(1).and_then(Node::word).unwrap_or(""),
             ),
-            Some("pass-turn") => ("pass turn", s.args().first().and_then(Node::word).unwrap_or("")),
-            Some("pass-partial") => ("pass partial", s.args().first().and_then(Node::word).unwrap_or("")),
-            Some("recycle-captures") => ("recycle captures", s.args().first().and_then(Node::word).unwrap_or("")),
+            Some("pass-turn") => (
+                "pass turn",
+                s.args().first().and_then(Node::word).unwrap_or(""),
+            ),
+            Some("pass-partial") => (
+                "pass partial",
+                s.args().first().and_then(Node::word).unwrap_or(""),
+            ),
+            Some("recycle-captures") => (
+                "recycle captures",
+                s.args().first().and_then(Node::word).unwrap_or(""),
+            ),
             _ => continue,
         };
         let bool_value = |diags: &mut Vec<Diagnostic>| match value {
             "true" => true,
             "false" => false,
             _ => {
-                diags.push(Diagnostic::warning(codes::BAD_OPTION_VALUE, format!("option `{name}`: unexpected value `{value}`")).with_span(s.span));
+                diags.push(
+                    Diagnostic::warning(
+                        codes::BAD_OPTION_VALUE,
+                        format!("option `{name}`: unexpected value `{value}`"),
+                    )
+                    .with_span(s.span),
+                );
                 false
             }
         };
@@ -390,7 +551,13 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                     "forced" | "2" => PassTurn::Forced,
                     "false" => PassTurn::Never,
                     _ => {
-                        diags.push(Diagnostic::warning(codes::BAD_OPTION_VALUE, format!("option `pass turn`: unexpected value `{value}`")).with_span(s.span));
+                        diags.push(
+                            Diagnostic::warning(
+                                codes::BAD_OPTION_VALUE,
+                                format!("option `pass turn`: unexpected value `{value}`"),
+                            )
+                            .with_span(s.span),
+                        );
                         PassTurn::Never
                     }
                 }
@@ -409,7 +576,11 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 }
             }
             n if is_extension_option(n) => diags.push(
-                Diagnostic::warning(codes::ENGINE_EXTENSION, format!("option `{n}` is a Dagaz extension; ignored")).with_span(s.span),
+                Diagnostic::warning(
+                    codes::ENGINE_EXTENSION,
+                    format!("option `{n}` is a Dagaz extension; ignored"),
+                )
+                .with_span(s.span),
             ),
             _ => {}
         }
@@ -418,7 +589,10 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     if has_errors(&diags) {
         return Err(diags);
     }
-    let warnings = diags.into_iter().filter(|d| d.severity < Severity::Error).collect();
+    let warnings = diags
+        .into_iter()
+        .filter(|d| d.severity < Severity::Error)
+        .collect();
     Ok(Model {
         title: game.title.clone(),
         players,
@@ -459,13 +633,21 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
 /// pieces of the listed types as there are named positions (docs/semantics.md).
 fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &[(u32, u32, u32)]) {
     match c {
-        GoalCond::AbsoluteConfig { types, positions, any_position, .. } => {
+        GoalCond::AbsoluteConfig {
+            types,
+            positions,
+            any_position,
+            ..
+        } => {
             let most = players
                 .iter()
                 .map(|&p| {
                     let on_board = setup
                         .iter()
-                        .filter(|&&(_, pc)| piece::owner(pc) == p && (types.is_empty() || types.contains(&piece::ty(pc))))
+                        .filter(|&&(_, pc)| {
+                            piece::owner(pc) == p
+                                && (types.is_empty() || types.contains(&piece::ty(pc)))
+                        })
                         .count();
                     let in_hand: u32 = hand
                         .iter()
@@ -478,7 +660,9 @@ fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &
                 .unwrap_or(0);
             *any_position = most < positions.len();
         }
-        GoalCond::And(v) | GoalCond::Or(v) => v.iter_mut().for_each(|c| fix_absolute(c, players, setup, hand)),
+        GoalCond::And(v) | GoalCond::Or(v) => v
+            .iter_mut()
+            .for_each(|c| fix_absolute(c, players, setup, hand)),
         GoalCond::Not(c) => fix_absolute(c, players, setup, hand),
         _ => {}
     }

@@ -26,17 +26,31 @@ pub enum GoalCond {
     /// The position has occurred for the third time (tested for the player who just moved).
     Repetition,
     /// The player has exactly `n` pieces (of these types, when any are given).
-    PiecesRemaining { n: u32, types: Vec<u32> },
+    PiecesRemaining {
+        n: u32,
+        types: Vec<u32>,
+    },
     /// All players together have exactly `n` pieces (of these types).
-    TotalPieceCount { n: u32, types: Vec<u32> },
+    TotalPieceCount {
+        n: u32,
+        types: Vec<u32>,
+    },
     /// The player has lost a piece of one of these types (fewer on board and in hand than at
     /// the start).
     Captured(Vec<u32>),
     /// Pieces of these types on the listed positions (all of them, see `any_position`) and
     /// in the listed zones (one cell each).
-    AbsoluteConfig { types: Vec<u32>, positions: Vec<u32>, zones: Vec<u32>, any_position: bool },
+    AbsoluteConfig {
+        types: Vec<u32>,
+        positions: Vec<u32>,
+        zones: Vec<u32>,
+        any_position: bool,
+    },
     /// A chain: piece of `types[0]`, step `dirs[0]`, piece of `types[1]`, …
-    RelativeConfig { types: Vec<Vec<u32>>, dirs: Vec<u32> },
+    RelativeConfig {
+        types: Vec<Vec<u32>>,
+        dirs: Vec<u32>,
+    },
     And(Vec<GoalCond>),
     Or(Vec<GoalCond>),
     Not(Box<GoalCond>),
@@ -95,7 +109,11 @@ fn flat_words(nodes: &[Node]) -> Vec<&Node> {
 }
 
 /// Compiles one goal section (`(win-condition (P …) C)`).
-pub fn compile_goal(section: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal> {
+pub fn compile_goal(
+    section: &Node,
+    names: &GoalNames,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Goal> {
     let kind = match section.head()? {
         "win-condition" => GoalKind::Win,
         "loss-condition" => GoalKind::Loss,
@@ -105,7 +123,10 @@ pub fn compile_goal(section: &Node, names: &GoalNames, diags: &mut Vec<Diagnosti
     };
     let args = section.args();
     if args.len() < 2 {
-        diags.push(Diagnostic::error(codes::BAD_GOAL, "a goal needs players and a condition").with_span(section.span));
+        diags.push(
+            Diagnostic::error(codes::BAD_GOAL, "a goal needs players and a condition")
+                .with_span(section.span),
+        );
         return None;
     }
     let mut players = Vec::new();
@@ -113,15 +134,29 @@ pub fn compile_goal(section: &Node, names: &GoalNames, diags: &mut Vec<Diagnosti
         let w = p.word().unwrap_or("");
         match names.players.get(w) {
             Some(&i) => players.push(i),
-            None => diags.push(Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{w}`")).with_span(p.span)),
+            None => diags.push(
+                Diagnostic::error(codes::UNKNOWN_PLAYER, format!("unknown player `{w}`"))
+                    .with_span(p.span),
+            ),
         }
     }
-    let conds: Vec<GoalCond> = args[1..].iter().filter_map(|c| cond(c, names, diags)).collect();
+    let conds: Vec<GoalCond> = args[1..]
+        .iter()
+        .filter_map(|c| cond(c, names, diags))
+        .collect();
     if conds.len() != args.len() - 1 {
         return None;
     }
-    let cond = if conds.len() == 1 { conds.into_iter().next().unwrap() } else { GoalCond::And(conds) };
-    Some(Goal { kind, players, cond })
+    let cond = if conds.len() == 1 {
+        conds.into_iter().next().unwrap()
+    } else {
+        GoalCond::And(conds)
+    };
+    Some(Goal {
+        kind,
+        players,
+        cond,
+    })
 }
 
 fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Vec<u32>> {
@@ -131,7 +166,10 @@ fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> O
         match names.types.get(w) {
             Some(&t) => out.push(t),
             None => {
-                diags.push(Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`")).with_span(n.span));
+                diags.push(
+                    Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"))
+                        .with_span(n.span),
+                );
                 return None;
             }
         }
@@ -147,13 +185,18 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
             "true" => GoalCond::True,
             "false" => GoalCond::False,
             _ => {
-                diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{w}`")).with_span(n.span));
+                diags.push(
+                    Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{w}`"))
+                        .with_span(n.span),
+                );
                 return None;
             }
         });
     }
     let Some(h) = n.head() else {
-        diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, "malformed goal condition").with_span(n.span));
+        diags.push(
+            Diagnostic::error(codes::UNKNOWN_GOAL, "malformed goal condition").with_span(n.span),
+        );
         return None;
     };
     let args = n.args();
@@ -161,7 +204,11 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
     Some(match h {
         "and" | "or" => {
             let v: Option<Vec<GoalCond>> = args.iter().map(|c| cond(c, names, diags)).collect();
-            if h == "and" { GoalCond::And(v?) } else { GoalCond::Or(v?) }
+            if h == "and" {
+                GoalCond::And(v?)
+            } else {
+                GoalCond::Or(v?)
+            }
         }
         "not" => GoalCond::Not(Box::new(cond(args.first()?, names, diags)?)),
         "stalemated" => GoalCond::Stalemated,
@@ -170,7 +217,10 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
         "captured" => GoalCond::Captured(types_of(args, names, diags)?),
         "pieces-remaining" | "total-piece-count" => {
             let Some(c) = count(args.first()) else {
-                diags.push(Diagnostic::error(codes::BAD_GOAL, format!("`{h}` needs a count")).with_span(n.span));
+                diags.push(
+                    Diagnostic::error(codes::BAD_GOAL, format!("`{h}` needs a count"))
+                        .with_span(n.span),
+                );
                 return None;
             };
             let types = types_of(&args[1..], names, diags)?;
@@ -182,7 +232,13 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
         }
         "absolute-config" => {
             let Some((last, ts)) = args.split_last() else {
-                diags.push(Diagnostic::error(codes::BAD_GOAL, "`absolute-config` needs types and positions").with_span(n.span));
+                diags.push(
+                    Diagnostic::error(
+                        codes::BAD_GOAL,
+                        "`absolute-config` needs types and positions",
+                    )
+                    .with_span(n.span),
+                );
                 return None;
             };
             let types = types_of(ts, names, diags)?;
@@ -196,13 +252,21 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                     zones.push(z);
                 } else {
                     diags.push(
-                        Diagnostic::error(codes::UNKNOWN_POSITION, format!("`{w}` is neither a position nor a zone"))
-                            .with_span(item.span),
+                        Diagnostic::error(
+                            codes::UNKNOWN_POSITION,
+                            format!("`{w}` is neither a position nor a zone"),
+                        )
+                        .with_span(item.span),
                     );
                     return None;
                 }
             }
-            GoalCond::AbsoluteConfig { types, positions, zones, any_position: false }
+            GoalCond::AbsoluteConfig {
+                types,
+                positions,
+                zones,
+                any_position: false,
+            }
         }
         "relative-config" => {
             let mut types = Vec::new();
@@ -215,22 +279,36 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                     match names.directions.get(w) {
                         Some(&d) => dirs.push(d),
                         None => {
-                            diags.push(Diagnostic::error(codes::UNKNOWN_DIRECTION, format!("unknown direction `{w}`")).with_span(a.span));
+                            diags.push(
+                                Diagnostic::error(
+                                    codes::UNKNOWN_DIRECTION,
+                                    format!("unknown direction `{w}`"),
+                                )
+                                .with_span(a.span),
+                            );
                             return None;
                         }
                     }
                 }
             }
             if types.len() != dirs.len() + 1 {
-                diags.push(Diagnostic::error(codes::BAD_GOAL, "`relative-config` alternates types and directions").with_span(n.span));
+                diags.push(
+                    Diagnostic::error(
+                        codes::BAD_GOAL,
+                        "`relative-config` alternates types and directions",
+                    )
+                    .with_span(n.span),
+                );
                 return None;
             }
             GoalCond::RelativeConfig { types, dirs }
         }
         _ => {
-            diags.push(Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{h}`")).with_span(n.span));
+            diags.push(
+                Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{h}`"))
+                    .with_span(n.span),
+            );
             return None;
         }
     })
 }
-

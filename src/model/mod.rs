@@ -81,11 +81,15 @@ pub struct PosSet {
 
 impl PosSet {
     pub fn new(n: usize) -> Self {
-        PosSet { words: vec![0; n.div_ceil(64)] }
+        PosSet {
+            words: vec![0; n.div_ceil(64)],
+        }
     }
     #[inline]
     pub fn contains(&self, p: u32) -> bool {
-        self.words.get(p as usize / 64).is_some_and(|w| w >> (p % 64) & 1 == 1)
+        self.words
+            .get(p as usize / 64)
+            .is_some_and(|w| w >> (p % 64) & 1 == 1)
     }
     pub fn insert(&mut self, p: u32) {
         let i = p as usize / 64;
@@ -96,7 +100,9 @@ impl PosSet {
     }
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(i, &w)| {
-            (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| (i * 64 + b) as u32)
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| (i * 64 + b) as u32)
         })
     }
     pub fn is_empty(&self) -> bool {
@@ -266,7 +272,10 @@ impl Model {
         self.position_index.get(name).copied()
     }
     pub fn player(&self, name: &str) -> Option<u32> {
-        self.players.iter().position(|p| p.name == name).map(|i| i as u32)
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u32)
     }
     pub fn piece_type(&self, name: &str) -> Option<u32> {
         self.type_index.get(name).copied()

@@ -1,0 +1,286 @@
+//! `dagaz perft`: counts the leaves of the legal-move tree of a game, checks them against
+//! expected values, or runs a whole `.perft` suite.
+
+use crate::common::{DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error};
+use dagaz::engine::perft::{DivideEntry, divide};
+use dagaz::engine::{Engine, State};
+use dagaz::expand::{Limits, Loaded, load_path, load_text};
+use dagaz::model::Model;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Count the leaves of the legal-move tree (perft) of a game.
+///
+/// GAME is a bundled game (`chess`, `checkers`, …) or a path to a .zrf file. A suite file
+/// has one case per line, `GAME VARIANT DEPTH EXPECTED` (VARIANT `-` = the default game),
+/// `#` starting a comment; `--suite NAME` with a bundled game's name runs its own suite.
+///
+/// Examples:
+///   dagaz perft chess --depth 4
+///   dagaz perft chess --variant kiwipete --depth 3 --divide
+///   dagaz perft games/checkers.zrf --depth 8 --expect 845931 -j 2
+///   dagaz perft --suite chess
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// bundled game name or path to a .zrf file
+    pub game: Option<String>,
+    /// plies to search
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// game or variant (title or slug); `-` for the default game
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// print the count below each root move (Stockfish style)
+    #[arg(long)]
+    pub divide: bool,
+    /// exit with 1 unless the count equals this
+    #[arg(long, value_name = "N")]
+    pub expect: Option<u64>,
+    /// print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// threads over root moves (results do not depend on it)
+    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    pub jobs: usize,
+    /// run a suite file, or the bundled suite of the named game
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<String>,
+    /// make and unmake every leaf move too (slower; same counts)
+    #[arg(long)]
+    pub full: bool,
+    /// how diagnostics are printed on stderr
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DiagFormat,
+}
+
+/// Loads GAME (bundled name or path). Errors are printed; the `Err` is the exit code.
+fn load(spec: &str, base: Option<&Path>, format: DiagFormat) -> Result<Loaded, u8> {
+    let path = match base {
+        Some(b) if Path::new(spec).is_relative() => b.join(spec),
+        _ => PathBuf::from(spec),
+    };
+    let loaded = if path.is_file() {
+        match load_path(&path, spec, Limits::default()) {
+            Ok(l) => l,
+            Err(d) => {
+                print_diagnostics(&[d], &Default::default(), format);
+                return Err(USAGE);
+            }
+        }
+    } else if let Some(b) = dagaz::games::find(spec.trim_end_matches(".zrf")) {
+        load_text(&format!("{}.zrf", b.name), b.text, Limits::default())
+    } else {
+        return Err(usage_error(&format!(
+            "`{spec}` is neither a file nor a bundled game"
+        )));
+    };
+    print_diagnostics(&loaded.diagnostics, &loaded.sources, format);
+    if loaded.has_errors() {
+        return Err(PROBLEMS);
+    }
+    Ok(loaded)
+}
+
+/// Compiles the chosen game of a loaded file.
+fn engine_for(
+    loaded: &Loaded,
+    variant: Option<&str>,
+    format: DiagFormat,
+) -> Result<(Engine, String), u8> {
+    let game = match variant {
+        None | Some("-") => loaded.default_game().or(loaded.games.first()),
+        Some(v) => match loaded.find_game(v) {
+            Ok(g) => Some(g),
+            Err(d) => {
+                print_diagnostics(&[d], &loaded.sources, format);
+                return Err(USAGE);
+            }
+        },
+    };
+    let Some(game) = game else {
+        return Err(usage_error("the file has no playable game"));
+    };
+    match Model::compile(game) {
+        Ok(m) => {
+            print_diagnostics(&m.warnings, &loaded.sources, format);
+            let title = m.title.clone();
+            Ok((Engine::new(m), title))
+        }
+        Err(d) => {
+            print_diagnostics(&d, &loaded.sources, format);
+            Err(PROBLEMS)
+        }
+    }
+}
+
+fn count(
+    engine: &Engine,
+    state: &State,
+    depth: u32,
+    jobs: usize,
+    full: bool,
+    want_divide: bool,
+) -> (u64, Vec<DivideEntry>) {
+    if want_divide || jobs > 1 {
+        let d = divide(engine, state, depth, jobs, full);
+        let total = if depth == 0 {
+            1
+        } else {
+            d.iter().map(|e| e.nodes).sum()
+        };
+        (total, d)
+    } else {
+        let mut e = engine.clone();
+        let mut s = state.clone();
+        let n = if full {
+            e.perft_full(&mut s, depth)
+        } else {
+            e.perft(&mut s, depth)
+        };
+        (n, vec![])
+    }
+}
+
+pub fn run(a: Args) -> u8 {
+    if a.jobs == 0 {
+        return usage_error("-j needs at least 1");
+    }
+    if let Some(suite) = &a.suite {
+        return run_suite(suite, &a);
+    }
+    let (Some(game), Some(depth)) = (&a.game, a.depth) else {
+        return usage_error("give GAME and --depth, or --suite");
+    };
+    let loaded = match load(game, None, a.format) {
+        Ok(l) => l,
+        Err(c) => return c,
+    };
+    let (engine, title) = match engine_for(&loaded, a.variant.as_deref(), a.format) {
+        Ok(e) => e,
+        Err(c) => return c,
+    };
+    let state = engine.initial_state();
+    let start = Instant::now();
+    let (nodes, entries) = count(&engine, &state, depth, a.jobs, a.full, a.divide);
+    let secs = start.elapsed().as_secs_f64();
+    let ok = a.expect.is_none_or(|e| e == nodes);
+    let mut out = String::new();
+    if a.json {
+        let v = serde_json::json!({
+            "game": title,
+            "depth": depth,
+            "nodes": nodes,
+            "expected": a.expect,
+            "ok": ok,
+            "seconds": secs,
+            "nodes_per_second": nodes as f64 / secs.max(1e-9),
+            "divide": a.divide.then(|| entries.iter().map(|e| serde_json::json!({"move": e.notation, "nodes": e.nodes})).collect::<Vec<_>>()),
+        });
+        out = v.to_string() + "\n";
+    } else if a.divide {
+        for e in &entries {
+            out.push_str(&format!("{}: {}\n", e.notation, e.nodes));
+        }
+        out.push_str(&format!("\nNodes searched: {nodes}\n"));
+    } else {
+        out.push_str(&format!("{nodes}\n"));
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if !a.json {
+        eprintln!(
+            "{title}: depth {depth}, {nodes} leaves in {secs:.3}s ({:.0} leaves/s)",
+            nodes as f64 / secs.max(1e-9)
+        );
+    }
+    if !ok {
+        eprintln!("error: expected {}, got {nodes}", a.expect.unwrap_or(0));
+        return PROBLEMS;
+    }
+    OK
+}
+
+fn run_suite(spec: &str, a: &Args) -> u8 {
+    let (text, base) = if Path::new(spec).is_file() {
+        match std::fs::read_to_string(spec) {
+            Ok(t) => (t, Path::new(spec).parent().map(Path::to_path_buf)),
+            Err(e) => return usage_error(&format!("cannot read `{spec}`: {e}")),
+        }
+    } else if let Some(b) = dagaz::games::find(spec) {
+        if b.perft.is_empty() {
+            return usage_error(&format!("bundled game `{spec}` has no perft suite"));
+        }
+        (b.perft.to_owned(), None)
+    } else {
+        return usage_error(&format!(
+            "`{spec}` is neither a suite file nor a bundled game"
+        ));
+    };
+    let mut failures = 0;
+    let mut results = Vec::new();
+    let mut cache: Vec<(String, String, Engine)> = Vec::new();
+    for (lineno, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (Some(game), Some(variant), Some(depth), Some(expected)) = (
+            f.first(),
+            f.get(1),
+            f.get(2).and_then(|d| d.parse::<u32>().ok()),
+            f.get(3).and_then(|d| d.parse::<u64>().ok()),
+        ) else {
+            return usage_error(&format!(
+                "{spec}:{}: expected `GAME VARIANT DEPTH EXPECTED`",
+                lineno + 1
+            ));
+        };
+        if a.depth.is_some_and(|d| depth > d) {
+            continue;
+        }
+        let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
+            Some((_, _, e)) => e.clone(),
+            None => {
+                let loaded = match load(game, base.as_deref(), a.format) {
+                    Ok(l) => l,
+                    Err(c) => return c,
+                };
+                let v = (*variant != "-").then_some(*variant);
+                let (e, _) = match engine_for(&loaded, v, a.format) {
+                    Ok(e) => e,
+                    Err(c) => return c,
+                };
+                cache.push((game.to_string(), variant.to_string(), e.clone()));
+                e
+            }
+        };
+        let state = engine.initial_state();
+        let start = Instant::now();
+        let (nodes, _) = count(&engine, &state, depth, a.jobs, a.full, false);
+        let secs = start.elapsed().as_secs_f64();
+        let ok = nodes == expected;
+        if !ok {
+            failures += 1;
+        }
+        if a.json {
+            results.push(serde_json::json!({
+                "game": game, "variant": variant, "depth": depth, "nodes": nodes,
+                "expected": expected, "ok": ok, "seconds": secs,
+            }));
+        } else {
+            println!(
+                "{game} {variant} {depth}: got {nodes} expected {expected} {} {secs:.3}s",
+                if ok { "ok" } else { "MISMATCH" }
+            );
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"cases": results, "failures": failures})
+        );
+    }
+    if failures > 0 { PROBLEMS } else { OK }
+}

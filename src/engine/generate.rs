@@ -1,0 +1,494 @@
+//! The legal-move pipeline (semantics doc §4.2):
+//!
+//! 1. if a goal already holds (assuming the player could move), there are no moves;
+//! 2. first parts: every allowed block of every piece of the generating player, then drops
+//!    of every piece type in hand onto every board position;
+//! 3. `move-priorities`: keep the best-ranked non-empty move-type group;
+//! 4. partial chains are completed (a chain counts as one move; continuing is compulsory
+//!    unless `"pass partial"`);
+//! 5. king safety when a goal uses `checkmated`;
+//! 6. `"maximal captures"`;
+//! 7. a pass when `"pass turn"` allows one.
+
+use super::{Engine, Move, MoveList, State, Tables};
+use crate::diagnostics::{Diagnostic, codes};
+use crate::model::{MaximalCaptures, NONE, PassTurn, piece};
+
+/// A queued action of one block run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Action {
+    Capture(u32),
+    Flip(u32),
+    ChangeOwner(u32),
+    ChangeType(u32, u32),
+    Create(u32, u32),
+    SetAttr(u32, u32, bool),
+}
+
+/// Queued work of one block run.
+#[derive(Default, Debug)]
+pub(crate) struct Frame {
+    pub actions: Vec<Action>,
+    /// Earlier movements of a cascading block: (from, to, piece).
+    pub cascades: Vec<(u32, u32, u32)>,
+    /// Position flags set to true: (flag, position).
+    pub posflags: Vec<(u32, u32)>,
+}
+
+impl Frame {
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.cascades.clear();
+        self.posflags.clear();
+    }
+}
+
+/// For attack tests: which squares a piece might capture on from a square (an
+/// over-approximation, computed by exploring each block with every condition both ways).
+#[derive(Debug)]
+pub(crate) struct Reach {
+    npos: usize,
+    ntypes: usize,
+    words: usize,
+    /// bits[((player * ntypes + type) * npos + from) * words ..]
+    bits: Vec<u64>,
+}
+
+impl Reach {
+    #[inline]
+    pub fn may_reach(&self, player: u32, ty: u32, from: u32, sq: u32) -> bool {
+        let base = ((player as usize * self.ntypes + ty as usize) * self.npos + from as usize)
+            * self.words;
+        self.bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
+    }
+
+    /// Explores every block; `None` when some block is too wild to bound (jumps to fixed
+    /// positions and `go` are handled; the budget guards against blow-up).
+    pub fn compute(t: &Tables) -> Option<Reach> {
+        use crate::model::{Op, Target};
+        let m = &t.model;
+        let npos = m.num_positions();
+        let ntypes = m.piece_types.len();
+        let words = npos.div_ceil(64);
+        let np = m.players.len();
+        if np * ntypes * npos * words > 8_000_000 {
+            return None;
+        }
+        let mut bits = vec![0u64; np * ntypes * npos * words];
+        let mut seen: std::collections::HashSet<(u32, u32, u32)> = std::collections::HashSet::new();
+        let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new(); // (pc, pos, mark, to)
+        for p in 0..np {
+            if t.neutral[p] {
+                continue;
+            }
+            let links = &t.links[p];
+            for ty in 0..ntypes {
+                for from in 0..npos as u32 {
+                    let base = ((p * ntypes + ty) * npos + from as usize) * words;
+                    let mut budget = 200_000u32;
+                    for b in &m.piece_types[ty].moves {
+                        seen.clear();
+                        stack.clear();
+                        stack.push((b.start, from, from, NONE));
+                        while let Some((pc, pos, mark, to)) = stack.pop() {
+                            if !seen.insert((pc, pos, to)) {
+                                continue;
+                            }
+                            budget = budget.checked_sub(1)?;
+                            let mut add = |sq: u32, bits: &mut Vec<u64>| {
+                                bits[base + sq as usize / 64] |= 1 << (sq % 64);
+                            };
+                            let next = pc + 1;
+                            match m.code[pc as usize] {
+                                Op::Step(s) => {
+                                    let n = links[pos as usize * t.width + s as usize];
+                                    if n != NONE {
+                                        stack.push((next, n, mark, to));
+                                    }
+                                }
+                                Op::Jump(q) => stack.push((next, q, mark, to)),
+                                Op::Mark => stack.push((next, pos, pos, to)),
+                                Op::Back => stack.push((next, mark, mark, to)),
+                                Op::SetTo => stack.push((next, pos, mark, pos)),
+                                Op::IfFalse(a) | Op::IfTrue(a) => {
+                                    stack.push((next, pos, mark, to));
+                                    stack.push((a, pos, mark, to));
+                                }
+                                Op::Goto(a) => stack.push((a, pos, mark, to)),
+                                Op::Capture(tg) => {
+                                    match tg {
+                                        Target::Here => add(pos, &mut bits),
+                                        Target::Pos(q) => add(q, &mut bits),
+                                        Target::Dir(s) => {
+                                            let n = links[pos as usize * t.width + s as usize];
+                                            if n != NONE {
+                                                add(n, &mut bits);
+                                            }
+                                        }
+                                    }
+                                    stack.push((next, pos, mark, to));
+                                }
+                                Op::Add { .. } => {
+                                    add(if to != NONE { to } else { pos }, &mut bits);
+                                    stack.push((next, pos, mark, to));
+                                }
+                                Op::End => {}
+                                // `go` may jump anywhere: give up on bounding this game.
+                                Op::Cascade => stack.push((next, pos, mark, NONE)),
+                                Op::Go(_) => return None,
+                                _ => stack.push((next, pos, mark, to)),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(Reach {
+            npos,
+            ntypes,
+            words,
+            bits,
+        })
+    }
+}
+
+/// Scratch buffers and registers of one engine.
+pub(crate) struct Scratch {
+    /// Working copy of the state's cells (frozen while a block runs).
+    pub board: Vec<u32>,
+    /// The player whose pieces, zones and symmetry are in use.
+    pub mover: u32,
+    pub last_from: u32,
+    pub last_to: u32,
+    /// [0] normal runs, [1] attack runs.
+    pub frames: [Frame; 2],
+    pub attack_target: u32,
+    pub in_attack: bool,
+    pub loop_budget: u32,
+    pub loop_overflow: bool,
+    chain_lists: Vec<MoveList>,
+    chain_moves: Vec<Move>,
+    chain_path: Vec<u64>,
+    chain_nodes: u32,
+    chain_overflow: bool,
+    work: MoveList,
+    keep: Vec<bool>,
+    royal_cells: Vec<u32>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Scratch {
+    pub(crate) fn new(t: &Tables) -> Scratch {
+        Scratch {
+            board: vec![0; t.model.num_cells()],
+            mover: 0,
+            last_from: NONE,
+            last_to: NONE,
+            frames: Default::default(),
+            attack_target: NONE,
+            in_attack: false,
+            loop_budget: 10_000,
+            loop_overflow: false,
+            chain_lists: Vec::new(),
+            chain_moves: Vec::new(),
+            chain_path: Vec::new(),
+            chain_nodes: 0,
+            chain_overflow: false,
+            work: MoveList::new(),
+            keep: Vec::new(),
+            royal_cells: Vec::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Loads a state into the scratch board.
+    fn load(&mut self, t: &Tables, s: &State) {
+        self.board.copy_from_slice(&s.cells);
+        let turn = t.model.turns[s.turn as usize];
+        self.mover = turn.pieces_of;
+        self.last_from = s.last_from;
+        self.last_to = s.last_to;
+    }
+
+    fn apply(&mut self, m: &Move) {
+        for c in &m.changes {
+            self.board[c.cell as usize] = c.new;
+        }
+    }
+
+    fn revert(&mut self, m: &Move) {
+        for c in m.changes.iter().rev() {
+            self.board[c.cell as usize] = c.old;
+        }
+    }
+
+    /// Step 2: first parts of every piece and drops.
+    fn first_parts(&mut self, t: &Tables, only_type: Option<u32>, out: &mut MoveList) {
+        let m = &t.model;
+        let mover = self.mover;
+        for pos in 0..m.num_positions() as u32 {
+            let v = self.board[pos as usize];
+            if v == 0 || piece::owner(v) != mover {
+                continue;
+            }
+            for b in &m.piece_types[piece::ty(v) as usize].moves {
+                if only_type.is_some_and(|mt| mt != b.move_type) {
+                    continue;
+                }
+                self.run(t, b.start, pos, v, pos, b.move_type, Some(out));
+            }
+        }
+        for (ty, pt) in m.piece_types.iter().enumerate() {
+            if pt.drops.is_empty() || self.board[m.hand_cell(mover, ty as u32) as usize] == 0 {
+                continue;
+            }
+            let v = piece::make(ty as u32, mover, pt.attrs);
+            for pos in 0..m.num_positions() as u32 {
+                if m.dummy_positions.contains(pos) {
+                    continue;
+                }
+                for b in &pt.drops {
+                    if only_type.is_some_and(|mt| mt != b.move_type) {
+                        continue;
+                    }
+                    self.run(t, b.start, pos, v, NONE, b.move_type, Some(out));
+                }
+            }
+        }
+    }
+
+    /// Step 4: replaces partial first parts by their complete chains.
+    fn expand_chains(&mut self, t: &Tables, out: &mut MoveList, base_hash: u64) {
+        let mut work = std::mem::take(&mut self.work);
+        work.clear();
+        self.keep.clear();
+        for m in out.iter() {
+            let partial = m.partial != NONE;
+            if partial {
+                work.push_slot().copy_from(m);
+            }
+            self.keep.push(!partial);
+        }
+        let keep = std::mem::take(&mut self.keep);
+        out.retain_flags(&keep);
+        self.keep = keep;
+        self.chain_nodes = 0;
+        for i in 0..work.len() {
+            self.chain_path.clear();
+            self.chain_path.push(base_hash);
+            let m = work.slot_mut(i);
+            let m = std::mem::take(m);
+            self.extend_chain(t, &m, out, 0, base_hash);
+            *work.slot_mut(i) = m;
+        }
+        self.work = work;
+    }
+
+    fn extend_chain(
+        &mut self,
+        t: &Tables,
+        m: &Move,
+        out: &mut MoveList,
+        depth: usize,
+        base_hash: u64,
+    ) {
+        const MAX_DEPTH: usize = 64;
+        while self.chain_lists.len() <= depth {
+            self.chain_lists.push(MoveList::new());
+            self.chain_moves.push(Move::default());
+        }
+        let mut conts = std::mem::take(&mut self.chain_lists[depth]);
+        conts.clear();
+        self.chain_nodes += 1;
+        let h = base_hash ^ chain_delta(m);
+        let cycle = self.chain_path.contains(&h);
+        if self.chain_nodes > self.chain_budget() {
+            self.chain_overflow = true;
+        } else if depth < MAX_DEPTH && !cycle {
+            self.apply(m);
+            let (lf, lt) = (self.last_from, self.last_to);
+            self.last_from = m.last_from;
+            self.last_to = m.last_to;
+            let dest = m.last_to;
+            let v = self.board[dest as usize];
+            if v != 0 && piece::owner(v) == self.mover {
+                for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+                    if b.move_type == m.partial {
+                        self.run(t, b.start, dest, v, dest, b.move_type, Some(&mut conts));
+                    }
+                }
+            }
+            self.last_from = lf;
+            self.last_to = lt;
+            self.revert(m);
+        }
+        if cycle {
+            // The chain came back to a position it passed through: not a move.
+            self.chain_lists[depth] = conts;
+            return;
+        }
+        if conts.is_empty() || t.model.options.pass_partial {
+            let o = out.push_slot();
+            o.copy_from(m);
+            o.partial = NONE;
+        }
+        if !conts.is_empty() {
+            self.chain_path.push(h);
+            let mut composed = std::mem::take(&mut self.chain_moves[depth]);
+            for c in conts.iter() {
+                composed.copy_from(m);
+                composed.changes.extend_from_slice(&c.changes);
+                composed.notes.extend_from_slice(&c.notes);
+                composed.captures += c.captures;
+                composed.king_captures += c.king_captures;
+                composed.last_from = c.last_from;
+                composed.last_to = c.last_to;
+                composed.partial = c.partial;
+                if composed.partial != NONE {
+                    self.extend_chain(t, &composed, out, depth + 1, base_hash);
+                } else {
+                    out.push_slot().copy_from(&composed);
+                }
+            }
+            self.chain_moves[depth] = composed;
+            self.chain_path.pop();
+        }
+        self.chain_lists[depth] = conts;
+    }
+
+    fn chain_budget(&self) -> u32 {
+        200_000
+    }
+
+    /// Step 5: drops the moves after which a royal piece of the mover is attacked.
+    fn king_safety(&mut self, t: &Tables, out: &mut MoveList) {
+        let mover = self.mover;
+        let npos = t.model.num_positions();
+        let mut keep = std::mem::take(&mut self.keep);
+        keep.clear();
+        let mut royals = std::mem::take(&mut self.royal_cells);
+        for m in out.iter() {
+            self.apply(m);
+            royals.clear();
+            for pos in 0..npos as u32 {
+                let v = self.board[pos as usize];
+                if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v) as usize] {
+                    royals.push(pos);
+                }
+            }
+            let safe = royals
+                .iter()
+                .all(|&r| !self.attacked_by_others(t, r, mover, 0));
+            self.revert(m);
+            keep.push(safe);
+        }
+        out.retain_flags(&keep);
+        self.keep = keep;
+        self.royal_cells = royals;
+    }
+
+    /// True when a royal piece of `player` stands attacked on the scratch board.
+    pub(crate) fn royal_attacked(&mut self, t: &Tables, player: u32) -> bool {
+        let npos = t.model.num_positions() as u32;
+        (0..npos).any(|pos| {
+            let v = self.board[pos as usize];
+            v != 0
+                && piece::owner(v) == player
+                && t.royal[piece::ty(v) as usize]
+                && self.attacked_by_others(t, pos, player, 0)
+        })
+    }
+}
+
+/// XOR of the hash deltas of a move's changes (a chain position's hash relative to its root).
+fn chain_delta(m: &Move) -> u64 {
+    m.changes.iter().fold(0, |h, c| {
+        h ^ super::hash::cell_key(c.cell, c.old) ^ super::hash::cell_key(c.cell, c.new)
+    })
+}
+
+impl Engine {
+    /// The legal moves of `s`, written into `out` (cleared first). Empty when the game is
+    /// over. The moves of a random player are listed like any other.
+    pub fn legal_moves(&mut self, s: &State, out: &mut MoveList) {
+        out.clear();
+        if self.goal_reached(s) {
+            return;
+        }
+        self.generate(s, out);
+    }
+
+    /// Steps 2-7 of the pipeline, without the goal test.
+    pub(crate) fn generate(&mut self, s: &State, out: &mut MoveList) {
+        out.clear();
+        let t = &*self.t;
+        let g = &mut self.g;
+        g.loop_budget = self.budget.loop_steps;
+        g.load(t, s);
+        let turn = t.model.turns[s.turn as usize];
+        g.first_parts(t, turn.move_type, out);
+        if t.model.has_priorities && out.len() > 1 {
+            let best = out
+                .iter()
+                .map(|m| t.model.priority_rank[m.move_type as usize])
+                .min()
+                .unwrap_or(0);
+            out.retain_by(|m| t.model.priority_rank[m.move_type as usize] == best);
+        }
+        if t.model.has_partial && out.iter().any(|m| m.partial != NONE) {
+            g.expand_chains(t, out, s.hash);
+            if g.chain_overflow {
+                g.chain_overflow = false;
+                g.diags.push(Diagnostic::warning(
+                    codes::CHAIN_BUDGET_EXCEEDED,
+                    format!("{}: partial-move chains exceeded the exploration budget; some chains were cut", t.model.title),
+                ));
+            }
+        }
+        if !t.model.royal_types.is_empty() && !out.is_empty() {
+            g.king_safety(t, out);
+        }
+        match t.model.options.maximal_captures {
+            MaximalCaptures::Off => {}
+            MaximalCaptures::Most => {
+                let best = out.iter().map(|m| m.captures).max().unwrap_or(0);
+                if best > 0 {
+                    out.retain_by(|m| m.captures == best);
+                }
+            }
+            MaximalCaptures::MostKingsFirst => {
+                let best = out
+                    .iter()
+                    .map(|m| (m.king_captures, m.captures))
+                    .max()
+                    .unwrap_or((0, 0));
+                if best != (0, 0) {
+                    out.retain_by(|m| (m.king_captures, m.captures) == best);
+                }
+            }
+        }
+        match t.model.options.pass_turn {
+            PassTurn::Always => out.push_slot().pass = true,
+            PassTurn::Forced if out.is_empty() => out.push_slot().pass = true,
+            _ => {}
+        }
+        if g.loop_overflow {
+            g.loop_overflow = false;
+            g.diags.push(Diagnostic::warning(
+                codes::STEP_BUDGET_EXCEEDED,
+                format!(
+                    "{}: a `while` loop exceeded {} steps; the branch was abandoned",
+                    t.model.title, self.budget.loop_steps
+                ),
+            ));
+        }
+    }
+
+    /// True when a royal piece (a type named by `checkmated`) of `player` is attacked in
+    /// `s`.
+    pub fn in_check(&mut self, s: &State, player: usize) -> bool {
+        let t = &*self.t;
+        self.g.load(t, s);
+        self.g.royal_attacked(t, player as u32)
+    }
+}

@@ -1,0 +1,512 @@
+//! The block interpreter: runs one compiled move block from one square.
+//!
+//! The board is frozen while a block runs: every test reads [`Scratch::board`] as it was
+//! before the move. Actions are queued in a [`Frame`] and turned into cell changes only when
+//! `add` emits a move ([`Scratch::emit`]), which applies them to the scratch board, records
+//! the changes and puts the board back. Execution continues after `add`.
+//!
+//! In *attack mode* (no output list) the run only asks whether some `add` would capture on
+//! [`Scratch::attack_target`]; it stops at the first one.
+//!
+//! Commit order of one emitted move: queued captures; then every origin is emptied (or a
+//! hand counter decremented for a drop); then every moving piece lands, capturing whatever
+//! stands there (the main piece last, cascaded pieces first in the order they were
+//! cascaded); then the other actions in the order they were queued (change-type, flip,
+//! change-owner, create, set-attribute), each on the piece standing on its square.
+
+use super::generate::{Action, Frame, Scratch};
+use super::{Change, MoveList, MoveNote, Tables};
+use crate::model::{NONE, Op, Pred, Target, piece};
+
+#[inline]
+fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
+    let old = board[cell as usize];
+    changes.push(Change { cell, old, new: v });
+    board[cell as usize] = v;
+}
+
+/// Per-run registers handed to [`Scratch::test`].
+pub(crate) struct Regs {
+    pub pos: u32,
+    pub mark: u32,
+    pub flags: u64,
+    pub piece: u32,
+}
+
+impl Scratch {
+    /// Runs the block at `pc0` for `piece` starting on `start`. `from` is the origin
+    /// ([`NONE`] for a drop). Emits moves into `out`, or in attack mode (`out` = `None`)
+    /// returns true as soon as some `add` would capture on the attack target.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &mut self,
+        t: &Tables,
+        pc0: u32,
+        start: u32,
+        piece: u32,
+        from: u32,
+        move_type: u32,
+        out: Option<&mut MoveList>,
+    ) -> bool {
+        let k = usize::from(out.is_none());
+        let mut f = std::mem::take(&mut self.frames[k]);
+        f.clear();
+        let r = self.run_in(t, &mut f, pc0, start, piece, from, move_type, out);
+        self.frames[k] = f;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_in(
+        &mut self,
+        t: &Tables,
+        f: &mut Frame,
+        pc0: u32,
+        start: u32,
+        mut piece: u32,
+        mut from: u32,
+        move_type: u32,
+        mut out: Option<&mut MoveList>,
+    ) -> bool {
+        let code = &t.model.code[..];
+        let mover = self.mover as usize;
+        let links = &t.links[mover][..];
+        let w = t.width;
+        let mut pc = pc0 as usize;
+        let mut r = Regs {
+            pos: start,
+            mark: start,
+            flags: 0,
+            piece,
+        };
+        let mut to = NONE;
+        let mut acc = false;
+        let mut steps = 0u32;
+        loop {
+            match code[pc] {
+                Op::Step(s) => {
+                    let n = links[r.pos as usize * w + s as usize];
+                    if n == NONE {
+                        return false;
+                    }
+                    r.pos = n;
+                }
+                Op::Test {
+                    pred,
+                    target,
+                    negate,
+                } => {
+                    acc = self.test(t, pred, target, &r, f) != negate;
+                }
+                Op::Verify => {
+                    if !acc {
+                        return false;
+                    }
+                }
+                Op::IfFalse(a) => {
+                    if !acc {
+                        pc = a as usize;
+                        continue;
+                    }
+                }
+                Op::IfTrue(a) => {
+                    if acc {
+                        pc = a as usize;
+                        continue;
+                    }
+                }
+                Op::Goto(a) => {
+                    pc = a as usize;
+                    continue;
+                }
+                Op::Not => acc = !acc,
+                Op::Loop => {
+                    steps += 1;
+                    if steps > self.loop_budget {
+                        self.loop_overflow = true;
+                        return false;
+                    }
+                }
+                Op::Add {
+                    types,
+                    ntypes,
+                    copy,
+                    partial,
+                } => {
+                    let dest = if to != NONE { to } else { r.pos };
+                    match out.as_deref_mut() {
+                        None => {
+                            let target = self.attack_target;
+                            if dest == target
+                                || f.actions
+                                    .iter()
+                                    .any(|a| matches!(a, Action::Capture(c) if *c == target))
+                            {
+                                return true;
+                            }
+                        }
+                        Some(o) => {
+                            if ntypes == 0 {
+                                self.emit(
+                                    t, f, from, piece, dest, NONE, copy, partial, move_type, o,
+                                );
+                            } else {
+                                for i in types..types + ntypes {
+                                    let ty = t.model.type_lists[i as usize];
+                                    self.emit(
+                                        t, f, from, piece, dest, ty, copy, partial, move_type, o,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+                Op::Jump(p) => r.pos = p,
+                Op::Mark => r.mark = r.pos,
+                Op::Back => r.pos = r.mark,
+                Op::SetTo => to = r.pos,
+                Op::From => {
+                    let v = self.board[r.pos as usize];
+                    if v == 0 {
+                        return false;
+                    }
+                    from = r.pos;
+                    piece = v;
+                    r.piece = v;
+                }
+                Op::Cascade => {
+                    let dest = if to != NONE { to } else { r.pos };
+                    if piece != 0 {
+                        f.cascades.push((from, dest, piece));
+                    }
+                    // The new moving piece is whatever stands here (possibly nothing until
+                    // a `from` picks one up).
+                    let v = self.board[r.pos as usize];
+                    from = r.pos;
+                    piece = v;
+                    r.piece = v;
+                    to = NONE;
+                }
+                Op::Go(g) => {
+                    use crate::model::code::GoWhere;
+                    let p = match g {
+                        GoWhere::From => from,
+                        GoWhere::To => to,
+                        GoWhere::LastFrom => self.last_from,
+                        GoWhere::LastTo => self.last_to,
+                        GoWhere::Mark => r.mark,
+                    };
+                    if p == NONE {
+                        return false;
+                    }
+                    r.pos = p;
+                }
+                Op::Capture(tg) => {
+                    if let Some(c) = resolve(links, w, r.pos, tg) {
+                        f.actions.push(Action::Capture(c));
+                    }
+                }
+                Op::Flip(tg) => {
+                    if let Some(c) = resolve(links, w, r.pos, tg) {
+                        f.actions.push(Action::Flip(c));
+                    }
+                }
+                Op::ChangeOwner(tg) => {
+                    if let Some(c) = resolve(links, w, r.pos, tg) {
+                        f.actions.push(Action::ChangeOwner(c));
+                    }
+                }
+                Op::ChangeType(ty, tg) => {
+                    if let Some(c) = resolve(links, w, r.pos, tg) {
+                        f.actions.push(Action::ChangeType(c, ty));
+                    }
+                }
+                Op::Create { owner, ty, target } => {
+                    if let Some(c) = resolve(links, w, r.pos, target) {
+                        let owner = if owner == NONE { self.mover } else { owner };
+                        let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
+                        f.actions.push(Action::Create(c, pc));
+                    }
+                }
+                Op::SetAttr { attr, target } => {
+                    if let Some(c) = resolve(links, w, r.pos, target) {
+                        f.actions.push(Action::SetAttr(c, attr, acc));
+                    }
+                }
+                Op::SetFlag(i) => {
+                    if i < 64 {
+                        if acc {
+                            r.flags |= 1 << i;
+                        } else {
+                            r.flags &= !(1 << i);
+                        }
+                    }
+                }
+                Op::SetPosFlag(i, tg) => {
+                    if let Some(c) = resolve(links, w, r.pos, tg) {
+                        f.posflags.retain(|&(fi, fc)| !(fi == i && fc == c));
+                        if acc {
+                            f.posflags.push((i, c));
+                        }
+                    }
+                }
+                Op::End => return false,
+            }
+            pc += 1;
+        }
+    }
+
+    /// Evaluates a predicate on the frozen board.
+    #[inline]
+    fn test(&mut self, t: &Tables, pred: Pred, target: Target, r: &Regs, f: &Frame) -> bool {
+        let links = &t.links[self.mover as usize];
+        let c = match target {
+            Target::Here => r.pos,
+            Target::Dir(s) => links[r.pos as usize * t.width + s as usize],
+            Target::Pos(p) => p,
+        };
+        if c == NONE {
+            return false;
+        }
+        let v = self.board[c as usize];
+        match pred {
+            Pred::Empty => v == 0,
+            Pred::Friend => v != 0 && piece::owner(v) == self.mover,
+            Pred::Enemy => {
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+            }
+            Pred::Neutral => {
+                v != 0 && piece::owner(v) != self.mover && t.neutral[piece::owner(v) as usize]
+            }
+            Pred::Piece(ty) => v != 0 && piece::ty(v) == ty,
+            Pred::InZone(z) => t.model.zone_sets[self.mover as usize][z as usize].contains(c),
+            Pred::Position(p) => c == p,
+            Pred::OnBoard => true,
+            Pred::Marked => c == r.mark,
+            Pred::Flag(i) => i < 64 && r.flags >> i & 1 == 1,
+            Pred::PosFlag(i) => f.posflags.contains(&(i, c)),
+            Pred::Attacked | Pred::Defended => {
+                if self.in_attack {
+                    return false;
+                }
+                let ghost_ty = if r.piece != 0 { piece::ty(r.piece) } else { 0 };
+                if pred == Pred::Attacked {
+                    let ghost = piece::make(ghost_ty, self.mover, 0);
+                    self.attacked_by_others(t, c, self.mover, ghost)
+                } else {
+                    // Defended: attacked by the mover's side as if an opponent stood there.
+                    let opp = (0..t.model.players.len() as u32)
+                        .find(|&p| p != self.mover && !t.neutral[p as usize])
+                        .unwrap_or(self.mover);
+                    let ghost = piece::make(ghost_ty, opp, 0);
+                    self.attacked_by_others(t, c, opp, ghost)
+                }
+            }
+            Pred::LastFrom => c == self.last_from,
+            Pred::LastTo => c == self.last_to,
+            Pred::Attr(a) => v != 0 && piece::attr(v, a),
+            Pred::True => true,
+            Pred::False => false,
+        }
+    }
+
+    /// True when a piece of a player other than `defender` (and not neutral) could capture
+    /// on `sq`. An empty square is tested with `ghost` standing on it.
+    pub(crate) fn attacked_by_others(
+        &mut self,
+        t: &Tables,
+        sq: u32,
+        defender: u32,
+        ghost: u32,
+    ) -> bool {
+        let saved_mover = self.mover;
+        let saved_target = self.attack_target;
+        let saved_in = self.in_attack;
+        let was_empty = self.board[sq as usize] == 0;
+        if was_empty {
+            self.board[sq as usize] = ghost;
+        }
+        self.attack_target = sq;
+        self.in_attack = true;
+        let mut found = false;
+        'outer: for cell in 0..t.model.num_positions() as u32 {
+            let v = self.board[cell as usize];
+            if v == 0 {
+                continue;
+            }
+            let o = piece::owner(v);
+            if o == defender || t.neutral[o as usize] {
+                continue;
+            }
+            if !self.may_reach(t, cell, v, sq) {
+                continue;
+            }
+            self.mover = o;
+            let ty = piece::ty(v) as usize;
+            for b in &t.model.piece_types[ty].moves {
+                if self.run(t, b.start, cell, v, cell, b.move_type, None) {
+                    found = true;
+                    break 'outer;
+                }
+            }
+        }
+        if was_empty {
+            self.board[sq as usize] = 0;
+        }
+        self.mover = saved_mover;
+        self.attack_target = saved_target;
+        self.in_attack = saved_in;
+        found
+    }
+
+    /// A cheap filter for attack tests: false only when the piece `v` on `cell` can
+    /// certainly not capture on `sq` (see [`super::generate::Reach`]).
+    #[inline]
+    fn may_reach(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
+        match &t.reach {
+            Some(reach) => reach.may_reach(piece::owner(v), piece::ty(v), cell, sq),
+            None => true,
+        }
+    }
+
+    /// Builds one move from the queued actions and movements (see the module documentation).
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &mut self,
+        t: &Tables,
+        f: &Frame,
+        from: u32,
+        piece_v: u32,
+        dest: u32,
+        promote: u32,
+        copy: bool,
+        partial: u32,
+        move_type: u32,
+        out: &mut MoveList,
+    ) {
+        if piece_v == 0 {
+            return;
+        }
+        let m = out.push_slot();
+        let board = &mut self.board[..];
+        let recycle = t.model.options.recycle_captures;
+        let mut captures = 0u32;
+        let mut kings = 0u32;
+        let mut capture_at = |board: &mut [u32], changes: &mut Vec<Change>, c: u32| {
+            let v = board[c as usize];
+            if v != 0 {
+                captures += 1;
+                if piece::ty(v) != 0 {
+                    kings += 1;
+                }
+                set(board, changes, c, 0);
+                if recycle {
+                    let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
+                    set(board, changes, h, board[h as usize] + 1);
+                }
+            }
+        };
+        for a in &f.actions {
+            if let Action::Capture(c) = *a {
+                capture_at(board, &mut m.changes, c);
+            }
+        }
+        // Origins.
+        let main = (from, dest, piece_v);
+        for (i, &(fr, _, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
+            let is_main = i == f.cascades.len();
+            if fr == NONE {
+                let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
+                let n = board[h as usize];
+                set(board, &mut m.changes, h, n.saturating_sub(1));
+            } else if !(copy && is_main) && board[fr as usize] != 0 {
+                set(board, &mut m.changes, fr, 0);
+            }
+        }
+        // Landings: cascaded pieces, then the main piece.
+        for (i, &(_, to, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
+            let pc = if i == f.cascades.len() && promote != NONE {
+                piece::with_type(pc, promote)
+            } else {
+                pc
+            };
+            if board[to as usize] != 0 {
+                capture_at(board, &mut m.changes, to);
+            }
+            set(board, &mut m.changes, to, pc);
+        }
+        for a in &f.actions {
+            match *a {
+                Action::Capture(_) => {}
+                Action::ChangeType(c, ty) => {
+                    let v = board[c as usize];
+                    if v != 0 {
+                        set(board, &mut m.changes, c, piece::with_type(v, ty));
+                    }
+                }
+                Action::Flip(c) => {
+                    let v = board[c as usize];
+                    if v != 0 {
+                        let n = t.model.players.len() as u32;
+                        set(
+                            board,
+                            &mut m.changes,
+                            c,
+                            piece::with_owner(v, (piece::owner(v) + 1) % n),
+                        );
+                    }
+                }
+                Action::ChangeOwner(c) => {
+                    let v = board[c as usize];
+                    if v != 0 {
+                        set(board, &mut m.changes, c, piece::with_owner(v, self.mover));
+                    }
+                }
+                Action::Create(c, pc) => set(board, &mut m.changes, c, pc),
+                Action::SetAttr(c, a, val) => {
+                    let v = board[c as usize];
+                    if v != 0 {
+                        set(board, &mut m.changes, c, piece::with_attr(v, a, val));
+                    }
+                }
+            }
+        }
+        for c in m.changes.iter().rev() {
+            board[c.cell as usize] = c.old;
+        }
+        m.notes.push(MoveNote {
+            ty: piece::ty(piece_v),
+            from,
+            to: dest,
+            capture: captures > 0,
+            promote,
+            cascade: false,
+        });
+        for &(fr, to, pc) in &f.cascades {
+            m.notes.push(MoveNote {
+                ty: piece::ty(pc),
+                from: fr,
+                to,
+                capture: false,
+                promote: NONE,
+                cascade: true,
+            });
+        }
+        m.captures = captures;
+        m.king_captures = kings;
+        m.last_from = from;
+        m.last_to = dest;
+        m.move_type = move_type;
+        m.partial = partial;
+    }
+}
+
+#[inline]
+fn resolve(links: &[u32], w: usize, pos: u32, t: Target) -> Option<u32> {
+    let c = match t {
+        Target::Here => pos,
+        Target::Dir(s) => links[pos as usize * w + s as usize],
+        Target::Pos(p) => p,
+    };
+    (c != NONE).then_some(c)
+}

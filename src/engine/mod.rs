@@ -1,0 +1,451 @@
+//! The headless engine: states, legal moves, make/unmake, hashing, results, perft.
+//!
+//! An [`Engine`] wraps a compiled [`Model`] (shared, read-only) and scratch buffers of its
+//! own; clone it to get another independent engine over the same model (one per thread).
+//! A [`State`] is a flat array of cells — one per board position (0 = empty, otherwise a
+//! packed piece, see [`crate::model::piece`]) followed by one hand counter per player and
+//! piece type — plus the turn index, the last move's squares, the Zobrist hash and the hash
+//! history used for repetition.
+//!
+//! A [`Move`] is a whole turn (a chain of partial moves counts as one move) stored as a list
+//! of cell [`Change`]s carrying both the old and the new value, so [`Engine::unmake`] needs
+//! only the small [`Undo`] record. [`MoveList`] keeps its moves' buffers between uses: after
+//! warm-up, generating and playing moves does not allocate.
+//!
+//! Sub-modules: [`interp`] (the block interpreter), [`generate`] (the legal-move pipeline),
+//! [`outcome`] (goals), [`hash`] (Zobrist keys), [`notation`], [`perft`].
+
+pub mod generate;
+pub mod hash;
+pub mod interp;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+
+use crate::diagnostics::Diagnostic;
+use crate::model::{Model, NONE, piece};
+use std::sync::Arc;
+
+pub use outcome::{Outcome, PlayerResult};
+
+/// One cell change of a move: `cells[cell]` goes from `old` to `new`. A move's changes are
+/// applied in order and undone in reverse order; a cell may appear several times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub cell: u32,
+    pub old: u32,
+    pub new: u32,
+}
+
+/// What a move did, for notation: one entry per movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Type of the piece that moved (before promotion).
+    pub ty: u32,
+    /// Origin square, or [`NONE`] for a drop.
+    pub from: u32,
+    pub to: u32,
+    /// The part captured something.
+    pub capture: bool,
+    /// New type after the move, or [`NONE`].
+    pub promote: u32,
+    /// A piece moved by `cascade` (e.g. the rook of a castling move).
+    pub cascade: bool,
+}
+
+/// A whole move (all parts of a partial chain).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Move {
+    pub changes: Vec<Change>,
+    pub notes: Vec<MoveNote>,
+    /// Pieces captured by the whole move.
+    pub captures: u32,
+    /// Captured pieces whose type is not the first declared type ("kings" for
+    /// `"maximal captures" 2`).
+    pub king_captures: u32,
+    /// Origin and destination of the last part (what `last-from?`/`last-to?` see next).
+    pub last_from: u32,
+    pub last_to: u32,
+    /// Move type of the first part.
+    pub move_type: u32,
+    /// A pass: no change at all.
+    pub pass: bool,
+    /// Continuation move type while a chain is being built ([`NONE`] when complete).
+    pub(crate) partial: u32,
+}
+
+impl Move {
+    fn reset(&mut self) {
+        self.changes.clear();
+        self.notes.clear();
+        self.captures = 0;
+        self.king_captures = 0;
+        self.last_from = NONE;
+        self.last_to = NONE;
+        self.move_type = 0;
+        self.pass = false;
+        self.partial = NONE;
+    }
+    /// Copies `other` into `self`, reusing `self`'s buffers.
+    pub fn copy_from(&mut self, other: &Move) {
+        self.changes.clone_from(&other.changes);
+        self.notes.clone_from(&other.notes);
+        self.captures = other.captures;
+        self.king_captures = other.king_captures;
+        self.last_from = other.last_from;
+        self.last_to = other.last_to;
+        self.move_type = other.move_type;
+        self.pass = other.pass;
+        self.partial = other.partial;
+    }
+}
+
+/// A reusable list of moves: slots keep their buffers when the list is cleared.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    moves: Vec<Move>,
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+    pub fn get(&self, i: usize) -> Option<&Move> {
+        self.as_slice().get(i)
+    }
+    /// A fresh (reset) slot at the end.
+    pub(crate) fn push_slot(&mut self) -> &mut Move {
+        if self.len == self.moves.len() {
+            self.moves.push(Move::default());
+        }
+        let m = &mut self.moves[self.len];
+        self.len += 1;
+        m.reset();
+        m
+    }
+    /// Removes the last move (its buffers stay for reuse).
+    pub(crate) fn pop(&mut self) {
+        self.len -= 1;
+    }
+    pub(crate) fn slot_mut(&mut self, i: usize) -> &mut Move {
+        &mut self.moves[i]
+    }
+    /// Keeps the moves for which `keep` is true, in order.
+    pub(crate) fn retain_by(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut w = 0;
+        for r in 0..self.len {
+            if keep(&self.moves[r]) {
+                self.moves.swap(w, r);
+                w += 1;
+            }
+        }
+        self.len = w;
+    }
+    /// Keeps the moves whose flag is true.
+    pub(crate) fn retain_flags(&mut self, flags: &[bool]) {
+        let mut i = 0;
+        self.retain_by(|_| {
+            i += 1;
+            flags[i - 1]
+        });
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// A game position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Board cells then hand counters (see the module documentation).
+    pub cells: Vec<u32>,
+    /// Index into the model's turn order.
+    pub turn: u32,
+    /// The previous move's origin and destination ([`NONE`] at the start or after a pass).
+    pub last_from: u32,
+    pub last_to: u32,
+    /// The player who made the previous move ([`NONE`] at the start).
+    pub last_player: u32,
+    /// Zobrist hash of cells and turn.
+    pub hash: u64,
+    /// Hashes of every position of the game so far, the current one last.
+    pub history: Vec<u64>,
+}
+
+/// What [`Engine::unmake`] needs besides the move.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    turn: u32,
+    last_from: u32,
+    last_to: u32,
+    last_player: u32,
+    hash: u64,
+}
+
+/// Read-only tables derived from the model once.
+#[derive(Debug)]
+pub(crate) struct Tables {
+    pub model: Model,
+    /// `links[player][pos * width + slot]`: slot `d` is direction `d` after the player's
+    /// symmetry, slot `nd + d` its opposite.
+    pub links: Vec<Vec<u32>>,
+    pub width: usize,
+    /// Players that never take a turn of their own (their pieces are neutral).
+    pub neutral: Vec<bool>,
+    pub royal: Vec<bool>,
+    /// Pieces per (player, type) at the start, on board and in hand.
+    pub start_counts: Vec<u32>,
+    /// Some goal needs to know whether the player to move can move.
+    pub goals_need_moves: bool,
+    /// Attack-test pruning (None: test every piece).
+    pub reach: Option<generate::Reach>,
+}
+
+fn uses_attack_tests(m: &Model) -> bool {
+    use crate::model::{Op, Pred};
+    m.code.iter().any(|op| {
+        matches!(
+            op,
+            Op::Test {
+                pred: Pred::Attacked | Pred::Defended,
+                ..
+            }
+        )
+    })
+}
+
+/// Limits on runaway rules.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// `while` iterations allowed in one block run.
+    pub loop_steps: u32,
+    /// Chain nodes explored for one root position.
+    pub chain_nodes: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            loop_steps: 10_000,
+            chain_nodes: 200_000,
+        }
+    }
+}
+
+/// The engine: a shared model plus scratch buffers. See the module documentation.
+pub struct Engine {
+    pub(crate) t: Arc<Tables>,
+    pub(crate) g: generate::Scratch,
+    pub budget: Budget,
+    runtime: Vec<Diagnostic>,
+    pub(crate) probe: MoveList,
+    pub(crate) perft_lists: Vec<MoveList>,
+}
+
+impl Clone for Engine {
+    fn clone(&self) -> Self {
+        Engine {
+            t: self.t.clone(),
+            g: generate::Scratch::new(&self.t),
+            budget: self.budget,
+            runtime: vec![],
+            probe: MoveList::new(),
+            perft_lists: vec![],
+        }
+    }
+}
+
+impl Engine {
+    /// Builds the engine's tables for a compiled model.
+    pub fn new(model: Model) -> Engine {
+        let nd = model.num_directions();
+        let np = model.num_positions();
+        let width = 2 * nd;
+        let links = (0..model.players.len())
+            .map(|p| {
+                let sym = &model.symmetry[p];
+                let mut v = vec![NONE; np * width];
+                for pos in 0..np as u32 {
+                    for d in 0..nd {
+                        let abs = sym[d];
+                        v[pos as usize * width + d] = model.link(pos, abs);
+                        let opp = model.opposite[abs as usize];
+                        if opp != NONE {
+                            v[pos as usize * width + nd + d] = model.link(pos, opp);
+                        }
+                    }
+                }
+                v
+            })
+            .collect();
+        let mut neutral = vec![true; model.players.len()];
+        for t in &model.turns {
+            neutral[t.player as usize] = false;
+        }
+        let mut royal = vec![false; model.piece_types.len()];
+        for &r in &model.royal_types {
+            royal[r as usize] = true;
+        }
+        let nt = model.piece_types.len();
+        let mut start_counts = vec![0; model.players.len() * nt];
+        for &(_, pc) in &model.setup {
+            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc) as usize] += 1;
+        }
+        for &(p, ty, n) in &model.hand_setup {
+            start_counts[p as usize * nt + ty as usize] += n;
+        }
+        let goals_need_moves = model.goals.iter().any(|g| g.cond.needs_moves());
+        let mut t = Tables {
+            model,
+            links,
+            width,
+            neutral,
+            royal,
+            start_counts,
+            goals_need_moves,
+            reach: None,
+        };
+        if !t.model.royal_types.is_empty() || uses_attack_tests(&t.model) {
+            t.reach = generate::Reach::compute(&t);
+        }
+        let t = Arc::new(t);
+        Engine {
+            g: generate::Scratch::new(&t),
+            t,
+            budget: Budget::default(),
+            runtime: vec![],
+            probe: MoveList::new(),
+            perft_lists: vec![],
+        }
+    }
+
+    /// The compiled model.
+    pub fn model(&self) -> &Model {
+        &self.t.model
+    }
+
+    /// The start position.
+    pub fn initial_state(&self) -> State {
+        let m = &self.t.model;
+        let mut cells = vec![0u32; m.num_cells()];
+        for &(pos, pc) in &m.setup {
+            cells[pos as usize] = pc;
+        }
+        for &(p, ty, n) in &m.hand_setup {
+            cells[m.hand_cell(p, ty) as usize] += n;
+        }
+        let mut s = State {
+            cells,
+            turn: 0,
+            last_from: NONE,
+            last_to: NONE,
+            last_player: NONE,
+            hash: 0,
+            history: vec![],
+        };
+        s.hash = self.full_hash(&s);
+        s.history.push(s.hash);
+        s
+    }
+
+    /// The player whose turn it is.
+    pub fn current_player(&self, s: &State) -> usize {
+        self.t.model.turns[s.turn as usize].player as usize
+    }
+
+    /// True when the player to move is a random player (`?Name`): the caller should pick
+    /// one of its legal moves uniformly at random.
+    pub fn is_random_player(&self, s: &State) -> bool {
+        self.t.model.players[self.current_player(s)].random
+    }
+
+    /// The turn index after `turn` (the cycle restarts at `repeat`).
+    pub fn next_turn(&self, turn: u32) -> u32 {
+        let m = &self.t.model;
+        if turn as usize + 1 >= m.turns.len() {
+            m.repeat_from as u32
+        } else {
+            turn + 1
+        }
+    }
+
+    /// Hash recomputed from scratch (equal to the incremental [`State::hash`]).
+    pub fn full_hash(&self, s: &State) -> u64 {
+        let mut h = hash::turn_key(s.turn);
+        for (i, &v) in s.cells.iter().enumerate() {
+            h ^= hash::cell_key(i as u32, v);
+        }
+        h
+    }
+
+    /// Plays a move generated for `s`.
+    pub fn make(&self, s: &mut State, m: &Move) -> Undo {
+        let undo = Undo {
+            turn: s.turn,
+            last_from: s.last_from,
+            last_to: s.last_to,
+            last_player: s.last_player,
+            hash: s.hash,
+        };
+        let mut h = s.hash;
+        for c in &m.changes {
+            s.cells[c.cell as usize] = c.new;
+            h ^= hash::cell_key(c.cell, c.old) ^ hash::cell_key(c.cell, c.new);
+        }
+        s.last_from = m.last_from;
+        s.last_to = m.last_to;
+        s.last_player = self.current_player(s) as u32;
+        let nt = self.next_turn(s.turn);
+        h ^= hash::turn_key(s.turn) ^ hash::turn_key(nt);
+        s.turn = nt;
+        s.hash = h;
+        s.history.push(h);
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made on `s`.
+    pub fn unmake(&self, s: &mut State, m: &Move, u: Undo) {
+        for c in m.changes.iter().rev() {
+            s.cells[c.cell as usize] = c.old;
+        }
+        s.turn = u.turn;
+        s.last_from = u.last_from;
+        s.last_to = u.last_to;
+        s.last_player = u.last_player;
+        s.hash = u.hash;
+        s.history.pop();
+    }
+
+    /// Runtime problems met so far (step budgets exceeded); drains them.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let mut v = std::mem::take(&mut self.runtime);
+        v.append(&mut self.g.diags);
+        v
+    }
+
+    /// The piece on a board position (0 = empty).
+    pub fn piece_at(&self, s: &State, pos: u32) -> u32 {
+        s.cells[pos as usize]
+    }
+}

@@ -1,0 +1,261 @@
+//! Goals and game results.
+//!
+//! Goals are checked in a position (that is, after the move that led to it). The player to
+//! move is tested first, then the other players in `players` order; for one player a loss
+//! beats a win, which beats a draw, which beats a count condition. The first player with a
+//! goal that holds decides the game. When no goal holds, threefold repetition ends the game
+//! as a draw, and so does a player to move with no legal move. See docs/semantics.md.
+
+use super::{Engine, State};
+use crate::model::{GoalCond, GoalKind, piece};
+
+/// One player's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// The result of a finished game: one entry per player, in `players` order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub results: Vec<PlayerResult>,
+    /// Index of the goal (in [`crate::model::Model::goals`]) that ended the game, if any.
+    pub goal: Option<usize>,
+}
+
+impl Outcome {
+    fn all(n: usize, r: PlayerResult, goal: Option<usize>) -> Outcome {
+        Outcome {
+            results: vec![r; n],
+            goal,
+        }
+    }
+    fn winner(n: usize, p: usize, goal: Option<usize>) -> Outcome {
+        let mut results = vec![PlayerResult::Loss; n];
+        results[p] = PlayerResult::Win;
+        Outcome { results, goal }
+    }
+    fn loser(n: usize, p: usize, goal: Option<usize>) -> Outcome {
+        let mut results = vec![PlayerResult::Win; n];
+        results[p] = PlayerResult::Loss;
+        Outcome { results, goal }
+    }
+}
+
+impl Engine {
+    /// The game's result if it is over in `s`, `None` while it goes on.
+    pub fn outcome(&mut self, s: &State) -> Option<Outcome> {
+        self.evaluate(s, None)
+    }
+
+    /// True when a goal holds in `s` whatever the player to move could do (used to stop
+    /// move generation: a finished game has no moves).
+    pub(crate) fn goal_reached(&mut self, s: &State) -> bool {
+        if self.t.model.goals.is_empty() {
+            return false;
+        }
+        self.evaluate(s, Some(true)).is_some()
+    }
+
+    /// How often the position of `s` has occurred (the current one included).
+    pub fn repetitions(&self, s: &State) -> usize {
+        s.history.iter().filter(|&&h| h == s.hash).count()
+    }
+
+    fn evaluate(&mut self, s: &State, mut has_moves: Option<bool>) -> Option<Outcome> {
+        let np = self.t.model.players.len();
+        let to_move = self.current_player(s);
+        let repeated = self.repetitions(s) >= 3;
+        let order = std::iter::once(to_move).chain((0..np).filter(|&p| p != to_move));
+        for p in order {
+            let (mut loss, mut win, mut draw, mut count) = (None, None, None, None);
+            for gi in 0..self.t.model.goals.len() {
+                let goal = &self.t.model.goals[gi];
+                if !goal.players.contains(&(p as u32)) {
+                    continue;
+                }
+                let kind = goal.kind;
+                let already = match kind {
+                    GoalKind::Loss => loss.is_some(),
+                    GoalKind::Win => win.is_some(),
+                    GoalKind::Draw => draw.is_some(),
+                    GoalKind::Count => count.is_some(),
+                };
+                if already {
+                    continue;
+                }
+                let t = self.t.clone();
+                if self.holds(&t.model.goals[gi].cond, p, s, repeated, &mut has_moves) {
+                    match kind {
+                        GoalKind::Loss => loss = Some(gi),
+                        GoalKind::Win => win = Some(gi),
+                        GoalKind::Draw => draw = Some(gi),
+                        GoalKind::Count => count = Some(gi),
+                    }
+                }
+            }
+            if let Some(g) = loss {
+                return Some(Outcome::loser(np, p, Some(g)));
+            }
+            if let Some(g) = win {
+                return Some(Outcome::winner(np, p, Some(g)));
+            }
+            if let Some(g) = draw {
+                return Some(Outcome::all(np, PlayerResult::Draw, Some(g)));
+            }
+            if let Some(g) = count {
+                let counts: Vec<u32> = (0..np).map(|q| self.count_pieces(s, q, &[])).collect();
+                let best = *counts.iter().max().unwrap_or(&0);
+                let leaders: Vec<usize> = (0..np).filter(|&q| counts[q] == best).collect();
+                return Some(if leaders.len() == 1 {
+                    Outcome::winner(np, leaders[0], Some(g))
+                } else {
+                    Outcome::all(np, PlayerResult::Draw, Some(g))
+                });
+            }
+        }
+        if repeated {
+            return Some(Outcome::all(np, PlayerResult::Draw, None));
+        }
+        if !self.has_moves(s, &mut has_moves) {
+            return Some(Outcome::all(np, PlayerResult::Draw, None));
+        }
+        None
+    }
+
+    fn has_moves(&mut self, s: &State, cache: &mut Option<bool>) -> bool {
+        if let Some(v) = *cache {
+            return v;
+        }
+        let mut list = std::mem::take(&mut self.probe);
+        self.generate(s, &mut list);
+        let v = !list.is_empty();
+        self.probe = list;
+        *cache = Some(v);
+        v
+    }
+
+    /// Pieces of player `p` (of `types`, all when empty) on the board, plus in hand with
+    /// `"include off-pieces"`.
+    fn count_pieces(&self, s: &State, p: usize, types: &[u32]) -> u32 {
+        let m = &self.t.model;
+        let mut n = 0;
+        for &v in &s.cells[..m.num_positions()] {
+            if v != 0
+                && piece::owner(v) == p as u32
+                && (types.is_empty() || types.contains(&piece::ty(v)))
+            {
+                n += 1;
+            }
+        }
+        if m.options.include_off_pieces {
+            for ty in 0..m.piece_types.len() as u32 {
+                if types.is_empty() || types.contains(&ty) {
+                    n += s.cells[m.hand_cell(p as u32, ty) as usize];
+                }
+            }
+        }
+        n
+    }
+
+    fn owns(&self, s: &State, pos: u32, p: usize, types: &[u32]) -> bool {
+        let v = s.cells[pos as usize];
+        v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
+    }
+
+    fn holds(
+        &mut self,
+        c: &GoalCond,
+        p: usize,
+        s: &State,
+        repeated: bool,
+        has_moves: &mut Option<bool>,
+    ) -> bool {
+        let to_move = self.current_player(s);
+        match c {
+            GoalCond::True => true,
+            GoalCond::False => false,
+            GoalCond::Not(c) => !self.holds(c, p, s, repeated, has_moves),
+            GoalCond::And(v) => v.iter().all(|c| self.holds(c, p, s, repeated, has_moves)),
+            GoalCond::Or(v) => v.iter().any(|c| self.holds(c, p, s, repeated, has_moves)),
+            GoalCond::Stalemated => p == to_move && !self.has_moves(s, has_moves),
+            GoalCond::Checkmated(types) => {
+                if p != to_move || self.has_moves(s, has_moves) {
+                    return false;
+                }
+                let t = self.t.clone();
+                self.g.board.copy_from_slice(&s.cells);
+                (0..t.model.num_positions() as u32).any(|pos| {
+                    self.owns(s, pos, p, types) && self.g.attacked_by_others(&t, pos, p as u32, 0)
+                })
+            }
+            GoalCond::Repetition => repeated && s.last_player == p as u32,
+            GoalCond::PiecesRemaining { n, types } => self.count_pieces(s, p, types) == *n,
+            GoalCond::TotalPieceCount { n, types } => {
+                (0..self.t.model.players.len())
+                    .map(|q| self.count_pieces(s, q, types))
+                    .sum::<u32>()
+                    == *n
+            }
+            GoalCond::Captured(types) => {
+                let m = &self.t.model;
+                let nt = m.piece_types.len();
+                types.iter().any(|&ty| {
+                    let mut have = self.count_pieces_exact(s, p, ty);
+                    have += s.cells[m.hand_cell(p as u32, ty) as usize];
+                    have < self.t.start_counts[p * nt + ty as usize]
+                })
+            }
+            GoalCond::AbsoluteConfig {
+                types,
+                positions,
+                zones,
+                any_position,
+            } => {
+                let m = &self.t.model;
+                let pos_ok = if positions.is_empty() {
+                    true
+                } else if *any_position {
+                    positions.iter().any(|&q| self.owns(s, q, p, types))
+                } else {
+                    positions.iter().all(|&q| self.owns(s, q, p, types))
+                };
+                pos_ok
+                    && zones.iter().all(|&z| {
+                        m.zone_sets[p][z as usize]
+                            .iter()
+                            .any(|q| self.owns(s, q, p, types))
+                    })
+            }
+            GoalCond::RelativeConfig { types, dirs } => {
+                let t = &self.t;
+                let links = &t.links[p];
+                (0..t.model.num_positions() as u32).any(|start| {
+                    let mut pos = start;
+                    for (i, tys) in types.iter().enumerate() {
+                        if !self.owns(s, pos, p, tys) {
+                            return false;
+                        }
+                        if let Some(&d) = dirs.get(i) {
+                            pos = links[pos as usize * t.width + d as usize];
+                            if pos == crate::model::NONE {
+                                return false;
+                            }
+                        }
+                    }
+                    true
+                })
+            }
+        }
+    }
+
+    fn count_pieces_exact(&self, s: &State, p: usize, ty: u32) -> u32 {
+        let m = &self.t.model;
+        s.cells[..m.num_positions()]
+            .iter()
+            .filter(|&&v| v != 0 && piece::owner(v) == p as u32 && piece::ty(v) == ty)
+            .count() as u32
+    }
+}
