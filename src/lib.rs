@@ -16,6 +16,7 @@ pub mod engine;
 pub mod expand;
 pub mod fsutil;
 pub mod games;
+pub mod lint;
 pub mod model;
 pub mod rng;
 pub mod source;

@@ -9,6 +9,8 @@ use std::process::ExitCode;
 mod common;
 #[path = "cli/convert.rs"]
 mod convert;
+#[path = "cli/lint.rs"]
+mod lint;
 #[path = "cli/perft.rs"]
 mod perft;
 
@@ -26,6 +28,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Convert(convert::Args),
+    Lint(lint::Args),
     Perft(perft::Args),
 }
 
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Convert(a) => convert::run(a),
+        Command::Lint(a) => lint::run(a),
         Command::Perft(a) => perft::run(a),
     };
     ExitCode::from(code)

@@ -97,6 +97,8 @@ pub struct Expander<'a> {
     pub diagnostics: Vec<Diagnostic>,
     aborted: bool,
     warned_unbound: HashSet<(String, usize)>,
+    /// Names of the macros called at least once.
+    pub called: HashSet<String>,
 }
 
 impl<'a> Expander<'a> {
@@ -109,6 +111,7 @@ impl<'a> Expander<'a> {
             diagnostics: Vec::new(),
             aborted: false,
             warned_unbound: HashSet::new(),
+            called: HashSet::new(),
         }
     }
 
@@ -150,6 +153,9 @@ impl<'a> Expander<'a> {
             );
             self.abort(codes::EXPANSION_TOO_DEEP, msg, call.span);
             return;
+        }
+        if !self.called.contains(&m.name) {
+            self.called.insert(m.name.clone());
         }
         let args = call.args().to_vec();
         self.chain.push((m.name.clone(), call.span, args));
@@ -299,6 +305,33 @@ impl<'a> Expander<'a> {
         out.push_str(rest);
         out
     }
+}
+
+/// The parameter numbers `$k` used anywhere in a macro body, sorted and deduplicated.
+pub fn parameters_used(body: &[Node]) -> Vec<usize> {
+    fn walk(n: &Node, out: &mut Vec<usize>) {
+        if matches!(n.kind, Kind::Atom | Kind::Str) {
+            let mut rest = n.text.as_str();
+            while let Some(i) = rest.find('$') {
+                let after = &rest[i + 1..];
+                let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+                if let Ok(k) = after[..digits].parse() {
+                    out.push(k);
+                }
+                rest = &after[digits..];
+            }
+        }
+        for c in &n.items {
+            walk(c, out);
+        }
+    }
+    let mut out = vec![];
+    for n in body {
+        walk(n, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// `Some(k)` when `text` is exactly `$k`.

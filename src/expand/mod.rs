@@ -29,7 +29,21 @@ pub struct Loaded {
     pub expanded: Vec<Node>,
     /// Playable games: base games and merged variants, in file order.
     pub games: Vec<GameDef>,
+    /// The macros defined (main file and includes), for lint.
+    pub macros: Vec<MacroInfo>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What lint needs to know about one macro definition.
+#[derive(Debug, Clone)]
+pub struct MacroInfo {
+    pub name: String,
+    /// Where the name is written in the `define`.
+    pub span: crate::source::Span,
+    /// True when some expansion called it.
+    pub called: bool,
+    /// The `$k` numbers its body uses.
+    pub parameters: Vec<usize>,
 }
 
 impl Loaded {
@@ -102,6 +116,7 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
         syntax: parsed.forms,
         expanded: vec![],
         games: vec![],
+        macros: vec![],
         diagnostics,
     })
 }
@@ -136,6 +151,7 @@ fn finish(
     let syntax = parsed.forms;
     let mut expanded = Vec::new();
     let mut games = Vec::new();
+    let mut macro_infos = Vec::new();
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
         let root_dir = sources
@@ -154,6 +170,17 @@ fn finish(
         let mut ex = macros::Expander::new(&macros, limits);
         expanded = ex.expand_forms(&forms);
         diagnostics.extend(ex.diagnostics);
+        let mut infos: Vec<MacroInfo> = macros
+            .values()
+            .map(|m| MacroInfo {
+                name: m.name.clone(),
+                span: m.span,
+                called: ex.called.contains(&m.name),
+                parameters: macros::parameters_used(&m.body),
+            })
+            .collect();
+        infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
+        macro_infos = infos;
         if !has_errors(&diagnostics) {
             games = variants::merge_variants(&expanded, &mut diagnostics);
         }
@@ -164,6 +191,7 @@ fn finish(
         syntax,
         expanded,
         games,
+        macros: macro_infos,
         diagnostics,
     }
 }

@@ -1,0 +1,152 @@
+//! `dagaz lint`: validate rules files with precise diagnostics and CI-friendly exit codes.
+
+use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::diagnostics::{Diagnostic, Severity};
+use dagaz::expand::GameDef;
+use dagaz::lint::{FileReport, Level, LintOptions, lint_loaded, lint_path, report, rules};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// rustc-style findings with the source line and a caret, then a summary
+    Human,
+    /// one line per finding: file:line:col: severity[CODE/name]: message
+    Concise,
+    /// a JSON document (schema_version 1)
+    Json,
+    /// SARIF 2.1.0, for code-scanning services
+    Sarif,
+    /// GitHub Actions workflow annotations
+    Github,
+}
+
+/// Validate rules files (files or folders of .zrf) with precise diagnostics.
+///
+/// Exit codes: 0 clean (warnings allowed), 1 errors found (or warnings with
+/// --deny warnings), 2 usage or I/O error.
+/// In-file suppression: `; dagaz: allow(DZ0214)` on the line (or alone on the line
+/// before), `; dagaz: allow-file(DZ0850)` for the whole file.
+///
+/// Examples:
+///   dagaz lint chess                           # a bundled game
+///   dagaz lint tictactoe --format concise
+///   dagaz lint tictactoe --format sarif -o lint.sarif
+///   dagaz lint --explain unused-macro
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// rules files, folders (searched for .zrf), or bundled game names
+    #[arg(required_unless_present = "explain")]
+    pub paths: Vec<PathBuf>,
+    /// output format
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// write the report here (atomically) instead of stdout
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// report CODE (id or name) as a warning
+    #[arg(long, value_name = "CODE")]
+    pub warn: Vec<String>,
+    /// report CODE as an error; `--deny warnings` makes every warning an error
+    #[arg(long, value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// do not report CODE
+    #[arg(long, value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// print the documentation of a rule, with a bad and a good example
+    #[arg(long, value_name = "CODE")]
+    pub explain: Option<String>,
+}
+
+fn compile_diagnostics(g: &GameDef) -> Vec<Diagnostic> {
+    match dagaz::model::Model::compile(g) {
+        Ok(m) => m.warnings,
+        Err(d) => d,
+    }
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() || e.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")) {
+                collect(&e, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+pub fn run(a: Args) -> u8 {
+    if let Some(key) = &a.explain {
+        return match rules::find(key) {
+            Some(r) => match write_output(None, rules::explain(r).as_bytes()) {
+                Ok(()) => OK,
+                Err(e) => usage_error(&e),
+            },
+            None => {
+                let near = dagaz::text::suggestions(key, rules::RULES.iter().map(|r| r.code.name));
+                usage_error(&format!(
+                    "no lint rule `{key}`{}",
+                    near.first()
+                        .map(|n| format!(" (did you mean `{n}`?)"))
+                        .unwrap_or_default()
+                ))
+            }
+        };
+    }
+    let mut opts = LintOptions::default();
+    for (keys, level) in [
+        (&a.allow, Level::Allow),
+        (&a.warn, Level::Warn),
+        (&a.deny, Level::Deny),
+    ] {
+        for k in keys {
+            if let Err(e) = opts.set(k, level) {
+                return usage_error(&e);
+            }
+        }
+    }
+    let mut reports: Vec<FileReport> = Vec::new();
+    for p in &a.paths {
+        if !p.exists()
+            && let Some(g) = dagaz::games::find(&p.to_string_lossy())
+        {
+            let name = format!("{}.zrf", g.name);
+            let loaded = dagaz::expand::load_text(&name, g.text, Default::default());
+            reports.push(lint_loaded(loaded, &name, &opts, &compile_diagnostics));
+            continue;
+        }
+        let mut files = vec![];
+        if let Err(e) = collect(p, &mut files) {
+            return usage_error(&format!("cannot read `{}`: {e}", p.display()));
+        }
+        for f in files {
+            let display = f.to_string_lossy().into_owned();
+            match lint_path(&f, &display, &opts, &compile_diagnostics) {
+                Ok(r) => reports.push(r),
+                Err(d) => return usage_error(&d.message),
+            }
+        }
+    }
+    let text = match a.format {
+        Format::Human => report::human(&reports),
+        Format::Concise => report::concise(&reports),
+        Format::Json => report::json_doc(&reports),
+        Format::Sarif => report::sarif(&reports),
+        Format::Github => report::github(&reports),
+    };
+    if let Err(e) = write_output(a.output.as_deref(), text.as_bytes()) {
+        return usage_error(&e);
+    }
+    if matches!(a.format, Format::Human | Format::Concise) {
+        eprintln!("{}", report::summary_line(&reports));
+    }
+    let errors = reports.iter().any(|r| r.count(Severity::Error) > 0);
+    if errors { PROBLEMS } else { OK }
+}

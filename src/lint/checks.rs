@@ -1,0 +1,361 @@
+//! Lint-only static checks: findings that are not errors for the engine but that a designer
+//! wants to hear about before committing a rules file. They read the expanded game trees and
+//! the macro table of a [`Loaded`] file.
+
+use super::rules::codes;
+use crate::diagnostics::Diagnostic;
+use crate::expand::{GameDef, Loaded};
+use crate::source::FileId;
+use crate::syntax::{Kind, Node};
+use crate::text::suggestions;
+use std::collections::{HashMap, HashSet};
+
+/// Options that Zillions of Games knows (the v2 option names; see
+/// `../shared/docs/zrf-semantics.md` §5), plus dagaz's own AI options.
+pub const ZOG_OPTIONS: &[&str] = &[
+    "animate captures",
+    "animate drops",
+    "discard cascades",
+    "highlight goals",
+    "include off-pieces",
+    "maximal captures",
+    "pass partial",
+    "pass turn",
+    "prevent flipping",
+    "progressive levels",
+    "recycle captures",
+    "recycle promotions",
+    "show moves list",
+    "smart moves",
+    "allow flipping",
+];
+
+/// Option names that are Dagaz (JavaScript) extensions: a plain ZRF engine ignores them.
+/// Names ending in `-extension`, ` extension`, `-invariant` or `-restrictions` are too.
+pub const DAGAZ_OPTIONS: &[&str] = &[
+    "silent ? moves",
+    "shared pieces",
+    "shared-pieces",
+    "deferred captures",
+    "deferred-captures",
+    "ko",
+    "chess invariant",
+    "smart-moves",
+    "smart to",
+    "zrf-advanced",
+    "sliding-puzzle",
+    "show hints",
+    "show blink",
+    "show captures",
+    "mancala setup",
+    "kamisado-setup",
+    "shogi promotion",
+];
+
+/// True for a Dagaz-only option name.
+pub fn is_dagaz_option(name: &str) -> bool {
+    DAGAZ_OPTIONS.contains(&name)
+        || [
+            "-extension",
+            " extension",
+            "-invariant",
+            " invariant",
+            "-restrictions",
+        ]
+        .iter()
+        .any(|s| name.ends_with(s))
+}
+
+/// True for an option dagaz's AI layer reads (`docs/ai.md`).
+pub fn is_ai_option(name: &str) -> bool {
+    name == "ai" || name.starts_with("ai ")
+}
+
+fn option_name(n: &Node) -> Option<&str> {
+    n.args().first().and_then(Node::word)
+}
+
+/// Runs every lint-only check on `loaded`.
+pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    macros(loaded, &mut out);
+    for g in &loaded.games {
+        game(g, &mut out);
+    }
+    top_level(loaded, &mut out);
+    out
+}
+
+fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
+    for m in &loaded.macros {
+        // Macros of included files are libraries: only the main file's must all be used.
+        if !m.called && m.span.file == loaded.main {
+            out.push(
+                Diagnostic::warning(
+                    codes::UNUSED_MACRO,
+                    format!("macro `{}` is never used", m.name),
+                )
+                .with_span(m.span),
+            );
+        }
+        if let Some(&max) = m.parameters.last() {
+            let missing: Vec<String> = (1..max)
+                .filter(|k| !m.parameters.contains(k))
+                .map(|k| format!("${k}"))
+                .collect();
+            if !missing.is_empty() {
+                out.push(
+                    Diagnostic::warning(
+                        codes::UNUSED_MACRO_PARAMETER,
+                        format!(
+                            "macro `{}` uses ${max} but never {}: an argument is ignored",
+                            m.name,
+                            missing.join(", ")
+                        ),
+                    )
+                    .with_span(m.span),
+                );
+            }
+        }
+    }
+}
+
+fn top_level(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
+    for f in &loaded.expanded {
+        match f.head() {
+            Some("game" | "variant" | "version") => {}
+            Some(h) => out.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_TOP_LEVEL_FORM,
+                    format!("`({h} …)` at the top level: ZoG expects only game, variant, define, include and version"),
+                )
+                .with_span(f.span),
+            ),
+            None => out.push(
+                Diagnostic::warning(codes::UNKNOWN_TOP_LEVEL_FORM, "a bare token at the top level is ignored")
+                    .with_span(f.span),
+            ),
+        }
+    }
+    if loaded.games.is_empty() && !loaded.has_errors() {
+        let span = loaded
+            .syntax
+            .first()
+            .map(|n| n.span)
+            .unwrap_or(crate::source::Span {
+                file: FileId(0),
+                line: 1,
+                col: 1,
+                offset: 0,
+                len: 1,
+            });
+        out.push(
+            Diagnostic::warning(
+                codes::NO_GAME_FORM,
+                "the file defines no game (only macros?)",
+            )
+            .with_span(span),
+        );
+    }
+}
+
+/// The move-type names that blocks of all pieces are tagged with.
+fn move_types(g: &Node) -> HashSet<String> {
+    let mut types = HashSet::new();
+    for p in g.args().iter().filter(|s| s.head() == Some("piece")) {
+        for sec in p
+            .args()
+            .iter()
+            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+        {
+            for b in sec.args() {
+                if b.head() == Some("move-type")
+                    && let Some(t) = b.args().first().and_then(Node::atom)
+                {
+                    types.insert(t.to_owned());
+                }
+            }
+        }
+    }
+    types
+}
+
+/// Visits every list in a tree.
+fn each_list<'a>(n: &'a Node, f: &mut impl FnMut(&'a Node)) {
+    if n.kind == Kind::List {
+        f(n);
+        for c in &n.items {
+            each_list(c, f);
+        }
+    }
+}
+
+fn contains_add(n: &Node) -> bool {
+    match n.kind {
+        Kind::Atom => n.text.starts_with("add"),
+        Kind::List => n.items.iter().any(contains_add),
+        _ => false,
+    }
+}
+
+fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
+    let form = &g.form;
+    let sections = form.args();
+    // Goals.
+    if !sections.iter().any(|s| {
+        matches!(
+            s.head(),
+            Some("win-condition" | "loss-condition" | "draw-condition" | "count-condition")
+        )
+    }) {
+        out.push(
+            Diagnostic::warning(
+                codes::NO_GOAL,
+                format!("`{}` has no win, loss, draw or count condition: games end only when a player cannot move", g.title),
+            )
+            .with_span(form.span),
+        );
+    }
+    // Options.
+    for o in sections.iter().filter(|s| s.head() == Some("option")) {
+        let Some(name) = option_name(o) else { continue };
+        if ZOG_OPTIONS.contains(&name) || is_ai_option(name) {
+            continue;
+        }
+        let span = o.items.get(1).map_or(o.span, |n| n.span);
+        if is_dagaz_option(name) {
+            out.push(
+                Diagnostic::warning(
+                    codes::DAGAZ_EXTENSION_OPTION,
+                    format!("option \"{name}\" is a Dagaz (JavaScript) extension: ZoG and dagaz ignore it"),
+                )
+                .with_span(span),
+            );
+        } else {
+            let near = suggestions(name, ZOG_OPTIONS.iter().copied());
+            let mut d = Diagnostic::warning(
+                codes::UNKNOWN_OPTION,
+                format!("option \"{name}\" is unknown to ZoG and is ignored"),
+            )
+            .with_span(span);
+            if let Some(s) = near.first() {
+                d = d.with_note(format!("did you mean \"{s}\"?"));
+            }
+            out.push(d);
+        }
+    }
+    // Pieces.
+    let types = move_types(form);
+    let mut piece_names: HashMap<&str, &Node> = HashMap::new();
+    for p in sections.iter().filter(|s| s.head() == Some("piece")) {
+        let name = p
+            .args()
+            .iter()
+            .find(|c| c.head() == Some("name"))
+            .and_then(|c| c.args().first())
+            .and_then(Node::word);
+        if let Some(n) = name {
+            piece_names.insert(n, p);
+        }
+        let has_dummy = p.args().iter().any(|c| c.head() == Some("dummy"));
+        let blocks: Vec<&Node> = p
+            .args()
+            .iter()
+            .filter(|c| matches!(c.head(), Some("moves" | "drops")))
+            .flat_map(|c| c.args())
+            .filter(|b| b.head() != Some("move-type"))
+            .collect();
+        if blocks.is_empty() && !has_dummy {
+            out.push(
+                Diagnostic::warning(
+                    codes::PIECE_WITHOUT_MOVES,
+                    format!(
+                        "piece `{}` has no moves and no drops: it can never move",
+                        name.unwrap_or("?")
+                    ),
+                )
+                .with_span(p.span),
+            );
+        }
+        for b in blocks {
+            if b.kind == Kind::List && !contains_add(b) {
+                out.push(
+                    Diagnostic::warning(
+                        codes::BLOCK_NEVER_ADDS,
+                        "this move block has no `add`: it can never produce a move",
+                    )
+                    .with_span(b.span),
+                );
+            }
+            each_list(b, &mut |l| {
+                if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
+                    && let Some(t) = l.args().last().and_then(Node::atom)
+                    && !types.contains(t)
+                {
+                    let near = suggestions(t, types.iter().map(String::as_str));
+                    let mut d = Diagnostic::error(
+                        codes::PARTIAL_TO_UNKNOWN_MOVE_TYPE,
+                        format!(
+                            "`{}` continues with move-type `{t}`, which no move block has",
+                            l.head().unwrap_or("")
+                        ),
+                    )
+                    .with_span(l.span);
+                    if let Some(s) = near.first() {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    out.push(d);
+                }
+            });
+        }
+    }
+    // Board setup: a position set twice.
+    for setup in sections.iter().filter(|s| s.head() == Some("board-setup")) {
+        let mut seen: HashMap<&str, &Node> = HashMap::new();
+        for player in setup.args() {
+            for ty in player.args() {
+                let rest = ty.args();
+                if rest.first().and_then(Node::atom) == Some("off") {
+                    continue;
+                }
+                for pos in rest.iter().filter(|n| n.kind == Kind::Atom) {
+                    if let Some(prev) = seen.insert(&pos.text, pos) {
+                        out.push(
+                            Diagnostic::error(
+                                codes::DOUBLY_OCCUPIED,
+                                format!(
+                                    "position `{}` is set up twice (first at line {}, column {}): one piece per position",
+                                    pos.text, prev.span.line, prev.span.col
+                                ),
+                            )
+                            .with_span(pos.span),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Symmetry tables must be one-to-one.
+    for sym in sections
+        .iter()
+        .filter(|s| s.head() == Some("board"))
+        .flat_map(|b| b.args())
+        .filter(|s| s.head() == Some("symmetry"))
+    {
+        let mut targets: HashMap<&str, &str> = HashMap::new();
+        for pair in sym.args().iter().skip(1) {
+            if let [a, b] = pair.items.as_slice()
+                && let (Some(a), Some(b)) = (a.atom(), b.atom())
+                && let Some(prev) = targets.insert(b, a)
+            {
+                out.push(
+                    Diagnostic::warning(
+                        codes::ASYMMETRIC_SYMMETRY,
+                        format!("symmetry maps both `{prev}` and `{a}` to `{b}`: the table is not one-to-one"),
+                    )
+                    .with_span(pair.span),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`): `bad.zrf` must give
+//! exactly `bad.expected` (concise format, a snapshot) and contain the rule's code;
+//! `good.zrf` must lint clean. Set `DAGAZ_BLESS=1` to rewrite the snapshots after a
+//! deliberate change, and review the diff.
+//!
+//! Also: output formats, suppressions, levels, `--explain`, and the bundled games.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn dagaz() -> Command {
+    Command::cargo_bin("dagaz").unwrap()
+}
+
+fn fixture_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lint");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
+    let bless = std::env::var("DAGAZ_BLESS").as_deref() == Ok("1");
+    let mut problems = vec![];
+    for dir in fixture_dirs() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let out = dagaz()
+            .current_dir(&dir)
+            .args(["lint", "bad.zrf", "--format", "concise"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        if !stdout.contains(&format!("/{name}]")) {
+            problems.push(format!(
+                "{name}: bad.zrf does not report `{name}`:\n{stdout}"
+            ));
+        }
+        let is_error = stdout.lines().any(|l| l.contains(": error["));
+        if out.status.code() != Some(if is_error { 1 } else { 0 }) {
+            problems.push(format!("{name}: exit code {:?}", out.status.code()));
+        }
+        let expected = dir.join("bad.expected");
+        if bless {
+            std::fs::write(&expected, &stdout).unwrap();
+        } else if std::fs::read_to_string(&expected).unwrap_or_default() != stdout {
+            problems.push(format!(
+                "{name}: output differs from bad.expected:\n{stdout}"
+            ));
+        }
+        let good = dagaz()
+            .current_dir(&dir)
+            .args(["lint", "good.zrf", "--format", "concise"])
+            .output()
+            .unwrap();
+        if !good.status.success() || !good.stdout.is_empty() {
+            problems.push(format!(
+                "{name}: good.zrf is not clean:\n{}",
+                String::from_utf8_lossy(&good.stdout)
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_documented_rule_explains_itself_and_named_rules_have_fixtures() {
+    for r in dagaz::lint::rules::RULES {
+        let out = dagaz()
+            .args(["lint", "--explain", r.code.id])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(&format!("{} {}", r.code.id, r.code.name)),
+            "{text}"
+        );
+        if !r.bad.is_empty() {
+            assert!(text.contains("Bad:") && text.contains("Good:"));
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/lint")
+                .join(r.code.name);
+            assert!(
+                dir.join("bad.expected").exists(),
+                "no snapshot for {}",
+                r.code.name
+            );
+        }
+    }
+    dagaz()
+        .args(["lint", "--explain", "unused-macr"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unused-macro"));
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/lint")
+        .join(name)
+        .join("bad.zrf")
+}
+
+#[test]
+fn levels_and_deny_warnings() {
+    let f = fixture("unused-macro");
+    dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&f)
+        .assert()
+        .success();
+    dagaz()
+        .args(["lint", "--format", "concise", "--deny", "warnings"])
+        .arg(&f)
+        .assert()
+        .code(1);
+    dagaz()
+        .args(["lint", "--format", "concise", "--deny", "DZ0214"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("error[DZ0214"));
+    dagaz()
+        .args(["lint", "--format", "concise", "--allow", "unused-macro"])
+        .arg(&f)
+        .assert()
+        .success()
+        .stdout("");
+    dagaz()
+        .args(["lint", "--allow", "no-such-rule"])
+        .arg(&f)
+        .assert()
+        .code(2);
+    let d = fixture("doubly-occupied");
+    dagaz()
+        .args(["lint", "--format", "concise", "--warn", "doubly-occupied"])
+        .arg(&d)
+        .assert()
+        .success();
+}
+
+#[test]
+fn in_file_suppressions() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-sup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::fs::read_to_string(fixture("unused-macro")).unwrap();
+    let line = src.replace(
+        "(define jump (n n (verify empty?) add))",
+        "(define jump (n n (verify empty?) add)) ; dagaz: allow(DZ0214)",
+    );
+    std::fs::write(dir.join("a.zrf"), line).unwrap();
+    let before = src.replace("(define jump", "; dagaz: allow(unused-macro)\n(define jump");
+    std::fs::write(dir.join("b.zrf"), before).unwrap();
+    let file = format!("; dagaz: allow-file(DZ0214)\n{src}");
+    std::fs::write(dir.join("c.zrf"), file).unwrap();
+    for f in ["a.zrf", "b.zrf", "c.zrf"] {
+        dagaz()
+            .current_dir(&dir)
+            .args(["lint", "--format", "concise", f])
+            .assert()
+            .success()
+            .stdout("");
+    }
+    // A syntax error cannot be suppressed.
+    std::fs::write(dir.join("d.zrf"), "; dagaz: allow-file(DZ0101)\n(game\n").unwrap();
+    dagaz()
+        .current_dir(&dir)
+        .args(["lint", "d.zrf"])
+        .assert()
+        .code(1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn machine_formats() {
+    let f = fixture("partial-to-unknown-move-type");
+    let out = dagaz()
+        .args(["lint", "--format", "json"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["summary"]["errors"], 1);
+    assert_eq!(
+        v["files"][0]["diagnostics"][0]["name"],
+        "partial-to-unknown-move-type"
+    );
+    let out = dagaz()
+        .args(["lint", "--format", "sarif"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let res = &v["runs"][0]["results"][0];
+    assert_eq!(res["ruleId"], "DZ0652");
+    assert_eq!(res["level"], "error");
+    assert_eq!(
+        res["locations"][0]["physicalLocation"]["region"]["startLine"],
+        19
+    );
+    assert_eq!(v["runs"][0]["tool"]["driver"]["rules"][0]["id"], "DZ0652");
+    let out = dagaz()
+        .args(["lint", "--format", "github"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("::error file="), "{text}");
+    assert!(
+        text.contains(",line=19,col=44,title=DZ0652 partial-to-unknown-move-type::"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bundled_games_lint_clean() {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&games)
+        .assert()
+        .success();
+}
