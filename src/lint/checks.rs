@@ -201,13 +201,17 @@ fn contains_add(n: &Node) -> bool {
 fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
-    // Goals.
-    if !sections.iter().any(|s| {
-        matches!(
-            s.head(),
-            Some("win-condition" | "loss-condition" | "draw-condition" | "count-condition")
-        )
-    }) {
+    // Goals. A variant inherits its base game's goals and cannot remove them, so a
+    // goal-less variant of a goal-less game is reported once, at the game.
+    let inherits = g.is_variant && g.base_index != usize::MAX;
+    if !inherits
+        && !sections.iter().any(|s| {
+            matches!(
+                s.head(),
+                Some("win-condition" | "loss-condition" | "draw-condition" | "count-condition")
+            )
+        })
+    {
         out.push(
             Diagnostic::warning(
                 codes::NO_GOAL,
@@ -267,8 +271,9 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
             .collect();
         if blocks.is_empty() && !has_dummy {
             out.push(
-                Diagnostic::warning(
+                Diagnostic::new(
                     codes::PIECE_WITHOUT_MOVES,
+                    crate::diagnostics::Severity::Note,
                     format!(
                         "piece `{}` has no moves and no drops: it can never move",
                         name.unwrap_or("?")
@@ -314,17 +319,15 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
         let mut seen: HashMap<&str, &Node> = HashMap::new();
         for player in setup.args() {
             for ty in player.args() {
-                let rest = ty.args();
-                if rest.first().and_then(Node::atom) == Some("off") {
-                    continue;
-                }
-                for pos in rest.iter().filter(|n| n.kind == Kind::Atom) {
+                // `(TYPE pos … [off N])`: positions stop at `off`.
+                let positions = ty.args().iter().take_while(|n| n.atom() != Some("off"));
+                for pos in positions.filter(|n| n.kind == Kind::Atom) {
                     if let Some(prev) = seen.insert(&pos.text, pos) {
                         out.push(
                             Diagnostic::error(
                                 codes::DOUBLY_OCCUPIED,
                                 format!(
-                                    "position `{}` is set up twice (first at line {}, column {}): one piece per position",
+                                    "position `{}` is set up twice (first at line {}, column {}): the later piece replaces the earlier one",
                                     pos.text, prev.span.line, prev.span.col
                                 ),
                             )

@@ -224,16 +224,16 @@ pub static RULES: &[Rule] = &[
     ),
     rule!(
         codes::DOUBLY_OCCUPIED,
-        Error,
+        Warning,
         "a position is set up twice",
-        "ZRF allows one piece per position; the second piece of the setup replaces the first.",
+        "ZRF allows one piece per position: the later piece of the setup silently replaces the earlier one.",
         "doubly-occupied"
     ),
     rule!(
         codes::PIECE_WITHOUT_MOVES,
-        Warning,
+        Note,
         "a piece has no moves and no drops",
-        "The piece can never move. Mark helper pieces with `(dummy)`.",
+        "The piece can never move. That is right for walls and markers, and a mistake for a piece meant to play.",
         "piece-without-moves"
     ),
     rule!(
