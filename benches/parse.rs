@@ -5,7 +5,8 @@
 //! - a reference in the same run: a byte scan that counts parentheses (the cost of just
 //!   touching every byte, the ceiling for any parser);
 //! - the syntax stage: decode and parse to the lossless tree;
-//! - the expanded stage: parse, includes, macro expansion and variant merging.
+//! - the expanded stage: parse, includes, macro expansion and variant merging;
+//! - lint without `--deep` (expansion, model compilation, lint checks) of every file.
 //!
 //! Prints MB/s for each and the parser's ratio to the reference. Goal: syntax ≥ 20 MB/s.
 
@@ -79,6 +80,16 @@ fn main() {
             .map(|(p, _)| {
                 dagaz::expand::load_path(p, "", Default::default()).map_or(0, |l| l.games.len())
             })
+            .sum()
+    });
+    let compile = |g: &dagaz::expand::GameDef| match dagaz::model::Model::compile(g) {
+        Ok(m) => m.warnings,
+        Err(d) => d,
+    };
+    let (t_lint, findings) = best_of(min, || {
+        let opts = dagaz::lint::LintOptions::default();
+        data.iter()
+            .map(|(p, _)| dagaz::lint::lint_path(p, "", &opts, &compile).map_or(0, |r| r.diagnostics.len()))
             .sum()
     });
     let rate = |t: Duration| mb / t.as_secs_f64();
