@@ -6,10 +6,13 @@
 //! - [`expand`]: includes, macros and variants, giving playable games;
 //! - [`convert`]: the XML and JSON tree formats;
 //! - [`model`]: a game compiled to indices, bitsets and move bytecode;
-//! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft.
+//! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft;
+//! - [`ai`]: the AI players and their evaluation terms;
+//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, game records, summaries.
 //!
 //! The library never prints and never exits: everything is returned as values.
 
+pub mod ai;
 pub mod convert;
 pub mod diagnostics;
 pub mod engine;
@@ -20,5 +23,7 @@ pub mod lint;
 pub mod model;
 pub mod rng;
 pub mod source;
+pub mod stats;
 pub mod syntax;
 pub mod text;
+pub mod tournament;

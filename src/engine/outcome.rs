@@ -50,6 +50,12 @@ impl Engine {
         self.evaluate(s, None)
     }
 
+    /// Like [`Engine::outcome`] when the caller already knows whether the player to move
+    /// has a legal move (it has just generated them): saves generating them again.
+    pub fn outcome_given_moves(&mut self, s: &State, has_moves: bool) -> Option<Outcome> {
+        self.evaluate(s, Some(has_moves))
+    }
+
     /// True when a goal holds in `s` whatever the player to move could do (used to stop
     /// move generation: a finished game has no moves).
     pub(crate) fn goal_reached(&mut self, s: &State) -> bool {

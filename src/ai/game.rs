@@ -1,0 +1,112 @@
+//! The interface the AIs and the tournament runner play through: [`Game`].
+//!
+//! It is deliberately small and independent of the engine's types, so that the AIs can be
+//! tested on a toy game and so that the engine can change behind an adapter
+//! ([`crate::ai::engine_game`]). A `Game` value is one position plus whatever scratch it
+//! needs; it is cloned once per game and per search thread, never per node: the searches
+//! use [`Game::make`]/[`Game::unmake`].
+//!
+//! Players are numbered as in the rules file, random players (`?Dice`) included. A *seat* is
+//! a player that is not random and takes turns: those are the players the AIs play.
+
+/// The end of a game: points per player (1 for a win, 0 for a loss, equal shares for a
+/// draw). Random players get 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub points: Vec<f64>,
+}
+
+impl Outcome {
+    /// `winner` wins, every other player of `n` loses.
+    pub fn win(n: usize, winner: usize) -> Outcome {
+        let mut points = vec![0.0; n];
+        points[winner] = 1.0;
+        Outcome { points }
+    }
+
+    /// A draw among `seats` (the other players get 0).
+    pub fn draw(n: usize, seats: &[usize]) -> Outcome {
+        let mut points = vec![0.0; n];
+        for &s in seats {
+            points[s] = 1.0 / seats.len() as f64;
+        }
+        Outcome { points }
+    }
+
+    /// The one player with the most points, if there is a single one.
+    pub fn winner(&self) -> Option<usize> {
+        let best = self.points.iter().cloned().fold(f64::MIN, f64::max);
+        let mut it = self.points.iter().enumerate().filter(|(_, p)| **p == best);
+        match (it.next(), it.next()) {
+            (Some((i, _)), None) if best > 0.0 => Some(i),
+            _ => None,
+        }
+    }
+}
+
+/// A piece as the evaluation sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Board position, or `None` for pieces in hand (off the board).
+    pub pos: Option<u32>,
+    pub owner: usize,
+    pub ty: usize,
+    /// How many pieces this entry stands for (hand counters hold several).
+    pub count: u32,
+}
+
+/// A game position with its rules. See the module documentation.
+pub trait Game: Clone + Send {
+    /// A list of legal moves; reused between calls, so it keeps its buffers.
+    type Moves: Default + Clone + Send;
+    /// What [`Game::unmake`] needs besides the move.
+    type Undo;
+
+    /// Number of players, random players included.
+    fn num_players(&self) -> usize;
+    /// The player's name as written (`?Dice` for a random player).
+    fn player_name(&self, player: usize) -> &str;
+    /// A random player: its moves are chance events, chosen uniformly.
+    fn is_random(&self, player: usize) -> bool;
+    /// The players that take turns and are not random, in turn order of first appearance.
+    fn seats(&self) -> Vec<usize>;
+    /// The player to move.
+    fn current_player(&self) -> usize;
+
+    /// Fills `out` with the legal moves of the current position (clearing it first).
+    fn legal_moves(&mut self, out: &mut Self::Moves);
+    fn num_moves(moves: &Self::Moves) -> usize;
+    /// Plays move `i` of `moves`, which were generated for the current position.
+    fn make(&mut self, moves: &Self::Moves, i: usize) -> Self::Undo;
+    /// Takes back move `i` of `moves`, the last move made.
+    fn unmake(&mut self, moves: &Self::Moves, i: usize, undo: Self::Undo);
+    /// The result, when the game is over. `moves` are the current legal moves (a game with
+    /// no move is usually over).
+    fn outcome(&mut self, moves: &Self::Moves) -> Option<Outcome>;
+    /// A problem met while generating moves (a runaway rule hit its step budget), if any.
+    fn take_error(&mut self) -> Option<String> {
+        None
+    }
+
+    /// Zobrist hash of the position (cells and side to move).
+    fn hash(&self) -> u64;
+    /// Hash of the position without the random players' pieces (e.g. where the dice lie)
+    /// and without the side to move.
+    fn board_key(&self) -> u64;
+    /// Move `i` of `moves` in ZoG notation (`Man d1 - c1`, `x` for captures).
+    fn notation(&self, moves: &Self::Moves, i: usize) -> String;
+    /// Pieces captured by move `i` of `moves`.
+    fn captures(moves: &Self::Moves, i: usize) -> u32;
+
+    /// Calls `f` for every piece on the board and every non-empty hand counter.
+    fn for_each_piece(&self, f: &mut dyn FnMut(PieceInfo));
+    fn piece_type_index(&self, name: &str) -> Option<usize>;
+    fn num_piece_types(&self) -> usize;
+    fn num_positions(&self) -> usize;
+    fn zone_index(&self, name: &str) -> Option<usize>;
+    /// Is `pos` in zone `zone` as `player` sees it?
+    fn in_zone(&self, zone: usize, player: usize, pos: u32) -> bool;
+    fn direction_index(&self, name: &str) -> Option<usize>;
+    /// The neighbour of `pos` along direction `dir` as `player` sees it (after symmetry).
+    fn link(&self, player: usize, dir: usize, pos: u32) -> Option<u32>;
+}

@@ -1,0 +1,401 @@
+//! Summaries of game records: scores with Wilson intervals, Elo differences, draws, game
+//! lengths, first-player advantage, per-seat results; merging shards; comparing two runs.
+//!
+//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test).
+
+pub mod interval;
+pub mod sprt;
+
+use crate::tournament::record::{GameRecord, GameResult};
+use interval::{Z95, elo, wilson};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+
+/// Version of the summary JSON shape (`--json`, `dagaz stats --format json`).
+pub const SUMMARY_SCHEMA_VERSION: u32 = 1;
+
+/// A score with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Score {
+    pub games: u64,
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Score {
+    fn of(points: f64, games: u64) -> Score {
+        let p = if games == 0 { 0.5 } else { points / games as f64 };
+        let (low, high) = wilson(p, games as f64, Z95);
+        Score { games, score: p, low, high }
+    }
+}
+
+/// Elo difference of A over B with its 95% interval (`None` = infinite).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EloDiff {
+    pub elo: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// Results of one seat (e.g. White) over a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatSummary {
+    pub seat: String,
+    pub position: usize,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Score of whoever held the seat.
+    pub score: Score,
+}
+
+/// One bucket of the game-length histogram: plies in `from..to`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bucket {
+    pub from: u32,
+    pub to: u32,
+    pub games: u64,
+}
+
+/// The summary of one match (one pair of players and one run seed).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub schema_version: u32,
+    pub run_seed: u64,
+    pub players: [String; 2],
+    pub titles: [String; 2],
+    pub swap: bool,
+    /// Records read (errors included).
+    pub games: u64,
+    pub errors: u64,
+    pub wins_a: u64,
+    pub wins_b: u64,
+    pub draws: u64,
+    /// Draws adjudicated at the ply cap.
+    pub adjudicated: u64,
+    /// A's score over finished games.
+    pub score_a: Score,
+    pub elo: EloDiff,
+    pub draw_rate: f64,
+    pub mean_plies: f64,
+    /// Score of the player in the first seat, whoever it was.
+    pub first_player: Score,
+    pub seats: Vec<SeatSummary>,
+    pub lengths: Vec<Bucket>,
+}
+
+/// Groups records by match (run seed and players), in order of first appearance.
+pub fn group_by_match(records: &[GameRecord]) -> Vec<Vec<&GameRecord>> {
+    let mut keys: Vec<(u64, [String; 2])> = vec![];
+    let mut groups: Vec<Vec<&GameRecord>> = vec![];
+    for r in records {
+        let k = (r.run_seed, r.settings.players.clone());
+        match keys.iter().position(|x| *x == k) {
+            Some(i) => groups[i].push(r),
+            None => {
+                keys.push(k);
+                groups.push(vec![r]);
+            }
+        }
+    }
+    groups
+}
+
+/// Histogram of game lengths with about ten buckets of a round width.
+pub fn length_histogram(plies: &[u32]) -> Vec<Bucket> {
+    let Some(&max) = plies.iter().max() else { return vec![] };
+    let raw = (max / 10).max(1);
+    let mag = 10u32.pow(raw.ilog10());
+    let width = [1, 2, 5, 10].iter().map(|m| m * mag).find(|&w| w >= raw).unwrap_or(10 * mag);
+    let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+    for &p in plies {
+        *counts.entry(p / width).or_default() += 1;
+    }
+    counts.into_iter().map(|(b, games)| Bucket { from: b * width, to: (b + 1) * width, games }).collect()
+}
+
+/// Summarises one match's records (see [`group_by_match`]).
+pub fn summarize(records: &[&GameRecord]) -> Summary {
+    let first = records.first().expect("at least one record");
+    let finished: Vec<&&GameRecord> = records.iter().filter(|r| r.result != GameResult::Error).collect();
+    let n = finished.len() as u64;
+    let count = |f: &dyn Fn(&GameRecord) -> bool| finished.iter().filter(|r| f(r)).count() as u64;
+    let wins_a = count(&|r| r.winner.as_deref() == Some("A"));
+    let wins_b = count(&|r| r.winner.as_deref() == Some("B"));
+    let draws = count(&|r| r.result == GameResult::Draw);
+    let points_a: f64 = finished.iter().filter_map(|r| r.score_a).sum();
+    let score_a = Score::of(points_a, n);
+    let first_points: f64 = finished
+        .iter()
+        .filter_map(|r| r.seats.first().and_then(|s| s.points))
+        .map(|p| p.min(1.0))
+        .sum();
+    let mut seats: Vec<SeatSummary> = vec![];
+    for r in &finished {
+        for (pos, s) in r.seats.iter().enumerate() {
+            let i = match seats.iter().position(|x| x.seat == s.seat) {
+                Some(i) => i,
+                None => {
+                    seats.push(SeatSummary { seat: s.seat.clone(), position: pos, wins: 0, draws: 0, losses: 0, score: Score::of(0.0, 0) });
+                    seats.len() - 1
+                }
+            };
+            let p = s.points.unwrap_or(0.0);
+            let x = &mut seats[i];
+            if r.result == GameResult::Draw {
+                x.draws += 1;
+            } else if p >= 1.0 {
+                x.wins += 1;
+            } else {
+                x.losses += 1;
+            }
+        }
+    }
+    for x in &mut seats {
+        let g = x.wins + x.draws + x.losses;
+        // In a draw the seat's score counts as a half, whatever the share.
+        x.score = Score::of(x.wins as f64 + 0.5 * x.draws as f64, g);
+    }
+    let plies: Vec<u32> = finished.iter().map(|r| r.plies).collect();
+    Summary {
+        schema_version: SUMMARY_SCHEMA_VERSION,
+        run_seed: first.run_seed,
+        players: first.settings.players.clone(),
+        titles: first.settings.titles.clone(),
+        swap: first.settings.swap,
+        games: records.len() as u64,
+        errors: records.len() as u64 - n,
+        wins_a,
+        wins_b,
+        draws,
+        adjudicated: count(&|r| r.adjudicated),
+        score_a,
+        elo: EloDiff { elo: elo(score_a.score), low: elo(score_a.low), high: elo(score_a.high) },
+        draw_rate: if n == 0 { 0.0 } else { draws as f64 / n as f64 },
+        mean_plies: if n == 0 { 0.0 } else { plies.iter().map(|&p| p as f64).sum::<f64>() / n as f64 },
+        first_player: Score::of(first_points, n),
+        seats,
+        lengths: length_histogram(&plies),
+    }
+}
+
+/// Axiom AutoPlay's closing lines: `Final results:`, one line per player, the draws and
+/// `N game(s) played` (§7.4 of the semantics notes).
+pub fn axiom_lines(s: &Summary) -> String {
+    let name = |t: &str| t.replace(' ', "-");
+    format!(
+        "Final results:\nPlayer 1 \"{}\", wins = {}.\nPlayer 2 \"{}\", wins = {}.\nDraws = {}\n{} game(s) played\n",
+        name(&s.titles[0]),
+        s.wins_a,
+        name(&s.titles[1]),
+        s.wins_b,
+        s.draws,
+        s.games - s.errors
+    )
+}
+
+fn fmt_elo(x: Option<f64>, inf: &str) -> String {
+    x.map_or(inf.to_owned(), |e| format!("{e:+.0}"))
+}
+
+/// The human summary printed after the Axiom lines.
+pub fn human(s: &Summary) -> String {
+    let mut o = String::new();
+    o += &format!(
+        "seed {}; A = {} (\"{}\"), B = {} (\"{}\"); {}\n",
+        s.run_seed,
+        s.players[0],
+        s.titles[0],
+        s.players[1],
+        s.titles[1],
+        if s.swap { "colour-swapped pairs" } else { "no swap: A always moves first" }
+    );
+    let n = s.games - s.errors;
+    o += &format!(
+        "score of A: {:.1}% (95% CI {:.1}%..{:.1}%) over {} games: {} wins, {} losses, {} draws\n",
+        100.0 * s.score_a.score,
+        100.0 * s.score_a.low,
+        100.0 * s.score_a.high,
+        n,
+        s.wins_a,
+        s.wins_b,
+        s.draws
+    );
+    let margin = match (s.elo.low, s.elo.high) {
+        (Some(l), Some(h)) => format!(" ± {:.0}", (h - l) / 2.0),
+        _ => String::new(),
+    };
+    o += &format!(
+        "Elo difference A - B: {}{} (95% CI {}..{})\n",
+        fmt_elo(s.elo.elo, if s.score_a.score >= 1.0 { "+inf" } else { "-inf" }),
+        margin,
+        fmt_elo(s.elo.low, "-inf"),
+        fmt_elo(s.elo.high, "+inf")
+    );
+    o += &format!("draws: {} ({:.1}%), of which {} adjudicated at the ply cap\n", s.draws, 100.0 * s.draw_rate, s.adjudicated);
+    o += &format!("mean game length: {:.1} plies (dice included)\n", s.mean_plies);
+    o += &format!(
+        "first-player score: {:.1}% (95% CI {:.1}%..{:.1}%)\n",
+        100.0 * s.first_player.score,
+        100.0 * s.first_player.low,
+        100.0 * s.first_player.high
+    );
+    if s.errors > 0 {
+        o += &format!("errors: {} game(s) could not be finished (see the game records)\n", s.errors);
+    }
+    o
+}
+
+/// Checks that shards belong to one run (same seed and settings) and do not overlap, and
+/// returns the records sorted by game index.
+pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, String> {
+    let mut out: Vec<GameRecord> = vec![];
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut reference: Option<(String, u64, crate::tournament::record::RunSettings)> = None;
+    for (name, recs) in shards {
+        for r in recs {
+            match &reference {
+                None => reference = Some((name.clone(), r.run_seed, r.settings.clone())),
+                Some((n0, seed, settings)) => {
+                    if r.run_seed != *seed {
+                        return Err(format!("{name}: run seed {} differs from {n0}'s {seed}: not shards of one run", r.run_seed));
+                    }
+                    if r.settings != *settings {
+                        return Err(format!("{name}: players or settings differ from {n0}'s: not shards of one run"));
+                    }
+                }
+            }
+            if !seen.insert(r.game_index) {
+                return Err(format!("{name}: game {} appears twice (overlapping shards?)", r.game_index));
+            }
+            out.push(r);
+        }
+    }
+    out.sort_by_key(|r| r.game_index);
+    Ok(out)
+}
+
+/// One balance figure compared between two runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Shift {
+    pub figure: String,
+    pub before: f64,
+    pub after: f64,
+    pub change: f64,
+    pub tolerance: f64,
+    pub ok: bool,
+}
+
+/// Tolerances of [`compare`]: absolute for the scores and rates, relative for the length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances {
+    pub first_player: f64,
+    pub draw_rate: f64,
+    /// Relative change of the mean length (0.1 = 10%).
+    pub mean_length: f64,
+}
+
+/// Compares the balance figures of two summaries.
+pub fn compare(before: &Summary, after: &Summary, t: Tolerances) -> Vec<Shift> {
+    let abs = |figure: &str, b: f64, a: f64, tol: f64| Shift {
+        figure: figure.to_owned(),
+        before: b,
+        after: a,
+        change: a - b,
+        tolerance: tol,
+        ok: (a - b).abs() <= tol,
+    };
+    let rel = if before.mean_plies > 0.0 { (after.mean_plies - before.mean_plies) / before.mean_plies } else { 0.0 };
+    vec![
+        abs("first-player score", before.first_player.score, after.first_player.score, t.first_player),
+        abs("draw rate", before.draw_rate, after.draw_rate, t.draw_rate),
+        Shift {
+            figure: "mean length (relative)".to_owned(),
+            before: before.mean_plies,
+            after: after.mean_plies,
+            change: rel,
+            tolerance: t.mean_length,
+            ok: rel.abs() <= t.mean_length,
+        },
+    ]
+}
+
+/// CSV of match summaries (one row per match).
+pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(vec![]);
+    let e = |e: csv::Error| e.to_string();
+    w.write_record([
+        "run_seed", "player_a", "player_b", "games", "errors", "wins_a", "wins_b", "draws", "score_a", "score_a_low", "score_a_high",
+        "elo", "elo_low", "elo_high", "draw_rate", "mean_plies", "first_player_score", "first_player_low", "first_player_high",
+    ])
+    .map_err(e)?;
+    let f = |x: f64| format!("{x:.4}");
+    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
+    for s in summaries {
+        w.write_record([
+            s.run_seed.to_string(),
+            s.players[0].clone(),
+            s.players[1].clone(),
+            s.games.to_string(),
+            s.errors.to_string(),
+            s.wins_a.to_string(),
+            s.wins_b.to_string(),
+            s.draws.to_string(),
+            f(s.score_a.score),
+            f(s.score_a.low),
+            f(s.score_a.high),
+            o(s.elo.elo),
+            o(s.elo.low),
+            o(s.elo.high),
+            f(s.draw_rate),
+            format!("{:.2}", s.mean_plies),
+            f(s.first_player.score),
+            f(s.first_player.low),
+            f(s.first_player.high),
+        ])
+        .map_err(e)?;
+    }
+    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}
+
+/// CSV of per-seat results (one row per match and seat).
+pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(vec![]);
+    let e = |e: csv::Error| e.to_string();
+    w.write_record(["run_seed", "player_a", "player_b", "seat", "position", "wins", "draws", "losses", "score", "score_low", "score_high"]).map_err(e)?;
+    for s in summaries {
+        for x in &s.seats {
+            w.write_record([
+                s.run_seed.to_string(),
+                s.players[0].clone(),
+                s.players[1].clone(),
+                x.seat.clone(),
+                x.position.to_string(),
+                x.wins.to_string(),
+                x.draws.to_string(),
+                x.losses.to_string(),
+                format!("{:.4}", x.score.score),
+                format!("{:.4}", x.score.low),
+                format!("{:.4}", x.score.high),
+            ])
+            .map_err(e)?;
+        }
+    }
+    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}
+
+/// CSV of the game-length histograms (one row per match and bucket).
+pub fn lengths_csv(summaries: &[Summary]) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(vec![]);
+    let e = |e: csv::Error| e.to_string();
+    w.write_record(["run_seed", "player_a", "player_b", "plies_from", "plies_to", "games"]).map_err(e)?;
+    for s in summaries {
+        for b in &s.lengths {
+            w.write_record([s.run_seed.to_string(), s.players[0].clone(), s.players[1].clone(), b.from.to_string(), b.to.to_string(), b.games.to_string()])
+                .map_err(e)?;
+        }
+    }
+    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}

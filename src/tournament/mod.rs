@@ -1,0 +1,316 @@
+//! The tournament runner: AutoPlay matches between two AIs, in parallel and reproducible.
+//!
+//! Game `i` of a run seeded with `seed` draws every random choice (dice, random players,
+//! AI tie-breaks) from `Rng::new(game_seed)` where `game_seed =
+//! Rng::derive(seed, i).next_u64()`, so a game's record does not depend on the number of
+//! threads or on which thread played it. Workers take game indices in increasing order from
+//! a shared counter, so that an early stop (SPRT decided, Ctrl-C) leaves an almost
+//! complete prefix; an SPRT decision is taken on the first `n` games in index order only,
+//! and later games are dropped, so that it is the same for any thread count.
+//!
+//! Seats (non-random players in turn order) are given to the two players A and B: with
+//! `swap`, game `i` gives seat `k` to `(k + i) mod 2` (A first in even games, B first in
+//! odd ones: colour-swapped pairs); without it, seat `k` goes to `k mod 2` (Axiom's
+//! AutoPlay: A always first). With three or more seats the players alternate over them.
+//!
+//! A game stops when the rules end it, when `max_plies` plies were played (adjudicated a
+//! draw), or on an error (runaway rule, panic): errors are recorded and the run goes on.
+//!
+//! Sub-modules: [`spec`] (player specs), [`record`] (game records).
+
+pub mod record;
+pub mod spec;
+
+use crate::ai::{Ai, AiConfig, Game};
+use crate::rng::Rng;
+use crate::stats::sprt::{Sprt, SprtState};
+use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRecord};
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Default ply cap (Ur games take about 150-250 plies, dice included).
+pub const DEFAULT_MAX_PLIES: u32 = 2000;
+
+/// Everything a run needs besides the game and the players.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub seed: u64,
+    pub settings: RunSettings,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Only games of shard `k` of `n` (1-based `k`): pairs `2j, 2j+1` with `j mod n = k-1`.
+    pub shard: Option<(u64, u64)>,
+    /// Game indices already played (resume): skipped.
+    pub skip: HashSet<u64>,
+    pub sprt: Option<Sprt>,
+}
+
+/// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.
+pub fn in_shard(index: u64, shard: Option<(u64, u64)>) -> bool {
+    shard.is_none_or(|(k, n)| (index / 2) % n == k - 1)
+}
+
+/// The game seed of game `index`.
+pub fn game_seed(run_seed: u64, index: u64) -> u64 {
+    Rng::derive(run_seed, index).next_u64()
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// Records of the games played in this run, by index.
+    pub records: Vec<GameRecord>,
+    /// The run was interrupted (stop flag) before all its games were played.
+    pub interrupted: bool,
+    /// The SPRT state over the games kept (when `--sprt`).
+    pub sprt: Option<SprtState>,
+}
+
+/// Which player (0 = A, 1 = B) holds seat `k` in game `index`.
+pub fn player_of_seat(k: usize, index: u64, swap: bool) -> usize {
+    if swap { (k + (index % 2) as usize) % 2 } else { k % 2 }
+}
+
+/// Plays one game. `ais[p]` is player p's AI (reused between games: its state does not
+/// carry over).
+pub fn play_game<G: Game>(proto: &G, ais: &mut [Ai<G>; 2], run_seed: u64, index: u64, settings: &RunSettings, buf: &mut G::Moves) -> GameRecord {
+    let start = Instant::now();
+    let seed = game_seed(run_seed, index);
+    let mut rng = Rng::new(seed);
+    let mut g = proto.clone();
+    let seats = g.seats();
+    let holder: Vec<Option<usize>> = (0..g.num_players())
+        .map(|p| seats.iter().position(|&s| s == p).map(|k| player_of_seat(k, index, settings.swap)))
+        .collect();
+    let mut moves = vec![];
+    let mut captures = [0u32; 2];
+    let mut nodes = [0u64; 2];
+    let mut error = None;
+    let mut adjudicated = false;
+    let mut points = None;
+    loop {
+        g.legal_moves(buf);
+        if let Some(e) = g.take_error() {
+            error = Some(e);
+            break;
+        }
+        if let Some(o) = g.outcome(buf) {
+            points = Some(o.points);
+            break;
+        }
+        let n = G::num_moves(buf);
+        if n == 0 {
+            error = Some("no legal move and no result".to_owned());
+            break;
+        }
+        if moves.len() as u32 >= settings.max_plies {
+            adjudicated = true;
+            points = Some(crate::ai::Outcome::draw(g.num_players(), &seats).points);
+            break;
+        }
+        let mover = g.current_player();
+        let i = match holder.get(mover).copied().flatten() {
+            Some(p) if !g.is_random(mover) => {
+                let c = ais[p].choose(&mut g, buf, &mut rng);
+                nodes[p] += c.nodes;
+                captures[p] += G::captures(buf, c.index);
+                c.index
+            }
+            _ => rng.below(n),
+        };
+        moves.push(g.notation(buf, i));
+        g.make(buf, i);
+    }
+    finish_record(run_seed, index, seed, settings, &seats, &g, &holder, points, error, adjudicated, moves, captures, nodes, start)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish_record<G: Game>(
+    run_seed: u64,
+    index: u64,
+    seed: u64,
+    settings: &RunSettings,
+    seats: &[usize],
+    g: &G,
+    holder: &[Option<usize>],
+    points: Option<Vec<f64>>,
+    error: Option<String>,
+    adjudicated: bool,
+    moves: Vec<String>,
+    captures: [u32; 2],
+    nodes: [u64; 2],
+    start: Instant,
+) -> GameRecord {
+    let name = |p: usize| if p == 0 { "A" } else { "B" }.to_owned();
+    let seat_records: Vec<SeatRecord> = seats
+        .iter()
+        .map(|&s| SeatRecord {
+            seat: g.player_name(s).to_owned(),
+            player: name(holder[s].unwrap_or(0)),
+            points: points.as_ref().map(|p| p[s]),
+        })
+        .collect();
+    let (result, winner, score_a) = match (&error, &points) {
+        (None, Some(p)) => {
+            let mut per = [0.0f64; 2];
+            for &s in seats {
+                per[holder[s].unwrap_or(0)] += p[s];
+            }
+            let total = per[0] + per[1];
+            let score_a = if total > 0.0 { per[0] / total } else { 0.5 };
+            if score_a == 1.0 {
+                (GameResult::Win, Some(name(0)), Some(1.0))
+            } else if score_a == 0.0 {
+                (GameResult::Win, Some(name(1)), Some(0.0))
+            } else {
+                (GameResult::Draw, None, Some(score_a))
+            }
+        }
+        _ => (GameResult::Error, None, None),
+    };
+    GameRecord {
+        schema_version: RECORD_SCHEMA_VERSION,
+        run_seed,
+        game_index: index,
+        game_seed: seed,
+        settings: settings.clone(),
+        seats: seat_records,
+        result,
+        winner,
+        score_a,
+        adjudicated,
+        plies: moves.len() as u32,
+        moves,
+        captures,
+        nodes,
+        time_ms: start.elapsed().as_secs_f64() * 1000.0,
+        error,
+    }
+}
+
+/// The record of a game that panicked.
+fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: String) -> GameRecord {
+    GameRecord {
+        schema_version: RECORD_SCHEMA_VERSION,
+        run_seed,
+        game_index: index,
+        game_seed: game_seed(run_seed, index),
+        settings: settings.clone(),
+        seats: vec![],
+        result: GameResult::Error,
+        winner: None,
+        score_a: None,
+        adjudicated: false,
+        plies: 0,
+        moves: vec![],
+        captures: [0; 2],
+        nodes: [0; 2],
+        time_ms: 0.0,
+        error: Some(format!("internal error (panic): {msg}")),
+    }
+}
+
+/// Applies command-line per-move limits over a variant's own.
+pub fn with_limits(mut c: AiConfig, s: &RunSettings) -> AiConfig {
+    if s.nodes.is_some() {
+        c.limits.nodes = s.nodes;
+    }
+    if s.depth.is_some() {
+        c.limits.depth = s.depth;
+    }
+    if s.time_ms.is_some() {
+        c.limits.time_ms = s.time_ms;
+    }
+    c
+}
+
+/// Runs the match. `on_done` is called (from worker threads) after each game; `stop` ends
+/// the run early (games in progress finish). See the module documentation.
+pub fn run<G: Game + Sync>(
+    proto: &G,
+    configs: [&AiConfig; 2],
+    cfg: &RunConfig,
+    stop: &AtomicBool,
+    on_done: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<RunOutcome, String> {
+    let configs = [with_limits(configs[0].clone(), &cfg.settings), with_limits(configs[1].clone(), &cfg.settings)];
+    // Fail early on a bad evaluation (unknown zone, direction, piece type).
+    for c in &configs {
+        Ai::new(proto, c.clone())?;
+    }
+    let indices: Vec<u64> = (0..cfg.settings.games)
+        .filter(|&i| in_shard(i, cfg.shard) && !cfg.skip.contains(&i))
+        .collect();
+    let next = AtomicUsize::new(0);
+    // Finished games by position in `indices`, and the SPRT prefix bookkeeping.
+    struct Shared {
+        done: Vec<Option<GameRecord>>,
+        prefix: usize,
+        sprt: Option<SprtState>,
+        decided_at: Option<usize>,
+    }
+    let shared = Mutex::new(Shared {
+        done: vec![None; indices.len()],
+        prefix: 0,
+        sprt: cfg.sprt.map(SprtState::new),
+        decided_at: None,
+    });
+    let decided = AtomicBool::new(false);
+    let threads = cfg.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| format!("cannot start threads: {e}"))?;
+    pool.scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|_| {
+                let new_ais = || [Ai::new(proto, configs[0].clone()).expect("checked"), Ai::new(proto, configs[1].clone()).expect("checked")];
+                let mut ais = new_ais();
+                let mut buf = G::Moves::default();
+                loop {
+                    if stop.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = indices.get(k) else { break };
+                    let played = std::panic::catch_unwind(AssertUnwindSafe(|| play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)));
+                    let rec = match played {
+                        Ok(r) => r,
+                        Err(p) => {
+                            ais = new_ais();
+                            buf = G::Moves::default();
+                            let msg = p
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_default();
+                            panicked_record(cfg.seed, index, &cfg.settings, msg)
+                        }
+                    };
+                    on_done(&rec);
+                    let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    sh.done[k] = Some(rec);
+                    // Advance the prefix of consecutive finished games (SPRT bookkeeping).
+                    while sh.decided_at.is_none() && sh.prefix < indices.len() && sh.done[sh.prefix].is_some() {
+                        let p = sh.prefix;
+                        let score = sh.done[p].as_ref().and_then(|r| r.score_a);
+                        sh.prefix += 1;
+                        let prefix = sh.prefix;
+                        if let (Some(st), Some(x)) = (sh.sprt.as_mut(), score) {
+                            st.add(x);
+                            if st.decision().is_some() {
+                                sh.decided_at = Some(prefix);
+                                decided.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let keep = sh.decided_at.unwrap_or(indices.len());
+    let records: Vec<GameRecord> = sh.done.into_iter().take(keep).flatten().collect();
+    let interrupted = sh.decided_at.is_none() && records.len() < indices.len();
+    Ok(RunOutcome { records, interrupted, sprt: sh.sprt })
+}
