@@ -95,7 +95,7 @@ impl Reach {
                                 continue;
                             }
                             budget = budget.checked_sub(1)?;
-                            let mut add = |sq: u32, bits: &mut Vec<u64>| {
+                            let add = |sq: u32, bits: &mut Vec<u64>| {
                                 bits[base + sq as usize / 64] |= 1 << (sq % 64);
                             };
                             let next = pc + 1;
@@ -171,6 +171,7 @@ pub(crate) struct Scratch {
     chain_path: Vec<u64>,
     chain_nodes: u32,
     chain_overflow: bool,
+    chain_limit: u32,
     work: MoveList,
     keep: Vec<bool>,
     royal_cells: Vec<u32>,
@@ -194,6 +195,7 @@ impl Scratch {
             chain_path: Vec::new(),
             chain_nodes: 0,
             chain_overflow: false,
+            chain_limit: 200_000,
             work: MoveList::new(),
             keep: Vec::new(),
             royal_cells: Vec::new(),
@@ -239,7 +241,10 @@ impl Scratch {
             }
         }
         for (ty, pt) in m.piece_types.iter().enumerate() {
-            if pt.drops.is_empty() || self.board[m.hand_cell(mover, ty as u32) as usize] == 0 {
+            if pt.drops.is_empty()
+                || (!m.unlimited_drops[ty]
+                    && self.board[m.hand_cell(mover, ty as u32) as usize] == 0)
+            {
                 continue;
             }
             let v = piece::make(ty as u32, mover, pt.attrs);
@@ -357,7 +362,7 @@ impl Scratch {
     }
 
     fn chain_budget(&self) -> u32 {
-        200_000
+        self.chain_limit
     }
 
     /// Step 5: drops the moves after which a royal piece of the mover is attacked.
@@ -424,6 +429,7 @@ impl Engine {
         let t = &*self.t;
         let g = &mut self.g;
         g.loop_budget = self.budget.loop_steps;
+        g.chain_limit = self.budget.chain_nodes;
         g.load(t, s);
         let turn = t.model.turns[s.turn as usize];
         g.first_parts(t, turn.move_type, out);

@@ -416,6 +416,9 @@ impl Scratch {
         for (i, &(fr, _, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
             let is_main = i == f.cascades.len();
             if fr == NONE {
+                if t.model.unlimited_drops[piece::ty(pc) as usize] {
+                    continue;
+                }
                 let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
                 let n = board[h as usize];
                 set(board, &mut m.changes, h, n.saturating_sub(1));

@@ -139,10 +139,6 @@ impl MoveList {
         m.reset();
         m
     }
-    /// Removes the last move (its buffers stay for reuse).
-    pub(crate) fn pop(&mut self) {
-        self.len -= 1;
-    }
     pub(crate) fn slot_mut(&mut self, i: usize) -> &mut Move {
         &mut self.moves[i]
     }
@@ -216,8 +212,6 @@ pub(crate) struct Tables {
     pub royal: Vec<bool>,
     /// Pieces per (player, type) at the start, on board and in hand.
     pub start_counts: Vec<u32>,
-    /// Some goal needs to know whether the player to move can move.
-    pub goals_need_moves: bool,
     /// Attack-test pruning (None: test every piece).
     pub reach: Option<generate::Reach>,
 }
@@ -315,7 +309,6 @@ impl Engine {
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p as usize * nt + ty as usize] += n;
         }
-        let goals_need_moves = model.goals.iter().any(|g| g.cond.needs_moves());
         let mut t = Tables {
             model,
             links,
@@ -323,7 +316,6 @@ impl Engine {
             neutral,
             royal,
             start_counts,
-            goals_need_moves,
             reach: None,
         };
         if !t.model.royal_types.is_empty() || uses_attack_tests(&t.model) {

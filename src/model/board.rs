@@ -68,6 +68,21 @@ impl BoardBuilder {
         }
     }
 
+    fn pos_or_warn(&self, n: &Node, diags: &mut Vec<Diagnostic>) -> Option<u32> {
+        let name = n.word().unwrap_or("(…)");
+        let p = self.index.get(name).copied();
+        if p.is_none() {
+            diags.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_POSITION,
+                    format!("link names an unknown position `{name}`; ignored"),
+                )
+                .with_span(n.span),
+            );
+        }
+        p
+    }
+
     /// Reads one `(board …)` section's structure (grids, positions, links, kills, dummies).
     /// Symmetry and zones are read later by [`read_symmetry`] and [`read_zone`].
     pub fn read_board(&mut self, board: &Node, diags: &mut Vec<Diagnostic>) {
@@ -115,8 +130,8 @@ impl BoardBuilder {
                         continue;
                     }
                     let (Some(a), Some(b)) = (
-                        self.pos_or_err(&pair.items[0], diags),
-                        self.pos_or_err(&pair.items[1], diags),
+                        self.pos_or_warn(&pair.items[0], diags),
+                        self.pos_or_warn(&pair.items[1], diags),
                     ) else {
                         continue;
                     };
@@ -130,6 +145,17 @@ impl BoardBuilder {
                     for item in s.args() {
                         if item.is_list() {
                             if item.items.len() != 2 {
+                                continue;
+                            }
+                            // `(unlink (a dir))`: cut one link of a position.
+                            let first = item.items[0].word().and_then(|w| self.index.get(w));
+                            let second = item.items[1].word().unwrap_or("");
+                            if let (Some(&a), Some(&d), false) = (
+                                first,
+                                self.dir_index.get(second),
+                                self.index.contains_key(second),
+                            ) {
+                                self.links.remove(&(a, d));
                                 continue;
                             }
                             let (Some(a), Some(b)) = (
@@ -238,7 +264,21 @@ impl BoardBuilder {
                 .collect();
             *id = self.add_position(&name);
         }
-        for (name, delta, node) in &dirs {
+        for (name, delta, node) in &mut dirs {
+            if delta.len() < dims.len() {
+                diags.push(
+                    Diagnostic::warning(
+                        codes::BAD_GRID,
+                        format!(
+                            "direction `{name}` has {} deltas for {} dimensions; the missing ones are 0",
+                            delta.len(),
+                            dims.len()
+                        ),
+                    )
+                    .with_span(node.span),
+                );
+                delta.resize(dims.len(), 0);
+            }
             if delta.len() != dims.len() {
                 diags.push(
                     Diagnostic::error(

@@ -483,6 +483,11 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         }
     }
 
+    let mut unlimited_drops = vec![true; piece_types.len()];
+    for &(_, ty, _) in &hand_setup {
+        unlimited_drops[ty as usize] = false;
+    }
+
     // Goals.
     let gn = GoalNames {
         types: &type_index,
@@ -622,6 +627,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         options,
         setup,
         hand_setup,
+        unlimited_drops,
         royal_types,
         has_partial,
         warnings,

@@ -230,6 +230,9 @@ pub struct Model {
     pub setup: Vec<(u32, u32)>,
     /// Pieces in hand at the start: (player, type, count).
     pub hand_setup: Vec<(u32, u32, u32)>,
+    /// Per type: no `off N` count names it anywhere in the setup, so its drops are
+    /// unlimited (docs/semantics.md).
+    pub unlimited_drops: Vec<bool>,
     /// Types whose safety is enforced (`checkmated` goals): the mover may not leave one of
     /// these attacked.
     pub royal_types: Vec<u32>,

@@ -1,0 +1,269 @@
+//! Engine tests: perft of the bundled games at cheap depths (deeper ones are `#[ignore]`d;
+//! run them with `cargo test --release --test engine -- --ignored`), the corpus compile and
+//! random-playout sweep against `tests/fixtures/engine-unsupported.txt`, property checks
+//! (incremental hash, make/unmake, played moves are legal) and the semantic decisions of
+//! docs/semantics.md.
+
+mod common;
+
+use dagaz::engine::{Engine, MoveList, PlayerResult, State};
+use dagaz::expand::{Limits, load_path, load_text};
+use dagaz::model::Model;
+use dagaz::rng::Rng;
+use std::collections::BTreeMap;
+
+fn engine_of_text(text: &str, variant: Option<&str>) -> Engine {
+    let loaded = load_text("test.zrf", text, Limits::default());
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let game = match variant {
+        Some(v) => loaded.find_game(v).expect("variant"),
+        None => loaded.default_game().expect("game"),
+    };
+    Engine::new(Model::compile(game).unwrap_or_else(|d| panic!("{d:?}")))
+}
+
+fn bundled(name: &str, variant: Option<&str>) -> Engine {
+    engine_of_text(
+        dagaz::games::find(name).expect("bundled game").text,
+        variant,
+    )
+}
+
+fn perft(e: &mut Engine, depth: u32) -> u64 {
+    let mut s = e.initial_state();
+    e.perft(&mut s, depth)
+}
+
+/// Runs every case of a bundled suite up to `max_depth`.
+fn suite(name: &str, max_depth: u32) {
+    let b = dagaz::games::find(name).expect("bundled game");
+    let mut engines: BTreeMap<String, Engine> = BTreeMap::new();
+    let mut ran = 0;
+    for line in b.perft.lines() {
+        let line = line.split('#').next().unwrap().trim();
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 4 {
+            continue;
+        }
+        let depth: u32 = f[2].parse().unwrap();
+        let expected: u64 = f[3].parse().unwrap();
+        if depth > max_depth {
+            continue;
+        }
+        let variant = (f[1] != "-").then_some(f[1]);
+        let e = engines
+            .entry(f[1].to_owned())
+            .or_insert_with(|| bundled(f[0], variant));
+        assert_eq!(perft(e, depth), expected, "{name} {} depth {depth}", f[1]);
+        ran += 1;
+    }
+    assert!(ran > 0, "no case of {name} at depth <= {max_depth}");
+}
+
+#[test]
+fn perft_tictactoe() {
+    suite("tictactoe", 7);
+}
+
+#[test]
+fn perft_chess_shallow() {
+    suite("chess", 3);
+}
+
+#[test]
+fn perft_checkers_shallow() {
+    suite("checkers", 6);
+}
+
+#[test]
+fn perft_international_draughts_shallow() {
+    suite("international-draughts", 4);
+}
+
+#[test]
+#[ignore]
+fn perft_deep_suites() {
+    suite("tictactoe", 9);
+    suite("chess", 5);
+    suite("checkers", 10);
+    suite("international-draughts", 7);
+}
+
+#[test]
+fn tictactoe_game_results() {
+    // Counting finished games by result over the whole tree: 131,184 / 77,904 / 46,080.
+    let mut e = bundled("tictactoe", None);
+    let mut s = e.initial_state();
+    let mut counts = [0u64; 3];
+    fn walk(e: &mut Engine, s: &mut State, counts: &mut [u64; 3]) {
+        if let Some(o) = e.outcome(s) {
+            let i = match (o.results[0], o.results[1]) {
+                (PlayerResult::Win, _) => 0,
+                (_, PlayerResult::Win) => 1,
+                _ => 2,
+            };
+            counts[i] += 1;
+            return;
+        }
+        let mut l = MoveList::new();
+        e.legal_moves(s, &mut l);
+        for m in l.iter() {
+            let u = e.make(s, m);
+            walk(e, s, counts);
+            e.unmake(s, m, u);
+        }
+    }
+    walk(&mut e, &mut s, &mut counts);
+    assert_eq!(counts, [131_184, 77_904, 46_080]);
+}
+
+/// Plays `plies` random moves, checking the engine's invariants at every step. Returns the
+/// first problem found.
+fn random_playout(e: &mut Engine, plies: usize, seed: u64) -> Result<usize, String> {
+    let mut rng = Rng::new(seed);
+    let mut s = e.initial_state();
+    let mut list = MoveList::new();
+    for ply in 0..plies {
+        if e.outcome(&s).is_some() {
+            return Ok(ply);
+        }
+        e.legal_moves(&s, &mut list);
+        if list.is_empty() {
+            return Err(format!("ply {ply}: no moves but no outcome"));
+        }
+        let m = list.get(rng.below(list.len())).unwrap().clone();
+        let before = s.clone();
+        let u = e.make(&mut s, &m);
+        if s.hash != e.full_hash(&s) {
+            return Err(format!(
+                "ply {ply}: incremental hash differs after {}",
+                e.notation(&m)
+            ));
+        }
+        e.unmake(&mut s, &m, u);
+        if s != before {
+            return Err(format!(
+                "ply {ply}: unmake did not restore the state after {}",
+                e.notation(&m)
+            ));
+        }
+        // The move is generated again from the restored state.
+        e.legal_moves(&s, &mut list);
+        if !list.iter().any(|x| *x == m) {
+            return Err(format!(
+                "ply {ply}: {} is not generated again",
+                e.notation(&m)
+            ));
+        }
+        e.make(&mut s, &m);
+        let d = e.take_diagnostics();
+        if let Some(d) = d.first() {
+            return Err(format!("ply {ply}: runtime: {}", d.message));
+        }
+    }
+    Ok(plies)
+}
+
+#[test]
+fn bundled_playouts_keep_invariants() {
+    for name in [
+        "tictactoe",
+        "chess",
+        "checkers",
+        "international-draughts",
+        "ur",
+    ] {
+        let Some(b) = dagaz::games::find(name) else {
+            continue;
+        };
+        let loaded = load_text("t.zrf", b.text, Limits::default());
+        for g in &loaded.games {
+            let mut e = Engine::new(Model::compile(g).unwrap_or_else(|d| panic!("{name}: {d:?}")));
+            for seed in 0..3 {
+                random_playout(&mut e, 200, seed)
+                    .unwrap_or_else(|err| panic!("{name} / {}: {err}", g.title));
+            }
+        }
+    }
+}
+
+/// `path | title | reason` lines of the corpus games that do not compile or play.
+fn read_unsupported() -> BTreeMap<(String, String), String> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/engine-unsupported.txt");
+    let text = std::fs::read_to_string(p).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(3, " | ").collect();
+            assert_eq!(f.len(), 3, "bad fixture line: {l}");
+            ((f[0].to_owned(), f[1].to_owned()), f[2].to_owned())
+        })
+        .collect()
+}
+
+/// Compiles every game of every corpus file and plays 300 random plies. Failures must be
+/// exactly the fixture's list. Set `DAGAZ_WRITE_FIXTURE=1` to print the current list.
+#[test]
+fn corpus_compiles_and_plays() {
+    let mut failures: BTreeMap<(String, String), String> = BTreeMap::new();
+    let (mut games, mut plies) = (0usize, 0usize);
+    for path in common::corpus_files() {
+        let rel = common::corpus_rel(&path);
+        let loaded = load_path(&path, &rel, Limits::default()).expect("readable");
+        if loaded.has_errors() {
+            continue; // the expansion layer's own tests cover these
+        }
+        for g in &loaded.games {
+            let reason = match Model::compile(g) {
+                Err(d) => {
+                    let first = d.iter().find(|d| d.is_error()).unwrap();
+                    Some(format!("compile: {} {}", first.code.id, first.message))
+                }
+                Ok(m) => {
+                    let mut e = Engine::new(m);
+                    e.budget.chain_nodes = 20_000;
+                    match random_playout(&mut e, 300, 7) {
+                        Ok(0)
+                            if e.outcome(&e.initial_state())
+                                .is_some_and(|o| o.goal.is_none()) =>
+                        {
+                            Some("playout: no legal move in the start position".to_owned())
+                        }
+                        Ok(n) => {
+                            games += 1;
+                            plies += n;
+                            if std::env::var_os("DAGAZ_WRITE_FIXTURE").is_some() {
+                                eprintln!("played {rel} / {}: {n} plies", g.title);
+                            }
+                            None
+                        }
+                        Err(err) => Some(format!("playout: {err}")),
+                    }
+                }
+            };
+            if let Some(r) = reason {
+                failures.insert((rel.clone(), g.title.clone()), r);
+            }
+        }
+    }
+    if std::env::var_os("DAGAZ_WRITE_FIXTURE").is_some() {
+        println!("# {games} games played, {plies} plies");
+        for ((p, t), r) in &failures {
+            println!("{p} | {t} | {r}");
+        }
+    }
+    let expected = read_unsupported();
+    let new: Vec<_> = failures
+        .keys()
+        .filter(|k| !expected.contains_key(*k))
+        .collect();
+    let stale: Vec<_> = expected
+        .keys()
+        .filter(|k| !failures.contains_key(*k))
+        .collect();
+    assert!(
+        new.is_empty() && stale.is_empty(),
+        "new failures: {new:#?}\nstale fixture entries: {stale:#?}"
+    );
+}
