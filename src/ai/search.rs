@@ -44,19 +44,10 @@ struct Entry {
 
 /// The transposition table: one entry per slot, replaced when the new one is deeper or
 /// newer.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Table {
     slots: Vec<Option<Entry>>,
     generation: u32,
-}
-
-impl Default for Table {
-    fn default() -> Self {
-        Table {
-            slots: vec![],
-            generation: 0,
-        }
-    }
 }
 
 impl Table {
@@ -103,11 +94,10 @@ impl<G: Game> Search<'_, G> {
         if self.aborted {
             return true;
         }
-        if self.node_limit.is_some_and(|l| self.nodes >= l) {
-            self.aborted = true;
-        } else if self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.aborted = true;
-        }
+        let out_of_nodes = self.node_limit.is_some_and(|l| self.nodes >= l);
+        let out_of_time =
+            self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d);
+        self.aborted = out_of_nodes || out_of_time;
         self.aborted
     }
 

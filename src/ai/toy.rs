@@ -281,9 +281,28 @@ mod tests {
         }
     }
 
-    fn score(a: &AiConfig, b: &AiConfig, games: u64, threads: usize) -> (f64, Vec<crate::tournament::record::GameRecord>) {
-        let rc = RunConfig { seed: 7, settings: settings(games, true), threads, shard: None, skip: Default::default(), sprt: None };
-        let out = run(&Toy::default(), [a, b], &rc, &AtomicBool::new(false), &|_| {}).unwrap();
+    fn score(
+        a: &AiConfig,
+        b: &AiConfig,
+        games: u64,
+        threads: usize,
+    ) -> (f64, Vec<crate::tournament::record::GameRecord>) {
+        let rc = RunConfig {
+            seed: 7,
+            settings: settings(games, true),
+            threads,
+            shard: None,
+            skip: Default::default(),
+            sprt: None,
+        };
+        let out = run(
+            &Toy::default(),
+            [a, b],
+            &rc,
+            &AtomicBool::new(false),
+            &|_| {},
+        )
+        .unwrap();
         let s: f64 = out.records.iter().filter_map(|r| r.score_a).sum();
         (s / out.records.len() as f64, out.records)
     }
@@ -291,8 +310,17 @@ mod tests {
     #[test]
     fn every_ai_beats_random_in_the_dice_race() {
         let random = cfg("random", &[]);
-        let progress = [("ai weight progress", "1"), ("ai weight capture", "3"), ("ai weight material", "0")];
-        for (kind, games) in [("greedy", 400), ("alphabeta", 200), ("expectimax", 200), ("mcts", 100)] {
+        let progress = [
+            ("ai weight progress", "1"),
+            ("ai weight capture", "3"),
+            ("ai weight material", "0"),
+        ];
+        for (kind, games) in [
+            ("greedy", 400),
+            ("alphabeta", 200),
+            ("expectimax", 200),
+            ("mcts", 100),
+        ] {
             let c = cfg(kind, &progress);
             let (s, recs) = score(&c, &random, games, 2);
             assert!(recs.iter().all(|r| r.error.is_none()));
@@ -307,15 +335,23 @@ mod tests {
         let b = cfg("random", &[]);
         let (_, r1) = score(&a, &b, 40, 1);
         let (_, r2) = score(&a, &b, 40, 2);
-        let strip = |v: &[crate::tournament::record::GameRecord]| v.iter().map(|r| r.without_time()).collect::<Vec<_>>();
+        let strip = |v: &[crate::tournament::record::GameRecord]| {
+            v.iter().map(|r| r.without_time()).collect::<Vec<_>>()
+        };
         assert_eq!(strip(&r1), strip(&r2));
         // Colour-swapped pairs: A holds the first seat in even games only.
-        assert!(r1.iter().all(|r| (r.first_player() == Some("A")) == (r.game_index % 2 == 0)));
+        assert!(
+            r1.iter()
+                .all(|r| (r.first_player() == Some("A")) == (r.game_index % 2 == 0))
+        );
     }
 
     #[test]
     fn sprt_stops_early_at_the_same_game_for_any_thread_count() {
-        let a = cfg("greedy", &[("ai weight progress", "1"), ("ai weight capture", "3")]);
+        let a = cfg(
+            "greedy",
+            &[("ai weight progress", "1"), ("ai weight capture", "3")],
+        );
         let b = cfg("random", &[]);
         let mut kept = vec![];
         for threads in [1, 2] {
@@ -327,7 +363,14 @@ mod tests {
                 skip: Default::default(),
                 sprt: Some(crate::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
             };
-            let out = run(&Toy::default(), [&a, &b], &rc, &AtomicBool::new(false), &|_| {}).unwrap();
+            let out = run(
+                &Toy::default(),
+                [&a, &b],
+                &rc,
+                &AtomicBool::new(false),
+                &|_| {},
+            )
+            .unwrap();
             let st = out.sprt.unwrap();
             assert_eq!(st.decision(), Some(crate::stats::sprt::Decision::H1));
             assert!(out.records.len() < 1000);
@@ -341,12 +384,29 @@ mod tests {
         let a = cfg("random", &[]);
         let mut all = vec![];
         for k in 1..=3 {
-            let rc = RunConfig { seed: 1, settings: settings(20, true), threads: 1, shard: Some((k, 3)), skip: Default::default(), sprt: None };
-            let out = run(&Toy::default(), [&a, &a], &rc, &AtomicBool::new(false), &|_| {}).unwrap();
+            let rc = RunConfig {
+                seed: 1,
+                settings: settings(20, true),
+                threads: 1,
+                shard: Some((k, 3)),
+                skip: Default::default(),
+                sprt: None,
+            };
+            let out = run(
+                &Toy::default(),
+                [&a, &a],
+                &rc,
+                &AtomicBool::new(false),
+                &|_| {},
+            )
+            .unwrap();
             all.push((format!("shard{k}"), out.records));
         }
         let merged = crate::stats::merge(all.clone()).unwrap();
-        assert_eq!(merged.iter().map(|r| r.game_index).collect::<Vec<_>>(), (0..20).collect::<Vec<_>>());
+        assert_eq!(
+            merged.iter().map(|r| r.game_index).collect::<Vec<_>>(),
+            (0..20).collect::<Vec<_>>()
+        );
         let dup = all[0].1[0].clone();
         all[1].1.push(dup);
         assert!(crate::stats::merge(all).is_err());

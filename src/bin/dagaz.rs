@@ -5,14 +5,20 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+#[path = "cli/autoplay.rs"]
+mod autoplay;
 #[path = "cli/common.rs"]
 mod common;
 #[path = "cli/convert.rs"]
 mod convert;
+#[path = "cli/games.rs"]
+mod games;
 #[path = "cli/lint.rs"]
 mod lint;
 #[path = "cli/perft.rs"]
 mod perft;
+#[path = "cli/stats.rs"]
+mod stats;
 
 /// A toolchain and headless engine for Zillions of Games rules files (ZRF).
 #[derive(Parser)]
@@ -27,17 +33,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Autoplay(autoplay::Args),
     Convert(convert::Args),
+    Games(games::Args),
     Lint(lint::Args),
     Perft(perft::Args),
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
+        Command::Autoplay(a) => autoplay::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Games(a) => games::run(a),
         Command::Lint(a) => lint::run(a),
         Command::Perft(a) => perft::run(a),
+        Command::Stats(a) => stats::run(a),
     };
     ExitCode::from(code)
 }

@@ -34,7 +34,10 @@ mod tests {
     fn known_values() {
         // 52 of 100: about 0.423 .. 0.615.
         let (lo, hi) = wilson(0.52, 100.0, Z95);
-        assert!((lo - 0.4231).abs() < 1e-3 && (hi - 0.6153).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.4231).abs() < 1e-3 && (hi - 0.6153).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         assert_eq!(elo(0.5), Some(0.0));
         assert!((elo(0.75).unwrap() - 190.85).abs() < 0.1);
         assert_eq!(elo(1.0), None);

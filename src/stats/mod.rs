@@ -25,9 +25,18 @@ pub struct Score {
 
 impl Score {
     fn of(points: f64, games: u64) -> Score {
-        let p = if games == 0 { 0.5 } else { points / games as f64 };
+        let p = if games == 0 {
+            0.5
+        } else {
+            points / games as f64
+        };
         let (low, high) = wilson(p, games as f64, Z95);
-        Score { games, score: p, low, high }
+        Score {
+            games,
+            score: p,
+            low,
+            high,
+        }
     }
 }
 
@@ -105,21 +114,37 @@ pub fn group_by_match(records: &[GameRecord]) -> Vec<Vec<&GameRecord>> {
 
 /// Histogram of game lengths with about ten buckets of a round width.
 pub fn length_histogram(plies: &[u32]) -> Vec<Bucket> {
-    let Some(&max) = plies.iter().max() else { return vec![] };
+    let Some(&max) = plies.iter().max() else {
+        return vec![];
+    };
     let raw = (max / 10).max(1);
     let mag = 10u32.pow(raw.ilog10());
-    let width = [1, 2, 5, 10].iter().map(|m| m * mag).find(|&w| w >= raw).unwrap_or(10 * mag);
+    let width = [1, 2, 5, 10]
+        .iter()
+        .map(|m| m * mag)
+        .find(|&w| w >= raw)
+        .unwrap_or(10 * mag);
     let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
     for &p in plies {
         *counts.entry(p / width).or_default() += 1;
     }
-    counts.into_iter().map(|(b, games)| Bucket { from: b * width, to: (b + 1) * width, games }).collect()
+    counts
+        .into_iter()
+        .map(|(b, games)| Bucket {
+            from: b * width,
+            to: (b + 1) * width,
+            games,
+        })
+        .collect()
 }
 
 /// Summarises one match's records (see [`group_by_match`]).
 pub fn summarize(records: &[&GameRecord]) -> Summary {
     let first = records.first().expect("at least one record");
-    let finished: Vec<&&GameRecord> = records.iter().filter(|r| r.result != GameResult::Error).collect();
+    let finished: Vec<&&GameRecord> = records
+        .iter()
+        .filter(|r| r.result != GameResult::Error)
+        .collect();
     let n = finished.len() as u64;
     let count = |f: &dyn Fn(&GameRecord) -> bool| finished.iter().filter(|r| f(r)).count() as u64;
     let wins_a = count(&|r| r.winner.as_deref() == Some("A"));
@@ -138,7 +163,14 @@ pub fn summarize(records: &[&GameRecord]) -> Summary {
             let i = match seats.iter().position(|x| x.seat == s.seat) {
                 Some(i) => i,
                 None => {
-                    seats.push(SeatSummary { seat: s.seat.clone(), position: pos, wins: 0, draws: 0, losses: 0, score: Score::of(0.0, 0) });
+                    seats.push(SeatSummary {
+                        seat: s.seat.clone(),
+                        position: pos,
+                        wins: 0,
+                        draws: 0,
+                        losses: 0,
+                        score: Score::of(0.0, 0),
+                    });
                     seats.len() - 1
                 }
             };
@@ -172,9 +204,17 @@ pub fn summarize(records: &[&GameRecord]) -> Summary {
         draws,
         adjudicated: count(&|r| r.adjudicated),
         score_a,
-        elo: EloDiff { elo: elo(score_a.score), low: elo(score_a.low), high: elo(score_a.high) },
+        elo: EloDiff {
+            elo: elo(score_a.score),
+            low: elo(score_a.low),
+            high: elo(score_a.high),
+        },
         draw_rate: if n == 0 { 0.0 } else { draws as f64 / n as f64 },
-        mean_plies: if n == 0 { 0.0 } else { plies.iter().map(|&p| p as f64).sum::<f64>() / n as f64 },
+        mean_plies: if n == 0 {
+            0.0
+        } else {
+            plies.iter().map(|&p| p as f64).sum::<f64>() / n as f64
+        },
         first_player: Score::of(first_points, n),
         seats,
         lengths: length_histogram(&plies),
@@ -210,7 +250,11 @@ pub fn human(s: &Summary) -> String {
         s.titles[0],
         s.players[1],
         s.titles[1],
-        if s.swap { "colour-swapped pairs" } else { "no swap: A always moves first" }
+        if s.swap {
+            "colour-swapped pairs"
+        } else {
+            "no swap: A always moves first"
+        }
     );
     let n = s.games - s.errors;
     o += &format!(
@@ -229,13 +273,28 @@ pub fn human(s: &Summary) -> String {
     };
     o += &format!(
         "Elo difference A - B: {}{} (95% CI {}..{})\n",
-        fmt_elo(s.elo.elo, if s.score_a.score >= 1.0 { "+inf" } else { "-inf" }),
+        fmt_elo(
+            s.elo.elo,
+            if s.score_a.score >= 1.0 {
+                "+inf"
+            } else {
+                "-inf"
+            }
+        ),
         margin,
         fmt_elo(s.elo.low, "-inf"),
         fmt_elo(s.elo.high, "+inf")
     );
-    o += &format!("draws: {} ({:.1}%), of which {} adjudicated at the ply cap\n", s.draws, 100.0 * s.draw_rate, s.adjudicated);
-    o += &format!("mean game length: {:.1} plies (dice included)\n", s.mean_plies);
+    o += &format!(
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap\n",
+        s.draws,
+        100.0 * s.draw_rate,
+        s.adjudicated
+    );
+    o += &format!(
+        "mean game length: {:.1} plies (dice included)\n",
+        s.mean_plies
+    );
     o += &format!(
         "first-player score: {:.1}% (95% CI {:.1}%..{:.1}%)\n",
         100.0 * s.first_player.score,
@@ -243,7 +302,10 @@ pub fn human(s: &Summary) -> String {
         100.0 * s.first_player.high
     );
     if s.errors > 0 {
-        o += &format!("errors: {} game(s) could not be finished (see the game records)\n", s.errors);
+        o += &format!(
+            "errors: {} game(s) could not be finished (see the game records)\n",
+            s.errors
+        );
     }
     o
 }
@@ -260,15 +322,23 @@ pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, 
                 None => reference = Some((name.clone(), r.run_seed, r.settings.clone())),
                 Some((n0, seed, settings)) => {
                     if r.run_seed != *seed {
-                        return Err(format!("{name}: run seed {} differs from {n0}'s {seed}: not shards of one run", r.run_seed));
+                        return Err(format!(
+                            "{name}: run seed {} differs from {n0}'s {seed}: not shards of one run",
+                            r.run_seed
+                        ));
                     }
                     if r.settings != *settings {
-                        return Err(format!("{name}: players or settings differ from {n0}'s: not shards of one run"));
+                        return Err(format!(
+                            "{name}: players or settings differ from {n0}'s: not shards of one run"
+                        ));
                     }
                 }
             }
             if !seen.insert(r.game_index) {
-                return Err(format!("{name}: game {} appears twice (overlapping shards?)", r.game_index));
+                return Err(format!(
+                    "{name}: game {} appears twice (overlapping shards?)",
+                    r.game_index
+                ));
             }
             out.push(r);
         }
@@ -307,9 +377,18 @@ pub fn compare(before: &Summary, after: &Summary, t: Tolerances) -> Vec<Shift> {
         tolerance: tol,
         ok: (a - b).abs() <= tol,
     };
-    let rel = if before.mean_plies > 0.0 { (after.mean_plies - before.mean_plies) / before.mean_plies } else { 0.0 };
+    let rel = if before.mean_plies > 0.0 {
+        (after.mean_plies - before.mean_plies) / before.mean_plies
+    } else {
+        0.0
+    };
     vec![
-        abs("first-player score", before.first_player.score, after.first_player.score, t.first_player),
+        abs(
+            "first-player score",
+            before.first_player.score,
+            after.first_player.score,
+            t.first_player,
+        ),
         abs("draw rate", before.draw_rate, after.draw_rate, t.draw_rate),
         Shift {
             figure: "mean length (relative)".to_owned(),
@@ -327,8 +406,25 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(vec![]);
     let e = |e: csv::Error| e.to_string();
     w.write_record([
-        "run_seed", "player_a", "player_b", "games", "errors", "wins_a", "wins_b", "draws", "score_a", "score_a_low", "score_a_high",
-        "elo", "elo_low", "elo_high", "draw_rate", "mean_plies", "first_player_score", "first_player_low", "first_player_high",
+        "run_seed",
+        "player_a",
+        "player_b",
+        "games",
+        "errors",
+        "wins_a",
+        "wins_b",
+        "draws",
+        "score_a",
+        "score_a_low",
+        "score_a_high",
+        "elo",
+        "elo_low",
+        "elo_high",
+        "draw_rate",
+        "mean_plies",
+        "first_player_score",
+        "first_player_low",
+        "first_player_high",
     ])
     .map_err(e)?;
     let f = |x: f64| format!("{x:.4}");
@@ -364,7 +460,20 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
 pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(vec![]);
     let e = |e: csv::Error| e.to_string();
-    w.write_record(["run_seed", "player_a", "player_b", "seat", "position", "wins", "draws", "losses", "score", "score_low", "score_high"]).map_err(e)?;
+    w.write_record([
+        "run_seed",
+        "player_a",
+        "player_b",
+        "seat",
+        "position",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "score_low",
+        "score_high",
+    ])
+    .map_err(e)?;
     for s in summaries {
         for x in &s.seats {
             w.write_record([
@@ -390,11 +499,26 @@ pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
 pub fn lengths_csv(summaries: &[Summary]) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(vec![]);
     let e = |e: csv::Error| e.to_string();
-    w.write_record(["run_seed", "player_a", "player_b", "plies_from", "plies_to", "games"]).map_err(e)?;
+    w.write_record([
+        "run_seed",
+        "player_a",
+        "player_b",
+        "plies_from",
+        "plies_to",
+        "games",
+    ])
+    .map_err(e)?;
     for s in summaries {
         for b in &s.lengths {
-            w.write_record([s.run_seed.to_string(), s.players[0].clone(), s.players[1].clone(), b.from.to_string(), b.to.to_string(), b.games.to_string()])
-                .map_err(e)?;
+            w.write_record([
+                s.run_seed.to_string(),
+                s.players[0].clone(),
+                s.players[1].clone(),
+                b.from.to_string(),
+                b.to.to_string(),
+                b.games.to_string(),
+            ])
+            .map_err(e)?;
         }
     }
     String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())

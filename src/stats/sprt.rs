@@ -29,9 +29,16 @@ impl Sprt {
     }
     /// Parses `elo0=0 elo1=20 [alpha=0.05] [beta=0.05]` (spaces or commas between).
     pub fn parse(s: &str) -> Result<Sprt, String> {
-        let mut t = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
+        let mut t = Sprt {
+            elo0: f64::NAN,
+            elo1: f64::NAN,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         for part in s.split([' ', ',']).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}`: expected key=value"))?;
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("`{part}`: expected key=value"))?;
             let v: f64 = v.parse().map_err(|_| format!("`{part}`: not a number"))?;
             match k {
                 "elo0" => t.elo0 = v,
@@ -75,7 +82,12 @@ pub struct SprtState {
 
 impl SprtState {
     pub fn new(test: Sprt) -> SprtState {
-        SprtState { test, games: 0, sum: 0.0, sum_sq: 0.0 }
+        SprtState {
+            test,
+            games: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+        }
     }
     /// Adds one game's score for A (1, 0.5 or 0).
     pub fn add(&mut self, score: f64) {
@@ -92,7 +104,10 @@ impl SprtState {
         let n = self.games as f64 + 2.0;
         let mean = (self.sum + 1.0) / n;
         let var = ((self.sum_sq + 1.0) / n - mean * mean).max(1e-6);
-        let (s0, s1) = (expected_score(self.test.elo0), expected_score(self.test.elo1));
+        let (s0, s1) = (
+            expected_score(self.test.elo0),
+            expected_score(self.test.elo1),
+        );
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
     pub fn decision(&self) -> Option<Decision> {

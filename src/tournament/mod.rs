@@ -71,19 +71,35 @@ pub struct RunOutcome {
 
 /// Which player (0 = A, 1 = B) holds seat `k` in game `index`.
 pub fn player_of_seat(k: usize, index: u64, swap: bool) -> usize {
-    if swap { (k + (index % 2) as usize) % 2 } else { k % 2 }
+    if swap {
+        (k + (index % 2) as usize) % 2
+    } else {
+        k % 2
+    }
 }
 
 /// Plays one game. `ais[p]` is player p's AI (reused between games: its state does not
 /// carry over).
-pub fn play_game<G: Game>(proto: &G, ais: &mut [Ai<G>; 2], run_seed: u64, index: u64, settings: &RunSettings, buf: &mut G::Moves) -> GameRecord {
+pub fn play_game<G: Game>(
+    proto: &G,
+    ais: &mut [Ai<G>; 2],
+    run_seed: u64,
+    index: u64,
+    settings: &RunSettings,
+    buf: &mut G::Moves,
+) -> GameRecord {
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
     let mut rng = Rng::new(seed);
     let mut g = proto.clone();
     let seats = g.seats();
     let holder: Vec<Option<usize>> = (0..g.num_players())
-        .map(|p| seats.iter().position(|&s| s == p).map(|k| player_of_seat(k, index, settings.swap)))
+        .map(|p| {
+            seats
+                .iter()
+                .position(|&s| s == p)
+                .map(|k| player_of_seat(k, index, settings.swap))
+        })
         .collect();
     let mut moves = vec![];
     let mut captures = [0u32; 2];
@@ -124,7 +140,22 @@ pub fn play_game<G: Game>(proto: &G, ais: &mut [Ai<G>; 2], run_seed: u64, index:
         moves.push(g.notation(buf, i));
         g.make(buf, i);
     }
-    finish_record(run_seed, index, seed, settings, &seats, &g, &holder, points, error, adjudicated, moves, captures, nodes, start)
+    finish_record(
+        run_seed,
+        index,
+        seed,
+        settings,
+        &seats,
+        &g,
+        &holder,
+        points,
+        error,
+        adjudicated,
+        moves,
+        captures,
+        nodes,
+        start,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -236,7 +267,10 @@ pub fn run<G: Game + Sync>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<RunOutcome, String> {
-    let configs = [with_limits(configs[0].clone(), &cfg.settings), with_limits(configs[1].clone(), &cfg.settings)];
+    let configs = [
+        with_limits(configs[0].clone(), &cfg.settings),
+        with_limits(configs[1].clone(), &cfg.settings),
+    ];
     // Fail early on a bad evaluation (unknown zone, direction, piece type).
     for c in &configs {
         Ai::new(proto, c.clone())?;
@@ -260,11 +294,19 @@ pub fn run<G: Game + Sync>(
     });
     let decided = AtomicBool::new(false);
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| format!("cannot start threads: {e}"))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
     pool.scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|_| {
-                let new_ais = || [Ai::new(proto, configs[0].clone()).expect("checked"), Ai::new(proto, configs[1].clone()).expect("checked")];
+                let new_ais = || {
+                    [
+                        Ai::new(proto, configs[0].clone()).expect("checked"),
+                        Ai::new(proto, configs[1].clone()).expect("checked"),
+                    ]
+                };
                 let mut ais = new_ais();
                 let mut buf = G::Moves::default();
                 loop {
@@ -273,7 +315,9 @@ pub fn run<G: Game + Sync>(
                     }
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&index) = indices.get(k) else { break };
-                    let played = std::panic::catch_unwind(AssertUnwindSafe(|| play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)));
+                    let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)
+                    }));
                     let rec = match played {
                         Ok(r) => r,
                         Err(p) => {
@@ -291,7 +335,10 @@ pub fn run<G: Game + Sync>(
                     let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
                     sh.done[k] = Some(rec);
                     // Advance the prefix of consecutive finished games (SPRT bookkeeping).
-                    while sh.decided_at.is_none() && sh.prefix < indices.len() && sh.done[sh.prefix].is_some() {
+                    while sh.decided_at.is_none()
+                        && sh.prefix < indices.len()
+                        && sh.done[sh.prefix].is_some()
+                    {
                         let p = sh.prefix;
                         let score = sh.done[p].as_ref().and_then(|r| r.score_a);
                         sh.prefix += 1;
@@ -312,5 +359,9 @@ pub fn run<G: Game + Sync>(
     let keep = sh.decided_at.unwrap_or(indices.len());
     let records: Vec<GameRecord> = sh.done.into_iter().take(keep).flatten().collect();
     let interrupted = sh.decided_at.is_none() && records.len() < indices.len();
-    Ok(RunOutcome { records, interrupted, sprt: sh.sprt })
+    Ok(RunOutcome {
+        records,
+        interrupted,
+        sprt: sh.sprt,
+    })
 }

@@ -86,7 +86,10 @@ impl GameRecord {
 
     /// The record without its wall-clock time, for comparisons of reproducible content.
     pub fn without_time(&self) -> GameRecord {
-        GameRecord { time_ms: 0.0, ..self.clone() }
+        GameRecord {
+            time_ms: 0.0,
+            ..self.clone()
+        }
     }
 }
 
@@ -97,7 +100,8 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let r: GameRecord = serde_json::from_str(line).map_err(|e| format!("{name}:{}: not a game record: {e}", i + 1))?;
+        let r: GameRecord = serde_json::from_str(line)
+            .map_err(|e| format!("{name}:{}: not a game record: {e}", i + 1))?;
         if r.schema_version != RECORD_SCHEMA_VERSION {
             return Err(format!(
                 "{name}:{}: record schema_version {} (this dagaz reads {RECORD_SCHEMA_VERSION})",

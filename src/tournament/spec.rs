@@ -24,8 +24,8 @@ pub struct PlayerSpec {
     pub source: String,
     pub title: String,
     pub slug: String,
-    /// The merged `(game …)` form.
-    pub form: Node,
+    /// The merged game (its `form` is the whole `(game …)` list).
+    pub game: GameDef,
     pub ai: AiConfig,
 }
 
@@ -56,12 +56,17 @@ fn from_game(spec: &str, source: String, g: &GameDef) -> Result<PlayerSpec, Stri
         source,
         title: g.title.clone(),
         slug: g.slug.clone(),
-        form: g.form.clone(),
+        game: g.clone(),
         ai,
     })
 }
 
-fn pick(spec: &str, source: String, loaded: &Loaded, variant: Option<&str>) -> Result<PlayerSpec, String> {
+fn pick(
+    spec: &str,
+    source: String,
+    loaded: &Loaded,
+    variant: Option<&str>,
+) -> Result<PlayerSpec, String> {
     if loaded.has_errors() {
         let first = loaded
             .diagnostics
@@ -69,7 +74,9 @@ fn pick(spec: &str, source: String, loaded: &Loaded, variant: Option<&str>) -> R
             .find(|d| d.severity == crate::diagnostics::Severity::Error)
             .map(|d| d.message.clone())
             .unwrap_or_default();
-        return Err(format!("`{source}` has errors ({first}); run `dagaz lint {source}`"));
+        return Err(format!(
+            "`{source}` has errors ({first}); run `dagaz lint {source}`"
+        ));
     }
     let g = match variant {
         Some(v) => loaded.find_game(v).map_err(|d| {
@@ -97,7 +104,8 @@ pub fn resolve(spec: &str) -> Result<PlayerSpec, String> {
     for (p, v) in [(spec, None), (path_part, variant)] {
         let path = Path::new(p);
         if path.is_file() {
-            let loaded = load_path(path, p, Limits::default()).map_err(|d| format!("cannot read `{p}`: {}", d.message))?;
+            let loaded = load_path(path, p, Limits::default())
+                .map_err(|d| format!("cannot read `{p}`: {}", d.message))?;
             return pick(spec, p.to_owned(), &loaded, v);
         }
     }
@@ -114,7 +122,8 @@ pub fn resolve(spec: &str) -> Result<PlayerSpec, String> {
     }
     let names: Vec<&str> = all.iter().map(|(s, _, _)| s.as_str()).collect();
     let near = crate::text::suggestions(spec, names.iter().copied());
-    let mut msg = format!("unknown player `{spec}`: not a file, a bundled game or a bundled variant");
+    let mut msg =
+        format!("unknown player `{spec}`: not a file, a bundled game or a bundled variant");
     if !near.is_empty() {
         msg += &format!("\n  did you mean: {}?", near.join(", "));
     }
@@ -128,9 +137,16 @@ pub fn rules_forms(form: &Node) -> Vec<Node> {
     form.items
         .iter()
         .filter(|n| {
-            !matches!(n.head(), Some("title" | "description" | "history" | "strategy" | "default"))
-                && !(n.head() == Some("option")
-                    && n.args().first().and_then(|a| a.word()).is_some_and(is_ai_option))
+            let descriptive = matches!(
+                n.head(),
+                Some("title" | "description" | "history" | "strategy" | "default")
+            );
+            let ai_option = n.head() == Some("option")
+                && n.args()
+                    .first()
+                    .and_then(|a| a.word())
+                    .is_some_and(is_ai_option);
+            !descriptive && !ai_option
         })
         .cloned()
         .collect()
@@ -138,7 +154,7 @@ pub fn rules_forms(form: &Node) -> Vec<Node> {
 
 /// True when both players play the same rules (see the module documentation).
 pub fn same_rules(a: &PlayerSpec, b: &PlayerSpec) -> bool {
-    crate::syntax::tree::same_forms(&rules_forms(&a.form), &rules_forms(&b.form))
+    crate::syntax::tree::same_forms(&rules_forms(&a.game.form), &rules_forms(&b.game.form))
 }
 
 #[cfg(test)]

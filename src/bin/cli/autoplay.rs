@@ -1,0 +1,337 @@
+//! `dagaz autoplay`: AI-vs-AI matches, Axiom AutoPlay done properly (see docs/autoplay.md).
+
+use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::ai::engine_game::EngineGame;
+use dagaz::model::Model;
+use dagaz::stats::sprt::{Decision, Sprt};
+use dagaz::stats::{Summary, axiom_lines, human, summarize};
+use dagaz::tournament::record::{GameRecord, RunSettings, read_records, write_records};
+use dagaz::tournament::spec::{PlayerSpec, resolve, same_rules};
+use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C: workers stop taking new games; what finished is written.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Play AI against AI: two variants of the same rules, many games, with statistics.
+///
+/// Players are bundled variant slugs (`dagaz games` lists them), `path/to/game.zrf` (its
+/// default variant) or `path/to/game.zrf:variant-slug`. Games run in parallel; every random
+/// choice comes from --seed, so results do not depend on -j (unless --time-ms is set).
+/// By default sides are swapped every game (colour-swapped pairs); --no-swap reproduces
+/// Axiom's AutoPlay, where player A always moves first.
+///
+/// Examples:
+///   dagaz autoplay ur-random ur-simple -n 4
+///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
+///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
+///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// player A (Axiom's "Player 1")
+    pub a: String,
+    /// player B (Axiom's "Player 2")
+    pub b: String,
+    /// number of games in the whole run (all shards)
+    #[arg(short = 'n', long = "games", default_value_t = 100)]
+    pub games: u64,
+    /// worker threads (default: all cores)
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// run seed; game i uses Rng::derive(seed, i)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A always takes the first seat (Axiom's AutoPlay); default: swap every game
+    #[arg(long)]
+    pub no_swap: bool,
+    /// plies (dice included) after which a game is stopped and adjudicated a draw
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// per-move node limit for searching AIs (overrides "ai nodes")
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// per-move depth for searching AIs (overrides "ai depth")
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// per-move time limit in milliseconds; makes results depend on machine load
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// print a JSON summary (schema_version 1) instead of the text
+    #[arg(long)]
+    pub json: bool,
+    /// write one JSON record per game (JSON Lines), atomically
+    #[arg(long, value_name = "FILE")]
+    pub games_out: Option<PathBuf>,
+    /// play only slice K of N of the game indices (pairs stay together), e.g. 2/8
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// continue the run recorded in FILE: skip the games it holds (and write there unless
+    /// --games-out is given)
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// fail (exit 1) unless a player's score lies in the range, e.g. A:0.60..1.0
+    #[arg(long, value_name = "P:LOW..HIGH")]
+    pub expect_score: Vec<String>,
+    /// sequential test on A's strength, e.g. "elo0=0 elo1=20" (alpha, beta default 0.05);
+    /// stops when decided, exit 1 when H0 is accepted
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or("--shard: expected K/N, e.g. 1/4")?;
+    let k: u64 = k.trim().parse().map_err(|_| "--shard: K is not a number")?;
+    let n: u64 = n.trim().parse().map_err(|_| "--shard: N is not a number")?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("--shard {s}: need 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+/// An `--expect-score` gate.
+struct Expect {
+    player: usize,
+    low: f64,
+    high: f64,
+    text: String,
+}
+
+fn parse_expect(s: &str) -> Result<Expect, String> {
+    let err =
+        || format!("--expect-score {s}: expected A:LOW..HIGH or B:LOW..HIGH, e.g. A:0.60..1.0");
+    let (p, range) = s.split_once(':').ok_or_else(err)?;
+    let player = match p.trim() {
+        "A" | "a" => 0,
+        "B" | "b" => 1,
+        _ => return Err(err()),
+    };
+    let (lo, hi) = range.split_once("..").ok_or_else(err)?;
+    let low: f64 = lo.trim().parse().map_err(|_| err())?;
+    let high: f64 = hi.trim().parse().map_err(|_| err())?;
+    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
+        return Err(err());
+    }
+    Ok(Expect {
+        player,
+        low,
+        high,
+        text: s.to_owned(),
+    })
+}
+
+fn compile(p: &PlayerSpec) -> Result<Model, String> {
+    Model::compile(&p.game).map_err(|diags| {
+        let msgs: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
+        format!("`{}` cannot be played: {}", p.spec, msgs.join("; "))
+    })
+}
+
+pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(code) => code,
+        Err(e) => usage_error(&e),
+    }
+}
+
+fn run_inner(a: Args) -> Result<u8, String> {
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let expects = a
+        .expect_score
+        .iter()
+        .map(|s| parse_expect(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sprt = a
+        .sprt
+        .as_deref()
+        .map(|s| Sprt::parse(s).map_err(|e| format!("--sprt: {e}")))
+        .transpose()?;
+    if a.games == 0 {
+        return Err("-n must be at least 1".to_owned());
+    }
+    let pa = resolve(&a.a)?;
+    let pb = resolve(&a.b)?;
+    if !same_rules(&pa, &pb) {
+        return Err(format!(
+            "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
+            pa.spec, pa.title, pa.source, pb.spec, pb.title, pb.source
+        ));
+    }
+    let model = compile(&pa)?;
+    let proto = EngineGame::new(model);
+    let settings = RunSettings {
+        players: [pa.spec.clone(), pb.spec.clone()],
+        titles: [pa.title.clone(), pb.title.clone()],
+        games: a.games,
+        swap: !a.no_swap,
+        max_plies: a.max_plies,
+        nodes: a.nodes,
+        depth: a.depth,
+        time_ms: a.time_ms,
+    };
+    // Resume: the games already played.
+    let mut previous: Vec<GameRecord> = vec![];
+    if let Some(r) = &a.resume {
+        if r.exists() {
+            let text = std::fs::read_to_string(r)
+                .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
+            previous = read_records(&text, &r.display().to_string())?;
+            if let Some(bad) = previous
+                .iter()
+                .find(|x| x.run_seed != a.seed || x.settings != settings)
+            {
+                return Err(format!(
+                    "`{}` holds game {} of another run (seed {} or other players/settings); resume with the same arguments",
+                    r.display(),
+                    bad.game_index,
+                    bad.run_seed
+                ));
+            }
+        }
+    }
+    let threads = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let cfg = RunConfig {
+        seed: a.seed,
+        settings: settings.clone(),
+        threads,
+        shard,
+        skip: previous.iter().map(|r| r.game_index).collect(),
+        sprt,
+    };
+    let todo = (0..a.games)
+        .filter(|&i| dagaz::tournament::in_shard(i, shard) && !cfg.skip.contains(&i))
+        .count() as u64;
+    let bar = ProgressBar::with_draw_target(
+        Some(todo),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // ctrlc: one portable handler (Unix signals and the Windows console) without unsafe
+    // code; a second Ctrl-C quits at once.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: finishing the games in progress (Ctrl-C again to quit now)");
+    });
+    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &STOP, &|_| bar.inc(1))?;
+    bar.finish_and_clear();
+    let mut records = previous;
+    records.extend(outcome.records);
+    records.sort_by_key(|r| r.game_index);
+    if let Some(out) = a.games_out.as_ref().or(a.resume.as_ref()) {
+        dagaz::fsutil::write_atomic(out, write_records(&records).as_bytes())
+            .map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
+    }
+    if records.is_empty() {
+        return Err("no game was played".to_owned());
+    }
+    let refs: Vec<&GameRecord> = records.iter().collect();
+    let summary = summarize(&refs);
+    let mut failed = vec![];
+    for e in &expects {
+        let s = if e.player == 0 {
+            summary.score_a.score
+        } else {
+            1.0 - summary.score_a.score
+        };
+        if s < e.low || s > e.high {
+            failed.push(format!(
+                "--expect-score {}: score {:.3} is outside {}..{}",
+                e.text, s, e.low, e.high
+            ));
+        }
+    }
+    let decision = outcome.sprt.map(|st| (st, st.decision()));
+    if let Some((_, Some(Decision::H0))) = decision {
+        failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
+    }
+    let text = if a.json {
+        json_report(&summary, &decision, outcome.interrupted, &failed, &pa, &pb)
+    } else {
+        let mut t = axiom_lines(&summary);
+        t += &human(&summary);
+        t += &format!("A: {}; B: {}\n", pa.ai.describe(), pb.ai.describe());
+        if let Some((st, d)) = &decision {
+            t += &format!(
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}..{:.2}) after {} games: {}\n",
+                st.test.elo0,
+                st.test.elo1,
+                st.test.alpha,
+                st.test.beta,
+                st.llr(),
+                st.test.lower_bound(),
+                st.test.upper_bound(),
+                st.games,
+                match d {
+                    Some(Decision::H1) => "H1 accepted (A is stronger)",
+                    Some(Decision::H0) => "H0 accepted (A is not stronger)",
+                    None => "undecided",
+                }
+            );
+        }
+        if outcome.interrupted {
+            t += &format!(
+                "interrupted: {} of {} games played\n",
+                records.len(),
+                a.games
+            );
+        }
+        t
+    };
+    write_output(None, text.as_bytes())?;
+    for f in &failed {
+        eprintln!("check failed: {f}");
+    }
+    Ok(if outcome.interrupted {
+        130
+    } else if failed.is_empty() {
+        OK
+    } else {
+        PROBLEMS
+    })
+}
+
+fn json_report(
+    s: &Summary,
+    decision: &Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
+    interrupted: bool,
+    failed: &[String],
+    pa: &PlayerSpec,
+    pb: &PlayerSpec,
+) -> String {
+    let sprt = decision.as_ref().map(|(st, d)| {
+        serde_json::json!({
+            "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
+            "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
+            "upper_bound": st.test.upper_bound(), "decision": d,
+        })
+    });
+    let v = serde_json::json!({
+        "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
+        "seed": s.run_seed,
+        "ai": [pa.ai.describe(), pb.ai.describe()],
+        "summary": s,
+        "sprt": sprt,
+        "interrupted": interrupted,
+        "failed_checks": failed,
+    });
+    let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
+    t.push('\n');
+    t
+}

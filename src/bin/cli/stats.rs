@@ -1,0 +1,198 @@
+//! `dagaz stats`: summaries of game records, shard merging, balance comparison.
+
+use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::stats::{
+    Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
+    seats_csv, summarize,
+};
+use dagaz::tournament::record::{GameRecord, read_records, write_records};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Csv,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Table {
+    /// one row per match
+    Matches,
+    /// one row per match and seat
+    Seats,
+    /// game-length histogram: one row per match and bucket
+    Lengths,
+}
+
+/// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
+///
+/// Examples:
+///   dagaz autoplay ur-simple ur-random -n 4 --games-out games.jsonl
+///   dagaz stats games.jsonl
+///   dagaz stats games.jsonl --format csv --table seats
+///   dagaz stats merge games.jsonl -o merged.jsonl
+///   dagaz stats compare games.jsonl merged.jsonl
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment, args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Sub>,
+    /// game-record files (JSON Lines)
+    pub files: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// which table, with --format csv
+    #[arg(long, value_enum, default_value = "matches")]
+    pub table: Table,
+    /// write here (atomically) instead of stdout
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+pub enum Sub {
+    /// Join the shards of one run (same seed and players, disjoint games) into one file.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// write here (atomically) instead of stdout
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+    /// Fail (exit 1) when a balance figure moved beyond its tolerance between two runs.
+    Compare {
+        before: PathBuf,
+        after: PathBuf,
+        /// largest allowed change of the first-player score (absolute)
+        #[arg(long, default_value_t = 0.05)]
+        first_player: f64,
+        /// largest allowed change of the draw rate (absolute)
+        #[arg(long, default_value_t = 0.05)]
+        draw_rate: f64,
+        /// largest allowed relative change of the mean game length
+        #[arg(long, default_value_t = 0.10)]
+        mean_length: f64,
+        /// JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn read(p: &PathBuf) -> Result<Vec<GameRecord>, String> {
+    let text =
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+    let r = read_records(&text, &p.display().to_string())?;
+    if r.is_empty() {
+        return Err(format!("`{}` holds no game record", p.display()));
+    }
+    Ok(r)
+}
+
+fn summaries(records: &[GameRecord]) -> Vec<Summary> {
+    group_by_match(records)
+        .iter()
+        .map(|g| summarize(g))
+        .collect()
+}
+
+fn one_summary(p: &PathBuf) -> Result<Summary, String> {
+    let r = read(p)?;
+    let mut s = summaries(&r);
+    if s.len() != 1 {
+        return Err(format!(
+            "`{}` holds {} matches; compare needs one",
+            p.display(),
+            s.len()
+        ));
+    }
+    Ok(s.remove(0))
+}
+
+pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => usage_error(&e),
+    }
+}
+
+fn run_inner(a: Args) -> Result<u8, String> {
+    match a.command {
+        Some(Sub::Merge { files, output }) => {
+            let shards = files
+                .iter()
+                .map(|f| Ok((f.display().to_string(), read(f)?)))
+                .collect::<Result<Vec<_>, String>>()?;
+            let merged = merge(shards).map_err(|e| format!("cannot merge: {e}"))?;
+            write_output(output.as_deref(), write_records(&merged).as_bytes())?;
+            Ok(OK)
+        }
+        Some(Sub::Compare {
+            before,
+            after,
+            first_player,
+            draw_rate,
+            mean_length,
+            json,
+        }) => {
+            let (b, f) = (one_summary(&before)?, one_summary(&after)?);
+            let shifts = compare(
+                &b,
+                &f,
+                Tolerances {
+                    first_player,
+                    draw_rate,
+                    mean_length,
+                },
+            );
+            let ok = shifts.iter().all(|s| s.ok);
+            let text = if json {
+                serde_json::to_string_pretty(
+                    &serde_json::json!({"schema_version": 1, "ok": ok, "figures": shifts}),
+                )
+                .unwrap_or_default()
+                    + "\n"
+            } else {
+                let mut t = String::new();
+                for s in &shifts {
+                    t += &format!(
+                        "{:<24} before {:>8.3}  after {:>8.3}  change {:>+8.3}  tolerance {:.3}  {}\n",
+                        s.figure,
+                        s.before,
+                        s.after,
+                        s.change,
+                        s.tolerance,
+                        if s.ok { "ok" } else { "MOVED" }
+                    );
+                }
+                t
+            };
+            write_output(None, text.as_bytes())?;
+            Ok(if ok { OK } else { PROBLEMS })
+        }
+        None => {
+            if a.files.is_empty() {
+                return Err("give game-record files (from `dagaz autoplay --games-out`)".to_owned());
+            }
+            let mut records = vec![];
+            for f in &a.files {
+                records.extend(read(f)?);
+            }
+            let s = summaries(&records);
+            let data = match a.format {
+                Format::Text => s.iter().map(human).collect::<Vec<_>>().join("\n"),
+                Format::Json => {
+                    serde_json::to_string_pretty(&serde_json::json!({"schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION, "matches": s})).unwrap_or_default()
+                        + "\n"
+                }
+                Format::Csv => match a.table {
+                    Table::Matches => matches_csv(&s)?,
+                    Table::Seats => seats_csv(&s)?,
+                    Table::Lengths => lengths_csv(&s)?,
+                },
+            };
+            write_output(a.output.as_deref(), data.as_bytes())?;
+            Ok(OK)
+        }
+    }
+}
