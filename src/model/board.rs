@@ -24,6 +24,17 @@ pub struct BoardBuilder {
     pub dummy: Vec<u32>,
 }
 
+/// The finished board: names, indices, the flat link table, dummy positions.
+pub struct Board {
+    pub positions: Vec<String>,
+    pub position_index: HashMap<String, u32>,
+    pub directions: Vec<String>,
+    pub direction_index: HashMap<String, u32>,
+    /// `links[pos * directions.len() + dir]`.
+    pub links: Vec<u32>,
+    pub dummy: PosSet,
+}
+
 /// Words of a list's arguments (atoms, numbers, strings).
 fn words(n: &Node) -> Vec<&str> {
     n.args().iter().filter_map(Node::word).collect()
@@ -314,17 +325,8 @@ impl BoardBuilder {
         }
     }
 
-    /// Removes killed positions and renumbers. Returns (names, flat link table, dummy set).
-    pub fn finish(
-        self,
-    ) -> (
-        Vec<String>,
-        HashMap<String, u32>,
-        Vec<String>,
-        HashMap<String, u32>,
-        Vec<u32>,
-        PosSet,
-    ) {
+    /// Removes killed positions and renumbers.
+    pub fn finish(self) -> Board {
         let mut remap = vec![NONE; self.positions.len()];
         let mut names = Vec::new();
         for (i, n) in self.positions.iter().enumerate() {
@@ -352,7 +354,14 @@ impl BoardBuilder {
                 dummy.insert(remap[p as usize]);
             }
         }
-        (names, index, self.directions, self.dir_index, links, dummy)
+        Board {
+            positions: names,
+            position_index: index,
+            directions: self.directions,
+            direction_index: self.dir_index,
+            links,
+            dummy,
+        }
     }
 }
 

@@ -87,8 +87,14 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         bb.read_board(b, &mut diags);
     }
     // Directions used only in symmetry declarations still need an index.
-    let (positions, position_index, directions, direction_index, links, dummy_positions) =
-        bb.finish();
+    let super::board::Board {
+        positions,
+        position_index,
+        directions,
+        direction_index,
+        links,
+        dummy: dummy_positions,
+    } = bb.finish();
     if positions.is_empty() {
         diags.push(
             Diagnostic::error(codes::NO_BOARD, "the board has no positions").with_span(g.span),
