@@ -1,6 +1,7 @@
 //! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`): `bad.zrf` must give
 //! exactly `bad.expected` (concise format, a snapshot) and contain the rule's code;
-//! `good.zrf` must lint clean. Set `DAGAZ_BLESS=1` to rewrite the snapshots after a
+//! `good.zrf` must lint clean; an optional `args` file adds flags (e.g. `--deep`) to both.
+//! Set `DAGAZ_BLESS=1` to rewrite the snapshots after a
 //! deliberate change, and review the diff.
 //!
 //! Also: output formats, suppressions, levels, `--explain`, and the bundled games.
@@ -30,9 +31,14 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
     let mut problems = vec![];
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        // Extra flags for the rule (e.g. `--deep`), the same for the bad and the good file.
+        let extra: Vec<String> = std::fs::read_to_string(dir.join("args"))
+            .map(|a| a.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default();
         let out = dagaz()
             .current_dir(&dir)
             .args(["lint", "bad.zrf", "--format", "concise"])
+            .args(&extra)
             .output()
             .unwrap();
         let stdout = String::from_utf8(out.stdout).unwrap();
@@ -56,6 +62,7 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
         let good = dagaz()
             .current_dir(&dir)
             .args(["lint", "good.zrf", "--format", "concise"])
+            .args(&extra)
             .output()
             .unwrap();
         if !good.status.success() || !good.stdout.is_empty() {

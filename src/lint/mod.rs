@@ -1,5 +1,6 @@
 //! `dagaz lint`: every diagnostic the pipeline finds (syntax, preprocessing, model
-//! compilation) plus lint-only checks ([`checks`]), filtered by in-file suppressions and
+//! compilation) plus lint-only checks ([`checks`]) and, with `--deep`, playout checks on
+//! the engine ([`deep`]), filtered by in-file suppressions and
 //! severity overrides, and rendered in several formats ([`report`]).
 //!
 //! In-file suppressions are comments:
@@ -8,6 +9,7 @@
 //! - `; dagaz: allow-file(DZ0850)` silences them in the whole file.
 
 pub mod checks;
+pub mod deep;
 pub mod report;
 pub mod rules;
 
@@ -32,6 +34,8 @@ pub struct LintOptions {
     pub levels: HashMap<String, Level>,
     /// `--deny warnings`: every warning becomes an error.
     pub deny_warnings: bool,
+    /// `--deep`: random playouts on the engine.
+    pub deep: Option<deep::DeepOptions>,
 }
 
 impl LintOptions {
@@ -96,18 +100,21 @@ impl FileReport {
     }
 }
 
-/// Lints one loaded file. `compile` runs the model compiler on each game and returns its
-/// diagnostics (kept separate so that this layer does not depend on the engine).
-pub fn lint_loaded(
-    loaded: Loaded,
-    display: &str,
-    opts: &LintOptions,
-    compile: &dyn Fn(&crate::expand::GameDef) -> Vec<Diagnostic>,
-) -> FileReport {
+/// Lints one loaded file: its loading diagnostics, the model compiler's findings for each
+/// game, the lint-only checks and, with `opts.deep`, the playout checks.
+pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileReport {
     let mut diags = loaded.diagnostics.clone();
     if !loaded.has_errors() {
         for g in &loaded.games {
-            diags.extend(compile(g));
+            match crate::model::Model::compile(g) {
+                Ok(mut m) => {
+                    diags.append(&mut m.warnings);
+                    if let Some(d) = &opts.deep {
+                        diags.extend(deep::check_game(g, m, d));
+                    }
+                }
+                Err(d) => diags.extend(d),
+            }
         }
         diags.extend(checks::run(&loaded));
     }
@@ -173,10 +180,9 @@ pub fn lint_path(
     path: &std::path::Path,
     display: &str,
     opts: &LintOptions,
-    compile: &dyn Fn(&crate::expand::GameDef) -> Vec<Diagnostic>,
 ) -> Result<FileReport, Diagnostic> {
     let loaded = crate::expand::load_path(path, display, Limits::default())?;
-    Ok(lint_loaded(loaded, display, opts, compile))
+    Ok(lint_loaded(loaded, display, opts))
 }
 
 /// In-file `; dagaz: allow(…)` comments.

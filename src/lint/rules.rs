@@ -32,6 +32,11 @@ pub mod codes {
     );
     code!(NO_GOAL, "DZ0750", "no-goal");
     code!(UNKNOWN_OPTION, "DZ0850", "unknown-option");
+    code!(DEEP_NO_MOVE_NO_GOAL, "DZ0950", "no-move-no-goal");
+    code!(DEEP_NEVER_ENDS, "DZ0951", "never-ends");
+    code!(DEEP_FRIENDLY_CAPTURE, "DZ0952", "friendly-capture");
+    code!(DEEP_UNREACHED_POSITION, "DZ0953", "unreached-position");
+    code!(DEEP_PIECE_NEVER_MOVES, "DZ0954", "piece-never-moves");
     code!(DAGAZ_EXTENSION_OPTION, "DZ0851", "dagaz-extension-option");
 }
 
@@ -277,6 +282,41 @@ pub static RULES: &[Rule] = &[
         "an Axiom engine",
         "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played.",
         "engine-extension"
+    ),
+    rule!(
+        codes::DEEP_NO_MOVE_NO_GOAL,
+        Warning,
+        "(--deep) no legal move and no goal",
+        "In a random playout the player to move had no legal move and no goal applied, so the game ended as a draw. Add `(loss-condition (…) stalemated)` or a pass option if that is not the intended result.",
+        "no-move-no-goal"
+    ),
+    rule!(
+        codes::DEEP_NEVER_ENDS,
+        Warning,
+        "(--deep) games that do not end",
+        "Random playouts ran past the ply bound (`--max-plies`) without a result: the goals may be unreachable or the game may cycle without a threefold repetition.",
+        "never-ends"
+    ),
+    rule!(
+        codes::DEEP_FRIENDLY_CAPTURE,
+        Warning,
+        "(--deep) a move captures a friendly piece",
+        "The destination of a move holds a piece of the mover, which the implicit capture removes. Guard the final `add` with `(verify not-friend?)`.",
+        "friendly-capture"
+    ),
+    rule!(
+        codes::DEEP_UNREACHED_POSITION,
+        Note,
+        "(--deep) positions never used",
+        "No piece stood on these positions in any playout: they may be unreachable (missing links) or only reachable in rare lines.",
+        "unreached-position"
+    ),
+    rule!(
+        codes::DEEP_PIECE_NEVER_MOVES,
+        Note,
+        "(--deep) pieces that never move",
+        "Pieces of these types were on the board in the playouts but never moved: their move blocks may never succeed.",
+        "piece-never-moves"
     ),
 ];
 

@@ -1,8 +1,8 @@
 //! `dagaz lint`: validate rules files with precise diagnostics and CI-friendly exit codes.
 
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
-use dagaz::diagnostics::{Diagnostic, Severity};
-use dagaz::expand::GameDef;
+use dagaz::diagnostics::Severity;
+use dagaz::lint::deep::DeepOptions;
 use dagaz::lint::{FileReport, Level, LintOptions, lint_loaded, lint_path, report, rules};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +30,7 @@ pub enum Format {
 /// Examples:
 ///   dagaz lint chess                           # a bundled game
 ///   dagaz lint tictactoe --format concise
+///   dagaz lint tictactoe --deep --playouts 50 --seed 7
 ///   dagaz lint tictactoe --format sarif -o lint.sarif
 ///   dagaz lint --explain unused-macro
 #[derive(clap::Args)]
@@ -53,16 +54,21 @@ pub struct Args {
     /// do not report CODE
     #[arg(long, value_name = "CODE")]
     pub allow: Vec<String>,
+    /// also play seeded random playouts of every game and report runtime problems
+    #[arg(long)]
+    pub deep: bool,
+    /// with --deep: playouts per game or variant
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub playouts: u32,
+    /// with --deep: plies after which a playout counts as never ending
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub max_plies: u32,
+    /// with --deep: seed of the playouts (echoed in the findings)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// print the documentation of a rule, with a bad and a good example
     #[arg(long, value_name = "CODE")]
     pub explain: Option<String>,
-}
-
-fn compile_diagnostics(g: &GameDef) -> Vec<Diagnostic> {
-    match dagaz::model::Model::compile(g) {
-        Ok(m) => m.warnings,
-        Err(d) => d,
-    }
 }
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -112,6 +118,13 @@ pub fn run(a: Args) -> u8 {
             }
         }
     }
+    if a.deep {
+        opts.deep = Some(DeepOptions {
+            playouts: a.playouts,
+            max_plies: a.max_plies,
+            seed: a.seed,
+        });
+    }
     let mut reports: Vec<FileReport> = Vec::new();
     for p in &a.paths {
         if !p.exists()
@@ -119,7 +132,7 @@ pub fn run(a: Args) -> u8 {
         {
             let name = format!("{}.zrf", g.name);
             let loaded = dagaz::expand::load_text(&name, g.text, Default::default());
-            reports.push(lint_loaded(loaded, &name, &opts, &compile_diagnostics));
+            reports.push(lint_loaded(loaded, &name, &opts));
             continue;
         }
         let mut files = vec![];
@@ -128,7 +141,7 @@ pub fn run(a: Args) -> u8 {
         }
         for f in files {
             let display = f.to_string_lossy().into_owned();
-            match lint_path(&f, &display, &opts, &compile_diagnostics) {
+            match lint_path(&f, &display, &opts) {
                 Ok(r) => reports.push(r),
                 Err(d) => return usage_error(&d.message),
             }
