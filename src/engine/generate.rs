@@ -43,115 +43,6 @@ impl Frame {
     }
 }
 
-/// For attack tests: which squares a piece might capture on from a square (an
-/// over-approximation, computed by exploring each block with every condition both ways).
-#[derive(Debug)]
-pub(crate) struct Reach {
-    npos: usize,
-    ntypes: usize,
-    words: usize,
-    /// bits[((player * ntypes + type) * npos + from) * words ..]
-    bits: Vec<u64>,
-}
-
-impl Reach {
-    #[inline]
-    pub fn may_reach(&self, player: u32, ty: u32, from: u32, sq: u32) -> bool {
-        let base = ((player as usize * self.ntypes + ty as usize) * self.npos + from as usize)
-            * self.words;
-        self.bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
-    }
-
-    /// Explores every block; `None` when some block is too wild to bound (jumps to fixed
-    /// positions and `go` are handled; the budget guards against blow-up).
-    pub fn compute(t: &Tables) -> Option<Reach> {
-        use crate::model::{Op, Target};
-        let m = &t.model;
-        let npos = m.num_positions();
-        let ntypes = m.piece_types.len();
-        let words = npos.div_ceil(64);
-        let np = m.players.len();
-        if np * ntypes * npos * words > 8_000_000 {
-            return None;
-        }
-        let mut bits = vec![0u64; np * ntypes * npos * words];
-        let mut seen: std::collections::HashSet<(u32, u32, u32)> = std::collections::HashSet::new();
-        let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new(); // (pc, pos, mark, to)
-        for p in 0..np {
-            if t.neutral[p] {
-                continue;
-            }
-            let links = &t.links[p];
-            for ty in 0..ntypes {
-                for from in 0..npos as u32 {
-                    let base = ((p * ntypes + ty) * npos + from as usize) * words;
-                    let mut budget = 200_000u32;
-                    for b in &m.piece_types[ty].moves {
-                        seen.clear();
-                        stack.clear();
-                        stack.push((b.start, from, from, NONE));
-                        while let Some((pc, pos, mark, to)) = stack.pop() {
-                            if !seen.insert((pc, pos, to)) {
-                                continue;
-                            }
-                            budget = budget.checked_sub(1)?;
-                            let add = |sq: u32, bits: &mut Vec<u64>| {
-                                bits[base + sq as usize / 64] |= 1 << (sq % 64);
-                            };
-                            let next = pc + 1;
-                            match m.code[pc as usize] {
-                                Op::Step(s) => {
-                                    let n = links[pos as usize * t.width + s as usize];
-                                    if n != NONE {
-                                        stack.push((next, n, mark, to));
-                                    }
-                                }
-                                Op::Jump(q) => stack.push((next, q, mark, to)),
-                                Op::Mark => stack.push((next, pos, pos, to)),
-                                Op::Back => stack.push((next, mark, mark, to)),
-                                Op::SetTo => stack.push((next, pos, mark, pos)),
-                                Op::IfFalse(a) | Op::IfTrue(a) => {
-                                    stack.push((next, pos, mark, to));
-                                    stack.push((a, pos, mark, to));
-                                }
-                                Op::Goto(a) => stack.push((a, pos, mark, to)),
-                                Op::Capture(tg) => {
-                                    match tg {
-                                        Target::Here => add(pos, &mut bits),
-                                        Target::Pos(q) => add(q, &mut bits),
-                                        Target::Dir(s) => {
-                                            let n = links[pos as usize * t.width + s as usize];
-                                            if n != NONE {
-                                                add(n, &mut bits);
-                                            }
-                                        }
-                                    }
-                                    stack.push((next, pos, mark, to));
-                                }
-                                Op::Add { .. } => {
-                                    add(if to != NONE { to } else { pos }, &mut bits);
-                                    stack.push((next, pos, mark, to));
-                                }
-                                Op::End => {}
-                                // `go` may jump anywhere: give up on bounding this game.
-                                Op::Cascade => stack.push((next, pos, mark, NONE)),
-                                Op::Go(_) => return None,
-                                _ => stack.push((next, pos, mark, to)),
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Some(Reach {
-            npos,
-            ntypes,
-            words,
-            bits,
-        })
-    }
-}
-
 /// Scratch buffers and registers of one engine.
 pub(crate) struct Scratch {
     /// Working copy of the state's cells (frozen while a block runs).
@@ -175,6 +66,7 @@ pub(crate) struct Scratch {
     work: MoveList,
     keep: Vec<bool>,
     royal_cells: Vec<u32>,
+    attackers: Vec<(u32, u32)>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -199,6 +91,7 @@ impl Scratch {
             work: MoveList::new(),
             keep: Vec::new(),
             royal_cells: Vec::new(),
+            attackers: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -366,30 +259,74 @@ impl Scratch {
     }
 
     /// Step 5: drops the moves after which a royal piece of the mover is attacked.
+    ///
+    /// Fast path: when a move neither touches a royal square nor puts a piece of another
+    /// player anywhere, the royal pieces stay where they are and no new attacker appears,
+    /// so only the opponents' pieces that might reach a royal square before the move
+    /// (by the reach table) need to be tried after it.
     fn king_safety(&mut self, t: &Tables, out: &mut MoveList) {
         let mover = self.mover;
         let npos = t.model.num_positions();
         let mut keep = std::mem::take(&mut self.keep);
         keep.clear();
         let mut royals = std::mem::take(&mut self.royal_cells);
-        for m in out.iter() {
-            self.apply(m);
-            royals.clear();
-            for pos in 0..npos as u32 {
-                let v = self.board[pos as usize];
-                if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v) as usize] {
-                    royals.push(pos);
+        royals.clear();
+        for pos in 0..npos as u32 {
+            let v = self.board[pos as usize];
+            if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v) as usize] {
+                royals.push(pos);
+            }
+        }
+        let mut attackers = std::mem::take(&mut self.attackers);
+        attackers.clear();
+        for pos in 0..npos as u32 {
+            let v = self.board[pos as usize];
+            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v) as usize] {
+                continue;
+            }
+            for &k in &royals {
+                if self.may_attack(t, pos, v, k) {
+                    attackers.push((k, pos));
                 }
             }
-            let safe = royals
-                .iter()
-                .all(|&r| !self.attacked_by_others(t, r, mover, 0));
+        }
+        let fast = t.reach.is_some();
+        for m in out.iter() {
+            let slow = !fast
+                || m.changes.iter().any(|c| {
+                    (c.cell as usize) < npos
+                        && (royals.contains(&c.cell)
+                            || (c.new != 0
+                                && (piece::owner(c.new) != mover || t.royal[piece::ty(c.new) as usize])))
+                });
+            self.apply(m);
+            let safe = if slow {
+                let mut safe = true;
+                for pos in 0..npos as u32 {
+                    let v = self.board[pos as usize];
+                    if v != 0
+                        && piece::owner(v) == mover
+                        && t.royal[piece::ty(v) as usize]
+                        && self.attacked_by_others(t, pos, mover, 0)
+                    {
+                        safe = false;
+                        break;
+                    }
+                }
+                safe
+            } else {
+                !attackers.iter().any(|&(k, cell)| {
+                    let v = self.board[cell as usize];
+                    v != 0 && piece::owner(v) != mover && self.piece_attacks(t, cell, v, k)
+                })
+            };
             self.revert(m);
             keep.push(safe);
         }
         out.retain_flags(&keep);
         self.keep = keep;
         self.royal_cells = royals;
+        self.attackers = attackers;
     }
 
     /// True when a royal piece of `player` stands attacked on the scratch board.

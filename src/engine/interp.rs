@@ -312,24 +312,13 @@ impl Scratch {
 
     /// True when a piece of a player other than `defender` (and not neutral) could capture
     /// on `sq`. An empty square is tested with `ghost` standing on it.
-    pub(crate) fn attacked_by_others(
-        &mut self,
-        t: &Tables,
-        sq: u32,
-        defender: u32,
-        ghost: u32,
-    ) -> bool {
-        let saved_mover = self.mover;
-        let saved_target = self.attack_target;
-        let saved_in = self.in_attack;
+    pub(crate) fn attacked_by_others(&mut self, t: &Tables, sq: u32, defender: u32, ghost: u32) -> bool {
         let was_empty = self.board[sq as usize] == 0;
         if was_empty {
             self.board[sq as usize] = ghost;
         }
-        self.attack_target = sq;
-        self.in_attack = true;
         let mut found = false;
-        'outer: for cell in 0..t.model.num_positions() as u32 {
+        for cell in 0..t.model.num_positions() as u32 {
             let v = self.board[cell as usize];
             if v == 0 {
                 continue;
@@ -338,20 +327,37 @@ impl Scratch {
             if o == defender || t.neutral[o as usize] {
                 continue;
             }
-            if !self.may_reach(t, cell, v, sq) {
-                continue;
-            }
-            self.mover = o;
-            let ty = piece::ty(v) as usize;
-            for b in &t.model.piece_types[ty].moves {
-                if self.run(t, b.start, cell, v, cell, b.move_type, None) {
-                    found = true;
-                    break 'outer;
-                }
+            if self.piece_attacks(t, cell, v, sq) {
+                found = true;
+                break;
             }
         }
         if was_empty {
             self.board[sq as usize] = 0;
+        }
+        found
+    }
+
+    /// True when the piece `v` on `cell` (moving for its owner) could capture on `sq`.
+    pub(crate) fn piece_attacks(&mut self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
+        let o = piece::owner(v);
+        let saved_mover = self.mover;
+        let saved_target = self.attack_target;
+        let saved_in = self.in_attack;
+        self.attack_target = sq;
+        self.in_attack = true;
+        self.mover = o;
+        let mut found = false;
+        for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+            if let Some(r) = &t.reach {
+                if !r.may_reach(o, b.start, cell, sq) {
+                    continue;
+                }
+            }
+            if self.run(t, b.start, cell, v, cell, b.move_type, None) {
+                found = true;
+                break;
+            }
         }
         self.mover = saved_mover;
         self.attack_target = saved_target;
@@ -359,13 +365,15 @@ impl Scratch {
         found
     }
 
-    /// A cheap filter for attack tests: false only when the piece `v` on `cell` can
-    /// certainly not capture on `sq` (see [`super::generate::Reach`]).
-    #[inline]
-    fn may_reach(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
+    /// True when some block of the piece `v` on `cell` might capture on `sq` (always true
+    /// without a reach table).
+    pub(crate) fn may_attack(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
         match &t.reach {
-            Some(reach) => reach.may_reach(piece::owner(v), piece::ty(v), cell, sq),
             None => true,
+            Some(r) => t.model.piece_types[piece::ty(v) as usize]
+                .moves
+                .iter()
+                .any(|b| r.may_reach(piece::owner(v), b.start, cell, sq)),
         }
     }
 

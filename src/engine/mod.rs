@@ -21,6 +21,7 @@ pub mod interp;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
+mod reach;
 
 use crate::diagnostics::Diagnostic;
 use crate::model::{Model, NONE, piece};
@@ -213,7 +214,7 @@ pub(crate) struct Tables {
     /// Pieces per (player, type) at the start, on board and in hand.
     pub start_counts: Vec<u32>,
     /// Attack-test pruning (None: test every piece).
-    pub reach: Option<generate::Reach>,
+    pub reach: Option<reach::Reach>,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -319,7 +320,7 @@ impl Engine {
             reach: None,
         };
         if !t.model.royal_types.is_empty() || uses_attack_tests(&t.model) {
-            t.reach = generate::Reach::compute(&t);
+            t.reach = reach::Reach::compute(&t);
         }
         let t = Arc::new(t);
         Engine {
