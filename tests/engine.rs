@@ -267,3 +267,120 @@ fn corpus_compiles_and_plays() {
         "new failures: {new:#?}\nstale fixture entries: {stale:#?}"
     );
 }
+
+const MINI: &str = r#"
+(game (title "Mini")
+  (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 1 1)
+     (dimensions ("a/b/c" (1 0)) ("2/1" (0 1)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (piece (name P) (moves ((verify true) n (verify empty?) add) ((verify true) s (verify empty?) add)))
+  (board-setup (A (P a1 b1)) (B (P a2)))
+  (win-condition (A) (absolute-config P (b2 c2)))
+  (win-condition (B) (absolute-config P (b1 c1)))
+)
+"#;
+
+#[test]
+fn repetition_ends_the_game() {
+    // Two pieces shuffle: A a1<->... B a2<->...; the start position recurs.
+    let text = r#"
+(game (title "Shuffle")
+  (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 1 1)
+     (dimensions ("a/b" (1 0)) ("2/1" (0 1)))
+     (directions (e 1 0) (w -1 0))))
+  (piece (name P) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (board-setup (A (P a1)) (B (P a2)))
+  (loss-condition (A B) repetition)
+)
+"#;
+    let mut e = engine_of_text(text, None);
+    let mut s = e.initial_state();
+    let mut l = MoveList::new();
+    let mut plies = 0;
+    while e.outcome(&s).is_none() {
+        e.legal_moves(&s, &mut l);
+        let m = l.get(0).unwrap().clone();
+        e.make(&mut s, &m);
+        plies += 1;
+        assert!(plies < 20);
+    }
+    // a1-b1, a2-b2, b1-a1, b2-a2 (start again: 2nd), …, 8 plies give the 3rd occurrence.
+    assert_eq!(plies, 8);
+    let o = e.outcome(&s).unwrap();
+    // B made the repeating move and loses.
+    assert_eq!(o.results, vec![PlayerResult::Win, PlayerResult::Loss]);
+    l.clear();
+    e.legal_moves(&s, &mut l);
+    assert!(l.is_empty(), "a finished game has no moves");
+}
+
+#[test]
+fn absolute_config_all_or_any() {
+    // A has two pieces and two named squares: both must be filled. B has one piece and two
+    // named squares: one is enough.
+    let e = engine_of_text(MINI, None);
+    use dagaz::model::GoalCond;
+    let anys: Vec<bool> = e
+        .model()
+        .goals
+        .iter()
+        .map(|g| match &g.cond {
+            GoalCond::AbsoluteConfig { any_position, .. } => *any_position,
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(anys, vec![false, true]);
+}
+
+#[test]
+fn notation_and_hash_basics() {
+    let mut e = bundled("chess", None);
+    let s = e.initial_state();
+    let mut l = MoveList::new();
+    e.legal_moves(&s, &mut l);
+    let names: Vec<String> = l.iter().map(|m| e.notation(m)).collect();
+    assert!(names.contains(&"Pawn e2 - e4".to_owned()), "{names:?}");
+    assert!(names.contains(&"Knight g1 - f3".to_owned()), "{names:?}");
+    assert_eq!(s.hash, e.full_hash(&s));
+    assert!(!e.is_random_player(&s));
+    assert_eq!(e.current_player(&s), 0);
+}
+
+#[test]
+fn perft_command() {
+    use assert_cmd::Command;
+    let out = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tictactoe", "--depth", "3", "--expect", "504"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "504");
+    let bad = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tictactoe", "--depth", "2", "--expect", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let div = |j: &str| {
+        let o = Command::cargo_bin("dagaz")
+            .unwrap()
+            .args(["perft", "chess", "--depth", "2", "--divide", "-j", j])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let one = div("1");
+    assert!(one.ends_with("\nNodes searched: 400\n"), "{one}");
+    assert!(one.contains("Pawn e2 - e4: 20\n"));
+    assert_eq!(one, div("2"), "results do not depend on -j");
+    let usage = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "no-such-game", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(usage.status.code(), Some(2));
+}

@@ -297,7 +297,8 @@ impl Scratch {
                     (c.cell as usize) < npos
                         && (royals.contains(&c.cell)
                             || (c.new != 0
-                                && (piece::owner(c.new) != mover || t.royal[piece::ty(c.new) as usize])))
+                                && (piece::owner(c.new) != mover
+                                    || t.royal[piece::ty(c.new) as usize])))
                 });
             self.apply(m);
             let safe = if slow {

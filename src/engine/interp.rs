@@ -312,7 +312,13 @@ impl Scratch {
 
     /// True when a piece of a player other than `defender` (and not neutral) could capture
     /// on `sq`. An empty square is tested with `ghost` standing on it.
-    pub(crate) fn attacked_by_others(&mut self, t: &Tables, sq: u32, defender: u32, ghost: u32) -> bool {
+    pub(crate) fn attacked_by_others(
+        &mut self,
+        t: &Tables,
+        sq: u32,
+        defender: u32,
+        ghost: u32,
+    ) -> bool {
         let was_empty = self.board[sq as usize] == 0;
         if was_empty {
             self.board[sq as usize] = ghost;

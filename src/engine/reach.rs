@@ -75,7 +75,8 @@ impl Reach {
             return None;
         }
         let mut bits = vec![0u64; np * nblocks * npos * words];
-        let mut seen: HashSet<(u32, u32, u32, u32), BuildHasherDefault<FxHasher>> = HashSet::default();
+        let mut seen: HashSet<(u32, u32, u32, u32), BuildHasherDefault<FxHasher>> =
+            HashSet::default();
         let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new(); // (pc, pos, mark, to)
         let mut budget = 20_000_000u64;
         for p in 0..np {
@@ -138,6 +139,12 @@ impl Reach {
                 }
             }
         }
-        Some(Reach { npos, nblocks, words, block_id, bits })
+        Some(Reach {
+            npos,
+            nblocks,
+            words,
+            block_id,
+            bits,
+        })
     }
 }
