@@ -148,6 +148,7 @@ fn xslt_stylesheets_match_rust_output_over_the_corpus() {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");
+    let root_dir = root;
     let tmp = std::env::temp_dir().join(format!("dagaz-xslt-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let files = corpus_files();
@@ -183,6 +184,30 @@ fn xslt_stylesheets_match_rust_output_over_the_corpus() {
                     if !out.status.success() || out.stdout != want.as_bytes() {
                         errs.push(format!("{rel} {stage} {sheet}: XSLT output differs"));
                     }
+                }
+                let _ = std::fs::remove_file(&xml_path);
+            }
+            // Model stage: every game of the file that compiles.
+            let models: Vec<_> = loaded
+                .games
+                .iter()
+                .filter_map(|g| dagaz::model::Model::compile(g).ok())
+                .collect();
+            if !models.is_empty() {
+                let root = dagaz::convert::model::models_element(&rel, &models);
+                let xml_path = tmp.join(format!("{i}-model.xml"));
+                std::fs::write(&xml_path, dagaz::convert::element::to_xml(&root)).unwrap();
+                let out = std::process::Command::new("xsltproc")
+                    .arg(format!("{root_dir}/xslt-equivalents/model-to-json.xsl"))
+                    .arg(&xml_path)
+                    .output()
+                    .unwrap();
+                if !out.status.success()
+                    || out.stdout != dagaz::convert::element::to_json(&root).as_bytes()
+                {
+                    errs.push(format!(
+                        "{rel} model model-to-json.xsl: XSLT output differs"
+                    ));
                 }
                 let _ = std::fs::remove_file(&xml_path);
             }

@@ -1,6 +1,9 @@
-//! Writers (and a reader) for the tree formats of `docs/formats.md`: XML, JSON and ZRF.
+//! Writers (and a reader) for the tree formats of `docs/formats.md`: XML, JSON and ZRF,
+//! and the element-tree form of the compiled model.
 
+pub mod element;
 pub mod json;
+pub mod model;
 pub mod xml;
 pub mod xml_read;
 

@@ -15,6 +15,8 @@ pub enum Stage {
     Syntax,
     /// includes spliced, macros expanded, each variant merged into a full game
     Expanded,
+    /// the compiled game model: positions and links, zones, pieces, move programs, goals
+    Model,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,6 +32,7 @@ pub enum To {
 ///   dagaz convert tictactoe                    # a bundled game's syntax tree as XML
 ///   dagaz convert tictactoe --stage expanded --to json -o tictactoe.json
 ///   dagaz convert tictactoe --to xml -o tree.xml
+///   dagaz convert tictactoe --stage model --to json
 ///   dagaz convert tree.xml --to zrf            # tree XML (e.g. after XSLT) back to ZRF
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
@@ -85,6 +88,40 @@ fn run_from_xml(a: &Args, display: &str) -> u8 {
     }
 }
 
+/// `--stage model`: compiles the selected games and writes their models.
+fn write_model(
+    a: &Args,
+    display: &str,
+    loaded: &dagaz::expand::Loaded,
+    games: &[&dagaz::expand::GameDef],
+) -> u8 {
+    if a.to == To::Zrf {
+        return usage_error("the model stage has no ZRF form: use --to xml or --to json");
+    }
+    let mut models = Vec::with_capacity(games.len());
+    for g in games {
+        match dagaz::model::Model::compile(g) {
+            Ok(m) => {
+                print_diagnostics(&m.warnings, &loaded.sources, a.format);
+                models.push(m);
+            }
+            Err(d) => {
+                print_diagnostics(&d, &loaded.sources, a.format);
+                return PROBLEMS;
+            }
+        }
+    }
+    let root = dagaz::convert::model::models_element(display, &models);
+    let data = match a.to {
+        To::Json => dagaz::convert::element::to_json(&root),
+        _ => dagaz::convert::element::to_xml(&root),
+    };
+    match write_output(a.output.as_deref(), data.as_bytes()) {
+        Ok(()) => OK,
+        Err(e) => usage_error(&e),
+    }
+}
+
 pub fn run(a: Args) -> u8 {
     let display = a.file.to_string_lossy().into_owned();
     if a.file
@@ -106,7 +143,7 @@ pub fn run(a: Args) -> u8 {
             Limits::default(),
         )),
         (None, Stage::Syntax) => load_syntax(&a.file, &display),
-        (None, Stage::Expanded) => load_path(&a.file, &display, Limits::default()),
+        (None, Stage::Expanded | Stage::Model) => load_path(&a.file, &display, Limits::default()),
     };
     let loaded = match loaded {
         Ok(l) => l,
@@ -123,23 +160,31 @@ pub fn run(a: Args) -> u8 {
     if has_errors(&loaded.diagnostics) {
         return PROBLEMS;
     }
-    let forms: Vec<_> = match (a.stage, &a.variant) {
-        (Stage::Syntax, Some(_)) => return usage_error("--variant needs --stage expanded"),
-        (Stage::Syntax, None) => loaded.syntax.clone(),
-        (Stage::Expanded, None) => loaded.games.iter().map(|g| g.form.clone()).collect(),
-        (Stage::Expanded, Some(v)) => match loaded.find_game(v) {
-            Ok(g) => vec![g.form.clone()],
+    let games: Vec<&dagaz::expand::GameDef> = match &a.variant {
+        None => loaded.games.iter().collect(),
+        Some(_) if a.stage == Stage::Syntax => {
+            return usage_error("--variant needs --stage expanded or model");
+        }
+        Some(v) => match loaded.find_game(v) {
+            Ok(g) => vec![g],
             Err(d) => {
                 print_diagnostics(&[d], &loaded.sources, a.format);
                 return USAGE;
             }
         },
     };
+    if a.stage == Stage::Model {
+        return write_model(&a, &display, &loaded, &games);
+    }
+    let forms: Vec<_> = match a.stage {
+        Stage::Syntax => loaded.syntax.clone(),
+        _ => games.iter().map(|g| g.form.clone()).collect(),
+    };
     let names = loaded.file_names();
     let doc = TreeDoc {
         stage: match a.stage {
             Stage::Syntax => "syntax",
-            Stage::Expanded => "expanded",
+            _ => "expanded",
         },
         source: &display,
         forms: &forms,
