@@ -131,6 +131,15 @@ fn shards_merge_into_the_full_run_and_resume_completes_it() {
         .assert()
         .success();
     assert_eq!(records(&s1), records(&full));
+    // Extending a run: 6 games, then resume with -n 12.
+    let ext = tmp("ext.jsonl");
+    autoplay(&["ur-simple", "ur-random", "-n", "6"], &ext);
+    dagaz()
+        .args(["autoplay", "ur-simple", "ur-random", "-n", "12", "--resume"])
+        .arg(&ext)
+        .assert()
+        .success();
+    assert_eq!(records(&ext), records(&full));
     // Resuming with other settings is refused.
     dagaz()
         .args([

@@ -69,8 +69,8 @@ pub struct Args {
     /// play only slice K of N of the game indices (pairs stay together), e.g. 2/8
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// continue the run recorded in FILE: skip the games it holds (and write there unless
-    /// --games-out is given)
+    /// continue (or extend, with a larger -n) the run recorded in FILE: skip the games it
+    /// holds, and write there unless --games-out is given
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// fail (exit 1) unless a player's score lies in the range, e.g. A:0.60..1.0
@@ -179,16 +179,24 @@ fn run_inner(a: Args) -> Result<u8, String> {
             let text = std::fs::read_to_string(r)
                 .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
             previous = read_records(&text, &r.display().to_string())?;
-            if let Some(bad) = previous
-                .iter()
-                .find(|x| x.run_seed != a.seed || x.settings != settings)
-            {
+            // The same run, possibly extended with a larger -n.
+            let same = |x: &GameRecord| {
+                x.run_seed == a.seed
+                    && RunSettings {
+                        games: settings.games,
+                        ..x.settings.clone()
+                    } == settings
+            };
+            if let Some(bad) = previous.iter().find(|x| !same(x)) {
                 return Err(format!(
                     "`{}` holds game {} of another run (seed {} or other players/settings); resume with the same arguments",
                     r.display(),
                     bad.game_index,
                     bad.run_seed
                 ));
+            }
+            for x in &mut previous {
+                x.settings.games = settings.games;
             }
         }
     }
