@@ -90,16 +90,30 @@ macro_rules! rule {
 /// Every rule with a fixture, and the remaining codes with their explanation.
 pub static RULES: &[Rule] = &[
     rule!(
+        core::IO_ERROR,
+        Error,
+        "a file cannot be read",
+        "The file named on the command line does not exist, is a folder, or cannot be opened (permissions). Nothing was checked. Check the path; an unreadable file named by `include` is reported as `include-not-found` instead."
+    ),
+    // The fixture `tests/lint/not-utf8` cannot be embedded: `include_str!` needs UTF-8.
+    rule!(
         core::NOT_UTF8,
         Warning,
         "the file is not UTF-8",
-        "The file was decoded as Windows-1252. Save it as UTF-8 so that every tool reads the same characters."
+        "The file was decoded as Windows-1252 (ZoG's own encoding, common in old rules files). The text is read correctly, but other tools (editors, diff, XML converters) may not agree on the accented characters. Re-save the file as UTF-8."
     ),
     rule!(
         core::INVALID_CHARACTER,
         Warning,
         "control characters in the text",
-        "Control characters (other than tab and line breaks) cannot be represented in XML and are replaced by U+FFFD."
+        "Control characters (other than tab and line breaks) and non-characters cannot be represented in XML and are replaced by U+FFFD. They are usually pasted by accident into a string (a title, a description) and may show as boxes in ZoG. The position is the first one; delete it (a hex editor or `cat -A` shows it).",
+        "invalid-character"
+    ),
+    rule!(
+        core::BAD_TREE_XML,
+        Error,
+        "(convert) malformed tree XML",
+        "`dagaz convert tree.xml --to zrf` reads the tree XML of docs/formats.md back; this file is not well-formed XML or does not follow it (the root element is not `<zrf>`, a tag is unbalanced, an entity is unknown). It is never reported for a .zrf file. Regenerate the XML with `dagaz convert FILE --to xml`, or fix the element named in the message."
     ),
     rule!(
         core::UNCLOSED_LIST,
@@ -126,7 +140,8 @@ pub static RULES: &[Rule] = &[
         core::NESTING_TOO_DEEP,
         Error,
         "lists nested too deeply",
-        "Lists nested deeper than 256 levels are refused; real rules files stay below 20."
+        "Lists nested deeper than 256 levels are refused (real rules files stay below 20), which protects the tools from runaway input. The position is the first `(` past the limit. Usually the file is generated or damaged: look for a run of `(` without the matching `)`.",
+        "nesting-too-deep"
     ),
     rule!(
         core::INCLUDE_NOT_FOUND,
@@ -139,19 +154,22 @@ pub static RULES: &[Rule] = &[
         core::INCLUDE_CYCLE,
         Error,
         "a file includes itself",
-        "Following the includes leads back to a file already being included."
+        "Following the includes leads back to a file already being included, so the expansion would never end; the offending `include` is skipped. The message gives the chain of files. Move the shared definitions into a file that includes nothing, and include it from each file that needs it.",
+        "include-cycle"
     ),
     rule!(
         core::MALFORMED_INCLUDE,
         Error,
         "`include` needs one file name",
-        "Write `(include \"common.zrf\")`."
+        "`include` takes exactly one file name (a string or an atom): `(include \"common.zrf\")`. With no name, or several, the form is skipped. Write one `include` per file.",
+        "malformed-include"
     ),
     rule!(
         core::MALFORMED_DEFINE,
         Error,
         "`define` needs a name",
-        "Write `(define NAME body…)` with an atom as the name."
+        "A macro definition is `(define NAME body…)` with an atom as the name; ZRF macros have no named parameters, the body refers to the arguments as `$1`, `$2`… The definition is skipped, so every call of the macro stays unexpanded.",
+        "malformed-define"
     ),
     rule!(
         core::MACRO_REDEFINED,
@@ -171,7 +189,8 @@ pub static RULES: &[Rule] = &[
         core::EXPANSION_TOO_LARGE,
         Error,
         "macro expansion too large",
-        "Expansion produced more than 2,000,000 nodes (the largest real file needs about 82,000): macros that call each other several times per level grow exponentially."
+        "Expansion produced more than 2,000,000 nodes (the largest real file needs about 82,000): macros that call each other several times per level grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
+        "expansion-too-large"
     ),
     rule!(
         core::UNBOUND_PARAMETER,
@@ -184,7 +203,8 @@ pub static RULES: &[Rule] = &[
         core::BAD_SUBSTITUTION,
         Error,
         "an argument cannot be glued into a token",
-        "A list argument, or a string with blanks, is substituted into the middle of an atom or string."
+        "A `$k` glued to other characters (`a$1`, `\"$1 wins\"`) builds a new atom or string from the argument, which therefore must be a single atom (or, in a string, a word). A list argument, or a string with blanks glued into an atom, cannot be joined and the text is left as written. The position is the `$k` in the macro body; pass an atom in the call, or make the body use `$k` on its own.",
+        "bad-substitution"
     ),
     rule!(
         core::VARIANT_WITHOUT_GAME,
@@ -194,10 +214,23 @@ pub static RULES: &[Rule] = &[
         "variant-without-game"
     ),
     rule!(
+        core::UNKNOWN_VARIANT,
+        Error,
+        "(command line) no game or variant of that name",
+        "A command that works on one game of a file (`perft --variant`, `convert --variant`, an `autoplay` player) was given a name that is neither a game's or variant's title nor its slug. The note lists the available names, nearest first. `dagaz games FILE` lists them too. Not reported by `lint`, which checks every game."
+    ),
+    rule!(
+        core::INCLUDE_TOO_DEEP,
+        Error,
+        "includes nested too deeply",
+        "Files including files nested more than 32 deep are refused (real games use one or two levels); the include past the limit is skipped. Include the shared files from the main file instead of chaining them."
+    ),
+    rule!(
         codes::NO_GAME_FORM,
         Warning,
         "the file defines no game",
-        "The file has no `(game …)` form. That is fine for a macro library meant to be included, not for a rules file."
+        "The file has no `(game …)` form. That is fine for a macro library meant to be included, not for a rules file: ZoG refuses to open it. Add the game, or allow the code in the library (`; dagaz: allow-file(no-game)`).",
+        "no-game"
     ),
     rule!(
         codes::UNUSED_MACRO,
@@ -277,11 +310,185 @@ pub static RULES: &[Rule] = &[
         "dagaz-extension-option"
     ),
     rule!(
+        core::UNKNOWN_NAME,
+        Error,
+        "an attribute that no piece declares",
+        "`set-attribute` can only set attributes declared by a piece with `(attribute NAME VALUE)`. Declare the attribute in every piece type that carries it, with its initial value, or fix the spelling.",
+        "unknown-name"
+    ),
+    rule!(
+        core::DUPLICATE_NAME,
+        Warning,
+        "a piece type is defined twice",
+        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it.",
+        "duplicate-name"
+    ),
+    rule!(
+        core::MALFORMED_FORM,
+        Error,
+        "a board, zone or piece form is incomplete",
+        "A form lacks a required part: a `zone` or `piece` without `(name …)`, a `links` without its direction, a link that is not a `(from to)` pair. The form cannot be used. Add the missing part.",
+        "malformed-form"
+    ),
+    rule!(
+        core::UNKNOWN_SECTION,
+        Warning,
+        "(reserved) an unknown section of a game",
+        "Reserved for game sections ZoG does not know; the compiler currently ignores such sections without a finding."
+    ),
+    rule!(
+        core::NO_BOARD,
+        Error,
+        "the game has no board",
+        "The game has no `(board …)` section, or its board has no positions (every grid was refused, or every position was killed). Nothing can be set up or moved. Declare a board with a `grid` or `positions`.",
+        "no-board"
+    ),
+    rule!(
+        core::BAD_GRID,
+        Warning,
+        "a grid's dimensions or directions are malformed",
+        "In a `grid`, each dimension starts with its labels (`\"a/b/c\"`) and each direction gives one integer delta per dimension. A direction with too few deltas is a warning (the missing ones are taken as 0, which may not be what was meant); non-integer deltas, too many deltas or a dimension without labels are errors. Give one delta per dimension, in dimension order.",
+        "bad-grid"
+    ),
+    rule!(
+        core::UNKNOWN_POSITION,
+        Warning,
+        "a position that is not on the board",
+        "The name is not a position of the board: usually a typo, or a position of a larger board the file was adapted from. In the setup, a zone or a link the name is skipped (a warning: the piece or link silently disappears); in `unlink`, `position?` and goals it is an error. Fix the name or the board.",
+        "unknown-position"
+    ),
+    rule!(
+        core::UNKNOWN_DIRECTION,
+        Warning,
+        "a direction that the board does not define",
+        "Directions come from the grid's `directions` and from `links`. In a `symmetry` the pair is skipped (a warning: the player then moves that way unmirrored); in `opposite` and `relative-config` it is an error. Define the direction or fix the name.",
+        "unknown-direction"
+    ),
+    rule!(
+        core::UNKNOWN_ZONE,
+        Error,
+        "a zone that is not declared",
+        "`in-zone?` names a zone with no `(zone (name …) …)` in the board or game. Declare the zone (with its players and positions) or fix the spelling.",
+        "unknown-zone"
+    ),
+    rule!(
+        core::TOO_MANY_POSITIONS,
+        Error,
+        "the board is too large",
+        "A single grid may have at most 65,536 positions and a board about a million; the largest real board has a few thousand. A grid this large is usually a mistake in its dimension labels. Use fewer labels per dimension, or fewer dimensions.",
+        "too-many-positions"
+    ),
+    rule!(
+        core::NO_PLAYERS,
+        Error,
+        "the game declares no players",
+        "Without `(players …)` (or with an empty list) there is nobody to move. Declare the players, in turn order: `(players White Black)`.",
+        "no-players"
+    ),
+    rule!(
+        core::UNKNOWN_PLAYER,
+        Error,
+        "a player that is not declared",
+        "The turn order, the setup, a `symmetry` or a goal names a player missing from `(players …)`, usually a typo. Fix the name or declare the player.",
+        "unknown-player"
+    ),
+    rule!(
+        core::TOO_MANY_PLAYERS,
+        Error,
+        "more than 31 players",
+        "The engine supports at most 31 players (including random players such as `?Dice`). Reduce the number of players.",
+        "too-many-players"
+    ),
+    rule!(
+        core::BAD_TURN_ORDER,
+        Warning,
+        "`repeat` ends the turn order",
+        "`repeat` marks where the turn order starts again after the first cycle; at the end it repeats nothing and is ignored, so the whole order repeats. Move `repeat` before the turns that repeat, or delete it.",
+        "bad-turn-order"
+    ),
+    rule!(
+        core::UNKNOWN_PIECE,
+        Error,
+        "a piece type that is not defined",
+        "The setup, a move (`add`, `create`, `change-type`, `piece?`) or a goal names a piece type with no `(piece (name …))`. Usually a typo, or a plural (`Men` for `Man`). Fix the name or define the piece.",
+        "unknown-piece"
+    ),
+    rule!(
+        core::UNKNOWN_INSTRUCTION,
+        Error,
+        "an unknown word in a move block",
+        "A word in a move block is neither an instruction (`add`, `capture`, `mark`…) nor a direction nor a position: usually a misspelt direction, or a macro that was not expanded. Fix the spelling or define the direction or macro.",
+        "unknown-instruction"
+    ),
+    rule!(
+        core::BAD_INSTRUCTION,
+        Error,
+        "an instruction with wrong arguments",
+        "A known instruction got the wrong number or kind of arguments: `verify` takes one condition (combine several with `and`), `if` and `while` need a condition, `go` takes `from`, `to`, `last-from`, `last-to` or `mark`, a target must be a direction or a position, `create` needs a piece type. The message says which.",
+        "bad-instruction"
+    ),
+    rule!(
+        core::UNKNOWN_CONDITION,
+        Error,
+        "an unknown condition",
+        "A condition must be a predicate ending in `?` (`empty?`, `enemy?`, `in-zone?`…), an attribute, `true`/`false`, or `and`/`or`/`not` of conditions. A missing `?` is the usual cause. Fix the name.",
+        "unknown-condition"
+    ),
+    rule!(
+        core::TOO_MANY_ATTRIBUTES,
+        Error,
+        "more than 17 attributes",
+        "Piece attributes are stored as bits in the piece, and the engine has room for 17 distinct attribute names across all pieces. Reuse attributes between piece types, or encode states as piece types (`change-type`).",
+        "too-many-attributes"
+    ),
+    rule!(
+        core::TOO_MANY_PIECE_TYPES,
+        Error,
+        "more than 1023 piece types",
+        "The engine stores the piece type in 10 bits: at most 1023 types. Real games have a few dozen; this many comes from generating macros. Merge types that differ only in state into attributes.",
+        "too-many-piece-types"
+    ),
+    rule!(
+        core::UNKNOWN_GOAL,
+        Error,
+        "an unknown goal condition",
+        "A win, loss, draw or count condition must be one of `stalemated`, `repetition`, `checkmated`, `captured`, `pieces-remaining`, `total-piece-count`, `absolute-config`, `relative-config`, `true`, `false`, or `and`/`or`/`not` of them. Check the spelling (`stalemated`, not `stalemate`).",
+        "unknown-goal"
+    ),
+    rule!(
+        core::BAD_GOAL,
+        Error,
+        "a goal with missing or malformed arguments",
+        "A goal section needs its players and a condition; `pieces-remaining` and `total-piece-count` need a count first; `absolute-config` needs piece types and positions; `relative-config` alternates piece types and directions. The goal is dropped. The message says what is missing.",
+        "bad-goal"
+    ),
+    rule!(
+        core::BAD_OPTION_VALUE,
+        Warning,
+        "an option with an unexpected value",
+        "Boolean options take `true` or `false`; `pass turn` also takes `forced`, `maximal captures` also takes `2`. Any other value is read as false (off), which is probably not what was meant. Use one of the documented values.",
+        "bad-option-value"
+    ),
+    rule!(
         core::ENGINE_EXTENSION,
         Error,
         "an Axiom engine",
         "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played.",
         "engine-extension"
+    ),
+    rule!(
+        core::STEP_BUDGET_EXCEEDED,
+        Warning,
+        "(--deep) a `while` loop that does not end",
+        "During a playout a `while` loop ran more than 10,000 times in one move generation; the engine abandoned that branch, so some moves may be missing. Almost always the loop body does not move (no direction step) or its condition never becomes false. Step inside the loop: `(while empty? add n)`.",
+        "step-budget-exceeded"
+    ),
+    rule!(
+        core::CHAIN_BUDGET_EXCEEDED,
+        Warning,
+        "(--deep) partial-move chains explode",
+        "During a playout, expanding `add-partial` continuations visited more than 200,000 chain positions in one move generation; the engine cut the search, so some multi-part moves are missing and generation is slow. Typical cause: a continuation that does not require progress (a capture, a jump) and so can wander over the board. Make each continuation consume something, or end the move with `add`.",
+        "chain-budget-exceeded"
     ),
     rule!(
         codes::DEEP_NO_MOVE_NO_GOAL,
