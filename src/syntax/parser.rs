@@ -108,7 +108,7 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
             len: (s.end() - s.start()) as u32,
         };
         let node = match rule {
-            Rule::lparen => {
+            Rule::paren if s.as_str() == "(" => {
                 if stack.len() >= MAX_NESTING {
                     if !too_deep_reported {
                         diagnostics.push(
@@ -126,7 +126,7 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
                 }
                 continue;
             }
-            Rule::rparen => {
+            Rule::paren => {
                 if overflow > 0 {
                     overflow -= 1;
                     continue;
