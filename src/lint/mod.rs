@@ -128,14 +128,6 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
     let before = diags.len();
     diags.retain(|d| !sup.silences(d, loaded.main));
     let mut suppressed = before - diags.len();
-    for d in &mut diags {
-        if let Some(r) = rules::find(d.code.id) {
-            // Lint rules may be stricter or milder than the phase that found them.
-            if d.severity != Severity::Error {
-                d.severity = r.severity;
-            }
-        }
-    }
     let before = diags.len();
     diags.retain_mut(|d| match opts.levels.get(d.code.id) {
         Some(Level::Allow) => d.severity == Severity::Error && is_fatal(d.code),

@@ -20,17 +20,6 @@ fn sub<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
     n.args().iter().find(|s| s.head() == Some(name))
 }
 
-/// Options that only Dagaz (or a plug-in) understands; they are ignored with a warning.
-fn is_extension_option(name: &str) -> bool {
-    name.ends_with("-extension")
-        || name.ends_with(" extension")
-        || name.ends_with("-invariant")
-        || matches!(
-            name,
-            "shared pieces" | "shared-pieces" | "deferred captures" | "ko" | "sliding-puzzle"
-        )
-}
-
 /// Compiles one game. See [`Model::compile`].
 pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let g = &game.form;
@@ -586,13 +575,8 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                     }
                 }
             }
-            n if is_extension_option(n) => diags.push(
-                Diagnostic::warning(
-                    codes::ENGINE_EXTENSION,
-                    format!("option `{n}` is a Dagaz extension; ignored"),
-                )
-                .with_span(s.span),
-            ),
+            // Other options (ZoG's display options, Dagaz extensions, typos) do not change
+            // play; `dagaz lint` reports the unknown ones (DZ0850, DZ0851).
             _ => {}
         }
     }
