@@ -384,3 +384,22 @@ fn perft_command() {
         .unwrap();
     assert_eq!(usage.status.code(), Some(2));
 }
+
+/// A partial chain whose every continuation would come back to a position of the chain
+/// ends there (it is a move); a chain is never dropped for lack of a non-cycling
+/// continuation. A king wandering on an empty 3x3 board from the centre, one orthogonal
+/// step per part, can only stop when every neighbour has been visited: the 8 Hamiltonian
+/// paths from the centre.
+#[test]
+fn partial_chains_end_where_every_continuation_cycles() {
+    let text = r#"(game (title "Wander") (players A B) (turn-order A B)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+        (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+      (board-setup (A (K b2)))
+      (piece (name K) (moves (move-type go)
+        (n (verify empty?) (add-partial go)) (s (verify empty?) (add-partial go))
+        (e (verify empty?) (add-partial go)) (w (verify empty?) (add-partial go))))
+      (loss-condition (A B) stalemated))"#;
+    let mut e = engine_of_text(text, None);
+    assert_eq!(perft(&mut e, 1), 8);
+}

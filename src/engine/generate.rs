@@ -225,6 +225,13 @@ impl Scratch {
             self.chain_lists[depth] = conts;
             return;
         }
+        // Continuations that would come back to a position of this chain are not
+        // continuations: when only such ones exist, the chain ends here.
+        let path = &self.chain_path;
+        conts.retain_by(|c| {
+            let hc = h ^ chain_delta(c);
+            hc != h && !path.contains(&hc)
+        });
         if conts.is_empty() || t.model.options.pass_partial {
             let o = out.push_slot();
             o.copy_from(m);
