@@ -17,10 +17,10 @@ use std::time::Instant;
 /// `#` starting a comment; `--suite NAME` with a bundled game's name runs its own suite.
 ///
 /// Examples:
-///   dagaz perft chess --depth 4
-///   dagaz perft chess --variant kiwipete --depth 3 --divide
-///   dagaz perft games/checkers.zrf --depth 8 --expect 845931 -j 2
-///   dagaz perft --suite chess
+///   dagaz perft chess --depth 3
+///   dagaz perft chess --variant kiwipete --depth 2 --divide
+///   dagaz perft checkers --depth 6 --expect 36768 -j 2
+///   dagaz perft --suite tictactoe
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
