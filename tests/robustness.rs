@@ -1,5 +1,6 @@
 //! Robustness: thousands of mutated corpus files (truncations, deleted and doubled
-//! parentheses, random bytes, huge numbers, macro bombs) go through the whole pipeline.
+//! parentheses, random bytes, huge numbers, macro bombs) go through the whole pipeline:
+//! loading, model compilation and, when the game still compiles, 20 random plies.
 //! No case may panic, and every case must end in a result or a diagnostic within a bounded
 //! time. The mutations are drawn from a fixed seed, so a failure names a reproducible case.
 
@@ -10,6 +11,8 @@ use dagaz::rng::Rng;
 use std::time::{Duration, Instant};
 
 const CASES_PER_FILE: usize = 12;
+/// Plies of the random playout run on each mutated file that still compiles.
+const PLAYOUT_PLIES: usize = 20;
 /// Per-case time bound (debug build, shared machine).
 const CASE_LIMIT: Duration = Duration::from_secs(10);
 
@@ -135,11 +138,32 @@ fn mutated_corpus_never_panics_or_hangs() {
                 let bytes = mutate(&src, kind, &mut rng);
                 let name = format!("{rel}#{k}(kind {kind})");
                 let t = Instant::now();
-                let outcome = std::panic::catch_unwind(|| {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let l = load_bytes(path.to_str().unwrap(), &bytes, Limits::default());
-                    // Every error must carry a code; every span must point into a file.
-                    l.diagnostics.iter().all(|d| !d.code.id.is_empty())
-                });
+                    // Every error must carry a code and a position inside a known file.
+                    let ok = l.diagnostics.iter().all(|d| {
+                        !d.code.id.is_empty()
+                            && d.span.is_none_or(|s| (s.file.0 as usize) < l.sources.len())
+                    });
+                    // The default game, if it still compiles, must play: a short seeded
+                    // random playout on the engine.
+                    if let Some(g) = l.default_game()
+                        && let Ok(model) = dagaz::model::Model::compile(g)
+                    {
+                        let mut e = dagaz::engine::Engine::new(model);
+                        let mut s = e.initial_state();
+                        let mut moves = dagaz::engine::MoveList::new();
+                        for _ in 0..PLAYOUT_PLIES {
+                            e.legal_moves(&s, &mut moves);
+                            if moves.is_empty() {
+                                break;
+                            }
+                            let m = moves.get(rng.below(moves.len())).unwrap().clone();
+                            e.make(&mut s, &m);
+                        }
+                    }
+                    ok
+                }));
                 (name, t.elapsed(), outcome.unwrap_or(false))
             })
         })
