@@ -95,10 +95,15 @@ fn every_documented_rule_explains_itself_and_named_rules_have_fixtures() {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/lint")
                 .join(r.code.name);
+            let snapshot = std::fs::read_to_string(dir.join("bad.expected"))
+                .unwrap_or_else(|_| panic!("no snapshot for {}", r.code.name));
+            // The documented severity is the one reported.
+            let tag = format!("{}[{}/{}]", r.severity.as_str(), r.code.id, r.code.name);
             assert!(
-                dir.join("bad.expected").exists(),
-                "no snapshot for {}",
-                r.code.name
+                snapshot.contains(&tag),
+                "{}: documented as {} but the snapshot says otherwise:\n{snapshot}",
+                r.code.name,
+                r.severity.as_str()
             );
         }
     }

@@ -324,7 +324,7 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                 for pos in positions.filter(|n| n.kind == Kind::Atom) {
                     if let Some(prev) = seen.insert(&pos.text, pos) {
                         out.push(
-                            Diagnostic::error(
+                            Diagnostic::warning(
                                 codes::DOUBLY_OCCUPIED,
                                 format!(
                                     "position `{}` is set up twice (first at line {}, column {}): the later piece replaces the earlier one",
