@@ -198,9 +198,72 @@ fn contains_add(n: &Node) -> bool {
     }
 }
 
+/// The sections ZoG knows inside `(game …)`, the v1 keyword forms of options included.
+pub const GAME_SECTIONS: &[&str] = &[
+    "title",
+    "description",
+    "history",
+    "strategy",
+    "players",
+    "turn-order",
+    "board",
+    "board-setup",
+    "piece",
+    "option",
+    "move-priorities",
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+    "default",
+    "engine",
+    "music",
+    "opening-sound",
+    "release-sound",
+    "capture-sound",
+    "move-sound",
+    "change-sound",
+    "drop-sound",
+    "click-sound",
+    "win-sound",
+    "loss-sound",
+    "draw-sound",
+    "solution",
+    "version",
+    "pass-turn",
+    "pass-partial",
+    "recycle-captures",
+    "allow-flipping",
+    "animate-captures",
+    "animate-drops",
+    "include-off-pieces",
+    "recycle-promotions",
+];
+
 fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
+    for s in sections {
+        let known = s.head().is_some_and(|h| GAME_SECTIONS.contains(&h));
+        if !known {
+            let what = s
+                .head()
+                .map_or_else(|| "a bare token".to_owned(), |h| format!("`({h} …)`"));
+            let mut d = Diagnostic::warning(
+                crate::diagnostics::codes::UNKNOWN_SECTION,
+                format!("{what} is not a section ZoG knows: it is ignored"),
+            )
+            .with_span(s.span);
+            if let Some(n) = s.head().and_then(|h| {
+                suggestions(h, GAME_SECTIONS.iter().copied())
+                    .first()
+                    .copied()
+            }) {
+                d = d.with_note(format!("did you mean `{n}`?"));
+            }
+            out.push(d);
+        }
+    }
     // Goals. A variant inherits its base game's goals and cannot remove them, so a
     // goal-less variant of a goal-less game is reported once, at the game.
     let inherits = g.is_variant && g.base_index != usize::MAX;

@@ -333,8 +333,9 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::UNKNOWN_SECTION,
         Warning,
-        "(reserved) an unknown section of a game",
-        "Reserved for game sections ZoG does not know; the compiler currently ignores such sections without a finding."
+        "an unknown section of a game",
+        "A form inside `(game …)` or `(variant …)` whose keyword ZoG does not know is ignored, so a misspelt section (`(win-conditon …)`) silently does nothing.",
+        "unknown-section"
     ),
     rule!(
         core::NO_BOARD,
