@@ -108,10 +108,20 @@ impl SourceMap {
         let (text, replaced) = replace_invalid_xml_chars(text);
         let id = self.add_text(path, display.clone(), text);
         if decoded {
-            warnings.push(Diagnostic::warning(
-                codes::NOT_UTF8,
-                format!("`{display}` is not valid UTF-8; decoded as Windows-1252"),
-            ));
+            // Point at the first byte that is not UTF-8: every byte before it decodes to
+            // one character, so its offset in the text is the length of that prefix.
+            let raw = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let bad = std::str::from_utf8(raw)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            let offset = decode(&raw[..bad]).0.len();
+            warnings.push(
+                Diagnostic::warning(
+                    codes::NOT_UTF8,
+                    format!("`{display}` is not valid UTF-8; decoded as Windows-1252"),
+                )
+                .with_span(self.span_at(id, offset, 1)),
+            );
         }
         if let Some((offset, count)) = replaced {
             let span = self.span_at(id, offset, 1);
