@@ -37,7 +37,12 @@ impl Scratch {
     /// Runs the block at `pc0` for `piece` starting on `start`. `from` is the origin
     /// ([`NONE`] for a drop). Emits moves into `out`, or in attack mode (`out` = `None`)
     /// returns true as soon as some `add` would capture on the attack target.
+    ///
+    /// Normal runs queue their work in `frames[0]`, attack runs in `frames[1]`: an attack
+    /// run never starts another run, and a normal run starts only attack runs (through
+    /// `attacked?`/`defended?`), so the two frames are never in use twice at once.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn run(
         &mut self,
         t: &Tables,
@@ -48,39 +53,81 @@ impl Scratch {
         move_type: u32,
         out: Option<&mut MoveList>,
     ) -> bool {
-        let k = usize::from(out.is_none());
-        let mut f = std::mem::take(&mut self.frames[k]);
-        f.clear();
-        let r = self.run_in(t, &mut f, pc0, start, piece, from, move_type, out);
-        self.frames[k] = f;
-        r
+        // Most runs end within the block's first few instructions (a step off the board,
+        // a `verify` on the next square). That prefix only moves the current square and the
+        // accumulator, so it is run here without setting up the full interpreter, which
+        // then resumes where the prefix stopped.
+        let code = &t.model.code[..];
+        let links = &t.links[self.mover as usize][..];
+        let mut pc = pc0 as usize;
+        let mut pos = start;
+        let mut acc = false;
+        loop {
+            match code[pc] {
+                Op::Step(s) => {
+                    pos = links[pos as usize * t.width + s as usize];
+                    if pos == NONE {
+                        return false;
+                    }
+                }
+                Op::Test {
+                    pred: pred @ (Pred::Empty | Pred::Friend | Pred::Enemy),
+                    target: Target::Here,
+                    negate,
+                } => {
+                    let v = self.board[pos as usize];
+                    let holds = match pred {
+                        Pred::Empty => v == 0,
+                        Pred::Friend => v != 0 && piece::owner(v) == self.mover,
+                        _ => {
+                            v != 0
+                                && piece::owner(v) != self.mover
+                                && !t.neutral[piece::owner(v) as usize]
+                        }
+                    };
+                    acc = holds != negate;
+                }
+                Op::Verify => {
+                    if !acc {
+                        return false;
+                    }
+                }
+                _ => break,
+            }
+            pc += 1;
+        }
+        self.run_in(t, pc, start, pos, acc, piece, from, move_type, out)
     }
 
+    /// The general interpreter: runs from `pc` with the current square `pos` and the
+    /// accumulator `acc` (the mark is still on `start`).
     #[allow(clippy::too_many_arguments)]
     fn run_in(
         &mut self,
         t: &Tables,
-        f: &mut Frame,
-        pc0: u32,
+        pc: usize,
         start: u32,
+        pos: u32,
+        mut acc: bool,
         mut piece: u32,
         mut from: u32,
         move_type: u32,
         mut out: Option<&mut MoveList>,
     ) -> bool {
+        let k = usize::from(out.is_none());
+        self.frames[k].clear();
         let code = &t.model.code[..];
         let mover = self.mover as usize;
         let links = &t.links[mover][..];
         let w = t.width;
-        let mut pc = pc0 as usize;
+        let mut pc = pc;
         let mut r = Regs {
-            pos: start,
+            pos,
             mark: start,
             flags: 0,
             piece,
         };
         let mut to = NONE;
-        let mut acc = false;
         let mut steps = 0u32;
         loop {
             match code[pc] {
@@ -96,7 +143,7 @@ impl Scratch {
                     target,
                     negate,
                 } => {
-                    acc = self.test(t, pred, target, &r, f) != negate;
+                    acc = self.test(t, links, pred, target, &r, k) != negate;
                 }
                 Op::Verify => {
                     if !acc {
@@ -138,7 +185,8 @@ impl Scratch {
                         None => {
                             let target = self.attack_target;
                             if dest == target
-                                || f.actions
+                                || self.frames[1]
+                                    .actions
                                     .iter()
                                     .any(|a| matches!(a, Action::Capture(c) if *c == target))
                             {
@@ -147,14 +195,36 @@ impl Scratch {
                         }
                         Some(o) => {
                             if ntypes == 0 {
-                                self.emit(
-                                    t, f, from, piece, dest, NONE, copy, partial, move_type, o,
+                                emit(
+                                    t,
+                                    &mut self.board,
+                                    &self.frames[0],
+                                    self.mover,
+                                    from,
+                                    piece,
+                                    dest,
+                                    NONE,
+                                    copy,
+                                    partial,
+                                    move_type,
+                                    o,
                                 );
                             } else {
                                 for i in types..types + ntypes {
                                     let ty = t.model.type_lists[i as usize];
-                                    self.emit(
-                                        t, f, from, piece, dest, ty, copy, partial, move_type, o,
+                                    emit(
+                                        t,
+                                        &mut self.board,
+                                        &self.frames[0],
+                                        self.mover,
+                                        from,
+                                        piece,
+                                        dest,
+                                        ty,
+                                        copy,
+                                        partial,
+                                        move_type,
+                                        o,
                                     );
                                 }
                             }
@@ -177,7 +247,7 @@ impl Scratch {
                 Op::Cascade => {
                     let dest = if to != NONE { to } else { r.pos };
                     if piece != 0 {
-                        f.cascades.push((from, dest, piece));
+                        self.frames[k].cascades.push((from, dest, piece));
                     }
                     // The new moving piece is whatever stands here (possibly nothing until
                     // a `from` picks one up).
@@ -203,34 +273,34 @@ impl Scratch {
                 }
                 Op::Capture(tg) => {
                     if let Some(c) = resolve(links, w, r.pos, tg) {
-                        f.actions.push(Action::Capture(c));
+                        self.frames[k].actions.push(Action::Capture(c));
                     }
                 }
                 Op::Flip(tg) => {
                     if let Some(c) = resolve(links, w, r.pos, tg) {
-                        f.actions.push(Action::Flip(c));
+                        self.frames[k].actions.push(Action::Flip(c));
                     }
                 }
                 Op::ChangeOwner(tg) => {
                     if let Some(c) = resolve(links, w, r.pos, tg) {
-                        f.actions.push(Action::ChangeOwner(c));
+                        self.frames[k].actions.push(Action::ChangeOwner(c));
                     }
                 }
                 Op::ChangeType(ty, tg) => {
                     if let Some(c) = resolve(links, w, r.pos, tg) {
-                        f.actions.push(Action::ChangeType(c, ty));
+                        self.frames[k].actions.push(Action::ChangeType(c, ty));
                     }
                 }
                 Op::Create { owner, ty, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
                         let owner = if owner == NONE { self.mover } else { owner };
                         let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
-                        f.actions.push(Action::Create(c, pc));
+                        self.frames[k].actions.push(Action::Create(c, pc));
                     }
                 }
                 Op::SetAttr { attr, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
-                        f.actions.push(Action::SetAttr(c, attr, acc));
+                        self.frames[k].actions.push(Action::SetAttr(c, attr, acc));
                     }
                 }
                 Op::SetFlag(i) => {
@@ -244,9 +314,10 @@ impl Scratch {
                 }
                 Op::SetPosFlag(i, tg) => {
                     if let Some(c) = resolve(links, w, r.pos, tg) {
-                        f.posflags.retain(|&(fi, fc)| !(fi == i && fc == c));
+                        let posflags = &mut self.frames[k].posflags;
+                        posflags.retain(|&(fi, fc)| !(fi == i && fc == c));
                         if acc {
-                            f.posflags.push((i, c));
+                            posflags.push((i, c));
                         }
                     }
                 }
@@ -256,10 +327,18 @@ impl Scratch {
         }
     }
 
-    /// Evaluates a predicate on the frozen board.
+    /// Evaluates a predicate on the frozen board. `links` is the mover's link table and `k`
+    /// the frame of the running block.
     #[inline]
-    fn test(&mut self, t: &Tables, pred: Pred, target: Target, r: &Regs, f: &Frame) -> bool {
-        let links = &t.links[self.mover as usize];
+    fn test(
+        &mut self,
+        t: &Tables,
+        links: &[u32],
+        pred: Pred,
+        target: Target,
+        r: &Regs,
+        k: usize,
+    ) -> bool {
         let c = match target {
             Target::Here => r.pos,
             Target::Dir(s) => links[r.pos as usize * t.width + s as usize],
@@ -284,7 +363,7 @@ impl Scratch {
             Pred::OnBoard => true,
             Pred::Marked => c == r.mark,
             Pred::Flag(i) => i < 64 && r.flags >> i & 1 == 1,
-            Pred::PosFlag(i) => f.posflags.contains(&(i, c)),
+            Pred::PosFlag(i) => self.frames[k].posflags.contains(&(i, c)),
             Pred::Attacked | Pred::Defended => {
                 if self.in_attack {
                     return false;
@@ -382,140 +461,140 @@ impl Scratch {
                 .any(|b| r.may_reach(piece::owner(v), b.start, cell, sq)),
         }
     }
+}
 
-    /// Builds one move from the queued actions and movements (see the module documentation).
-    #[allow(clippy::too_many_arguments)]
-    fn emit(
-        &mut self,
-        t: &Tables,
-        f: &Frame,
-        from: u32,
-        piece_v: u32,
-        dest: u32,
-        promote: u32,
-        copy: bool,
-        partial: u32,
-        move_type: u32,
-        out: &mut MoveList,
-    ) {
-        if piece_v == 0 {
-            return;
-        }
-        let m = out.push_slot();
-        let board = &mut self.board[..];
-        let recycle = t.model.options.recycle_captures;
-        let mut captures = 0u32;
-        let mut kings = 0u32;
-        let mut capture_at = |board: &mut [u32], changes: &mut Vec<Change>, c: u32| {
-            let v = board[c as usize];
-            if v != 0 {
-                captures += 1;
-                if piece::ty(v) != 0 {
-                    kings += 1;
-                }
-                set(board, changes, c, 0);
-                if recycle {
-                    let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
-                    set(board, changes, h, board[h as usize] + 1);
-                }
-            }
-        };
-        for a in &f.actions {
-            if let Action::Capture(c) = *a {
-                capture_at(board, &mut m.changes, c);
-            }
-        }
-        // Origins.
-        let main = (from, dest, piece_v);
-        for (i, &(fr, _, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
-            let is_main = i == f.cascades.len();
-            if fr == NONE {
-                if t.model.unlimited_drops[piece::ty(pc) as usize] {
-                    continue;
-                }
-                let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
-                let n = board[h as usize];
-                set(board, &mut m.changes, h, n.saturating_sub(1));
-            } else if !(copy && is_main) && board[fr as usize] != 0 {
-                set(board, &mut m.changes, fr, 0);
-            }
-        }
-        // Landings: cascaded pieces, then the main piece.
-        for (i, &(_, to, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
-            let pc = if i == f.cascades.len() && promote != NONE {
-                piece::with_type(pc, promote)
-            } else {
-                pc
-            };
-            if board[to as usize] != 0 {
-                capture_at(board, &mut m.changes, to);
-            }
-            set(board, &mut m.changes, to, pc);
-        }
-        for a in &f.actions {
-            match *a {
-                Action::Capture(_) => {}
-                Action::ChangeType(c, ty) => {
-                    let v = board[c as usize];
-                    if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_type(v, ty));
-                    }
-                }
-                Action::Flip(c) => {
-                    let v = board[c as usize];
-                    if v != 0 {
-                        let n = t.model.players.len() as u32;
-                        set(
-                            board,
-                            &mut m.changes,
-                            c,
-                            piece::with_owner(v, (piece::owner(v) + 1) % n),
-                        );
-                    }
-                }
-                Action::ChangeOwner(c) => {
-                    let v = board[c as usize];
-                    if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_owner(v, self.mover));
-                    }
-                }
-                Action::Create(c, pc) => set(board, &mut m.changes, c, pc),
-                Action::SetAttr(c, a, val) => {
-                    let v = board[c as usize];
-                    if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_attr(v, a, val));
-                    }
-                }
-            }
-        }
-        for c in m.changes.iter().rev() {
-            board[c.cell as usize] = c.old;
-        }
-        m.notes.push(MoveNote {
-            ty: piece::ty(piece_v),
-            from,
-            to: dest,
-            capture: captures > 0,
-            promote,
-            cascade: false,
-        });
-        for &(fr, to, pc) in &f.cascades {
-            m.notes.push(MoveNote {
-                ty: piece::ty(pc),
-                from: fr,
-                to,
-                capture: false,
-                promote: NONE,
-                cascade: true,
-            });
-        }
-        m.captures = captures;
-        m.king_captures = kings;
-        m.last_from = from;
-        m.last_to = dest;
-        m.move_type = move_type;
-        m.partial = partial;
+/// Builds one move from the queued actions and movements (see the module documentation).
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    t: &Tables,
+    board: &mut [u32],
+    f: &Frame,
+    mover: u32,
+    from: u32,
+    piece_v: u32,
+    dest: u32,
+    promote: u32,
+    copy: bool,
+    partial: u32,
+    move_type: u32,
+    out: &mut MoveList,
+) {
+    if piece_v == 0 {
+        return;
     }
+    let m = out.push_slot();
+    let recycle = t.model.options.recycle_captures;
+    let mut captures = 0u32;
+    let mut kings = 0u32;
+    let mut capture_at = |board: &mut [u32], changes: &mut Vec<Change>, c: u32| {
+        let v = board[c as usize];
+        if v != 0 {
+            captures += 1;
+            if piece::ty(v) != 0 {
+                kings += 1;
+            }
+            set(board, changes, c, 0);
+            if recycle {
+                let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
+                set(board, changes, h, board[h as usize] + 1);
+            }
+        }
+    };
+    for a in &f.actions {
+        if let Action::Capture(c) = *a {
+            capture_at(board, &mut m.changes, c);
+        }
+    }
+    // Origins.
+    let main = (from, dest, piece_v);
+    for (i, &(fr, _, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
+        let is_main = i == f.cascades.len();
+        if fr == NONE {
+            if t.model.unlimited_drops[piece::ty(pc) as usize] {
+                continue;
+            }
+            let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
+            let n = board[h as usize];
+            set(board, &mut m.changes, h, n.saturating_sub(1));
+        } else if !(copy && is_main) && board[fr as usize] != 0 {
+            set(board, &mut m.changes, fr, 0);
+        }
+    }
+    // Landings: cascaded pieces, then the main piece.
+    for (i, &(_, to, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
+        let pc = if i == f.cascades.len() && promote != NONE {
+            piece::with_type(pc, promote)
+        } else {
+            pc
+        };
+        if board[to as usize] != 0 {
+            capture_at(board, &mut m.changes, to);
+        }
+        set(board, &mut m.changes, to, pc);
+    }
+    for a in &f.actions {
+        match *a {
+            Action::Capture(_) => {}
+            Action::ChangeType(c, ty) => {
+                let v = board[c as usize];
+                if v != 0 {
+                    set(board, &mut m.changes, c, piece::with_type(v, ty));
+                }
+            }
+            Action::Flip(c) => {
+                let v = board[c as usize];
+                if v != 0 {
+                    let n = t.model.players.len() as u32;
+                    set(
+                        board,
+                        &mut m.changes,
+                        c,
+                        piece::with_owner(v, (piece::owner(v) + 1) % n),
+                    );
+                }
+            }
+            Action::ChangeOwner(c) => {
+                let v = board[c as usize];
+                if v != 0 {
+                    set(board, &mut m.changes, c, piece::with_owner(v, mover));
+                }
+            }
+            Action::Create(c, pc) => set(board, &mut m.changes, c, pc),
+            Action::SetAttr(c, a, val) => {
+                let v = board[c as usize];
+                if v != 0 {
+                    set(board, &mut m.changes, c, piece::with_attr(v, a, val));
+                }
+            }
+        }
+    }
+    for c in m.changes.iter().rev() {
+        board[c.cell as usize] = c.old;
+    }
+    m.notes.push(MoveNote {
+        ty: piece::ty(piece_v),
+        from,
+        to: dest,
+        capture: captures > 0,
+        promote,
+        cascade: false,
+    });
+    for &(fr, to, pc) in &f.cascades {
+        m.notes.push(MoveNote {
+            ty: piece::ty(pc),
+            from: fr,
+            to,
+            capture: false,
+            promote: NONE,
+            cascade: true,
+        });
+    }
+    m.captures = captures;
+    m.king_captures = kings;
+    m.last_from = from;
+    m.last_to = dest;
+    m.move_type = move_type;
+    m.partial = partial;
 }
 
 #[inline]
