@@ -18,17 +18,19 @@ pub struct Code {
     pub name: &'static str,
 }
 
+/// Declares a diagnostic code constant: `code!(NAME, "DZ0101", "kebab-name");`.
+macro_rules! code {
+    ($c:ident, $id:literal, $name:literal) => {
+        pub const $c: $crate::diagnostics::Code = $crate::diagnostics::Code {
+            id: $id,
+            name: $name,
+        };
+    };
+}
+pub(crate) use code;
+
 /// The codes, grouped by phase. Codes are never renumbered once released.
 pub mod codes {
-    use super::Code;
-    macro_rules! code {
-        ($c:ident, $id:literal, $name:literal) => {
-            pub const $c: Code = Code {
-                id: $id,
-                name: $name,
-            };
-        };
-    }
     code!(IO_ERROR, "DZ0001", "io-error");
     code!(NOT_UTF8, "DZ0002", "not-utf8");
     code!(INVALID_CHARACTER, "DZ0003", "invalid-character");

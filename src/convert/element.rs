@@ -8,6 +8,8 @@
 //! booleans, all others strings), then
 //! `children` (an array, when the element has child elements) or `text` (when it has text).
 
+use super::json::string;
+use super::xml::{escape_attr, escape_text};
 use std::fmt::Write as _;
 
 /// One element.
@@ -60,21 +62,6 @@ pub fn is_canonical_int(s: &str) -> bool {
         && s != "-0"
 }
 
-fn esc(s: &str, attr: bool, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\r' => out.push_str("&#13;"),
-            '"' if attr => out.push_str("&quot;"),
-            '\t' if attr => out.push_str("&#9;"),
-            '\n' if attr => out.push_str("&#10;"),
-            _ => out.push(c),
-        }
-    }
-}
-
 /// The XML document (declaration, two-space indentation, `\n` after every line).
 pub fn to_xml(root: &Element) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -87,12 +74,12 @@ fn xml(e: &Element, depth: usize, out: &mut String) {
     let _ = write!(out, "<{}", e.name);
     for (k, v) in &e.attrs {
         let _ = write!(out, " {k}=\"");
-        esc(v, true, out);
+        escape_attr(v, out);
         out.push('"');
     }
     if let Some(t) = &e.text {
         out.push('>');
-        esc(t, false, out);
+        escape_text(t, out);
         let _ = writeln!(out, "</{}>", e.name);
     } else if e.children.is_empty() {
         out.push_str("/>\n");
@@ -106,21 +93,6 @@ fn xml(e: &Element, depth: usize, out: &mut String) {
     }
 }
 
-fn json_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 /// The JSON document: one line and a newline.
 pub fn to_json(root: &Element) -> String {
     let mut out = String::new();
@@ -131,20 +103,20 @@ pub fn to_json(root: &Element) -> String {
 
 fn json(e: &Element, out: &mut String) {
     out.push_str("{\"element\":");
-    json_str(e.name, out);
+    string(e.name, out);
     for (k, v) in &e.attrs {
         out.push(',');
-        json_str(&k.replace('-', "_"), out);
+        string(&k.replace('-', "_"), out);
         out.push(':');
         if is_canonical_int(v) || v == "true" || v == "false" {
             out.push_str(v);
         } else {
-            json_str(v, out);
+            string(v, out);
         }
     }
     if let Some(t) = &e.text {
         out.push_str(",\"text\":");
-        json_str(t, out);
+        string(t, out);
     } else if !e.children.is_empty() {
         out.push_str(",\"children\":[");
         for (i, c) in e.children.iter().enumerate() {

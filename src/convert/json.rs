@@ -58,7 +58,7 @@ fn node(doc: &TreeDoc, n: &Node, out: &mut String) {
 }
 
 /// A JSON string with the documented escapes.
-fn string(s: &str, out: &mut String) {
+pub(crate) fn string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

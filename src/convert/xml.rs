@@ -58,7 +58,8 @@ fn write_node(doc: &TreeDoc, n: &Node, depth: usize, out: &mut String) {
     }
 }
 
-fn escape_text(s: &str, out: &mut String) {
+/// Escapes element text (`docs/formats.md`).
+pub(crate) fn escape_text(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -70,7 +71,8 @@ fn escape_text(s: &str, out: &mut String) {
     }
 }
 
-fn escape_attr(s: &str, out: &mut String) {
+/// Escapes an attribute value (`docs/formats.md`).
+pub(crate) fn escape_attr(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

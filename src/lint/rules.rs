@@ -8,15 +8,7 @@ use crate::diagnostics::{Code, Severity, codes as core};
 
 /// Codes reported only by lint (the other phases' codes live in `diagnostics::codes`).
 pub mod codes {
-    use crate::diagnostics::Code;
-    macro_rules! code {
-        ($c:ident, $id:literal, $name:literal) => {
-            pub const $c: Code = Code {
-                id: $id,
-                name: $name,
-            };
-        };
-    }
+    use crate::diagnostics::{Code, code};
     code!(UNUSED_MACRO, "DZ0214", "unused-macro");
     code!(UNUSED_MACRO_PARAMETER, "DZ0215", "unused-macro-parameter");
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
