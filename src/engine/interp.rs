@@ -25,6 +25,63 @@ fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
     board[cell as usize] = v;
 }
 
+/// A predicate on the current square that [`Scratch::run`]'s fast prefix evaluates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SimplePred {
+    Empty,
+    Friend,
+    Enemy,
+}
+
+/// The compact form of one instruction for the fast prefix of [`Scratch::run`]:
+/// `Tables::prefix[pc]` describes `code[pc]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PrefixOp {
+    /// `Op::Step`.
+    Step(u32),
+    /// A simple test on the current square directly followed by `Op::Verify`
+    /// (the pair is skipped at once: continue at `pc + 2`).
+    Require(SimplePred, bool),
+    /// A simple test on the current square (`negate` second).
+    Test(SimplePred, bool),
+    /// `Op::Verify`.
+    Verify,
+    /// Anything else: the general interpreter takes over here.
+    Other,
+}
+
+/// Builds the [`PrefixOp`] table of a code vector (one entry per instruction).
+pub(crate) fn prefix_ops(code: &[Op]) -> Vec<PrefixOp> {
+    let simple = |op: &Op| match *op {
+        Op::Test {
+            pred,
+            target: Target::Here,
+            negate,
+        } => {
+            let p = match pred {
+                Pred::Empty => SimplePred::Empty,
+                Pred::Friend => SimplePred::Friend,
+                Pred::Enemy => SimplePred::Enemy,
+                _ => return None,
+            };
+            Some((p, negate))
+        }
+        _ => None,
+    };
+    code.iter()
+        .enumerate()
+        .map(|(pc, op)| match (op, simple(op)) {
+            (Op::Step(s), _) => PrefixOp::Step(*s),
+            (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
+                PrefixOp::Require(p, negate)
+            }
+            (_, Some((p, negate))) => PrefixOp::Test(p, negate),
+            (Op::Verify, _) => PrefixOp::Verify,
+            _ => PrefixOp::Other,
+        })
+        .collect()
+}
+
 /// Per-run registers handed to [`Scratch::test`].
 pub(crate) struct Regs {
     pub pos: u32,
@@ -42,7 +99,7 @@ impl Scratch {
     /// run never starts another run, and a normal run starts only attack runs (through
     /// `attacked?`/`defended?`), so the two frames are never in use twice at once.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run(
         &mut self,
         t: &Tables,
@@ -55,46 +112,40 @@ impl Scratch {
     ) -> bool {
         // Most runs end within the block's first few instructions (a step off the board,
         // a `verify` on the next square). That prefix only moves the current square and the
-        // accumulator, so it is run here without setting up the full interpreter, which
-        // then resumes where the prefix stopped.
-        let code = &t.model.code[..];
+        // accumulator, so it is run here, from the compact copy in `Tables::prefix`,
+        // without setting up the full interpreter, which then resumes where it stopped.
         let links = &t.links[self.mover as usize][..];
         let mut pc = pc0 as usize;
         let mut pos = start;
         let mut acc = false;
         loop {
-            match code[pc] {
-                Op::Step(s) => {
+            match t.prefix[pc] {
+                PrefixOp::Step(s) => {
                     pos = links[pos as usize * t.width + s as usize];
                     if pos == NONE {
                         return false;
                     }
+                    pc += 1;
                 }
-                Op::Test {
-                    pred: pred @ (Pred::Empty | Pred::Friend | Pred::Enemy),
-                    target: Target::Here,
-                    negate,
-                } => {
-                    let v = self.board[pos as usize];
-                    let holds = match pred {
-                        Pred::Empty => v == 0,
-                        Pred::Friend => v != 0 && piece::owner(v) == self.mover,
-                        _ => {
-                            v != 0
-                                && piece::owner(v) != self.mover
-                                && !t.neutral[piece::owner(v) as usize]
-                        }
-                    };
-                    acc = holds != negate;
+                PrefixOp::Require(pred, negate) => {
+                    if self.simple_test(t, pred, pos) == negate {
+                        return false;
+                    }
+                    acc = true;
+                    pc += 2;
                 }
-                Op::Verify => {
+                PrefixOp::Test(pred, negate) => {
+                    acc = self.simple_test(t, pred, pos) != negate;
+                    pc += 1;
+                }
+                PrefixOp::Verify => {
                     if !acc {
                         return false;
                     }
+                    pc += 1;
                 }
-                _ => break,
+                PrefixOp::Other => break,
             }
-            pc += 1;
         }
         self.run_in(t, pc, start, pos, acc, piece, from, move_type, out)
     }
@@ -102,6 +153,7 @@ impl Scratch {
     /// The general interpreter: runs from `pc` with the current square `pos` and the
     /// accumulator `acc` (the mark is still on `start`).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn run_in(
         &mut self,
         t: &Tables,
@@ -327,6 +379,19 @@ impl Scratch {
         }
     }
 
+    /// Evaluates a [`SimplePred`] on `pos` of the frozen board.
+    #[inline(always)]
+    fn simple_test(&self, t: &Tables, pred: SimplePred, pos: u32) -> bool {
+        let v = self.board[pos as usize];
+        match pred {
+            SimplePred::Empty => v == 0,
+            SimplePred::Friend => v != 0 && piece::owner(v) == self.mover,
+            SimplePred::Enemy => {
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+            }
+        }
+    }
+
     /// Evaluates a predicate on the frozen board. `links` is the mover's link table and `k`
     /// the frame of the running block.
     #[inline]
@@ -505,33 +570,34 @@ fn emit(
             capture_at(board, &mut m.changes, c);
         }
     }
-    // Origins.
-    let main = (from, dest, piece_v);
-    for (i, &(fr, _, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
-        let is_main = i == f.cascades.len();
+    // Origins: cascaded pieces, then the main piece (which stays with `copy`).
+    let vacate = |board: &mut [u32], changes: &mut Vec<Change>, fr: u32, pc: u32, keep: bool| {
         if fr == NONE {
-            if t.model.unlimited_drops[piece::ty(pc) as usize] {
-                continue;
+            if !t.model.unlimited_drops[piece::ty(pc) as usize] {
+                let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
+                let n = board[h as usize];
+                set(board, changes, h, n.saturating_sub(1));
             }
-            let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
-            let n = board[h as usize];
-            set(board, &mut m.changes, h, n.saturating_sub(1));
-        } else if !(copy && is_main) && board[fr as usize] != 0 {
-            set(board, &mut m.changes, fr, 0);
+        } else if !keep && board[fr as usize] != 0 {
+            set(board, changes, fr, 0);
         }
+    };
+    for &(fr, _, pc) in &f.cascades {
+        vacate(board, &mut m.changes, fr, pc, false);
     }
+    vacate(board, &mut m.changes, from, piece_v, copy);
     // Landings: cascaded pieces, then the main piece.
-    for (i, &(_, to, pc)) in f.cascades.iter().chain(std::iter::once(&main)).enumerate() {
-        let pc = if i == f.cascades.len() && promote != NONE {
-            piece::with_type(pc, promote)
-        } else {
-            pc
-        };
-        if board[to as usize] != 0 {
-            capture_at(board, &mut m.changes, to);
-        }
+    for &(_, to, pc) in &f.cascades {
+        capture_at(board, &mut m.changes, to);
         set(board, &mut m.changes, to, pc);
     }
+    let landing = if promote != NONE {
+        piece::with_type(piece_v, promote)
+    } else {
+        piece_v
+    };
+    capture_at(board, &mut m.changes, dest);
+    set(board, &mut m.changes, dest, landing);
     for a in &f.actions {
         match *a {
             Action::Capture(_) => {}
