@@ -252,3 +252,19 @@ fn bundled_games_lint_clean() {
         .assert()
         .success();
 }
+
+#[test]
+fn unknown_names_come_with_suggestions() {
+    for (rule, hint) in [
+        ("unknown-piece", "did you mean `Man`?"),
+        ("unknown-player", "did you mean `Black`?"),
+        ("unknown-option", "did you mean \"pass turn\"?"),
+        ("partial-to-unknown-move-type", "did you mean `jump`?"),
+    ] {
+        dagaz()
+            .args(["lint"])
+            .arg(fixture(rule))
+            .assert()
+            .stdout(predicates::str::contains(hint));
+    }
+}

@@ -425,3 +425,91 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+/// The names a game declares, by kind, for "did you mean" suggestions on the compiler's
+/// unknown-name findings.
+fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String> {
+    use crate::diagnostics::codes as c;
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |n: &Node| {
+        if let Some(w) = n.word()
+            && !names.iter().any(|x| x == w)
+        {
+            names.push(w.to_owned());
+        }
+    };
+    for g in &loaded.games {
+        each_list(&g.form, &mut |l| match (l.head(), code) {
+            (Some("piece"), c::UNKNOWN_PIECE) => {
+                if let Some(n) = l
+                    .args()
+                    .iter()
+                    .find(|s| s.head() == Some("name"))
+                    .and_then(|s| s.args().first())
+                {
+                    push(n);
+                }
+            }
+            (Some("players"), c::UNKNOWN_PLAYER) => l.args().iter().for_each(&mut push),
+            (Some("zone"), c::UNKNOWN_ZONE) => {
+                if let Some(n) = l
+                    .args()
+                    .iter()
+                    .find(|s| s.head() == Some("name"))
+                    .and_then(|s| s.args().first())
+                {
+                    push(n);
+                }
+            }
+            (Some("directions"), c::UNKNOWN_DIRECTION) => l
+                .args()
+                .iter()
+                .filter_map(|d| d.items.first())
+                .for_each(&mut push),
+            (Some("links"), c::UNKNOWN_DIRECTION) => {
+                l.args().first().into_iter().for_each(&mut push)
+            }
+            (Some("positions"), c::UNKNOWN_POSITION) => l
+                .args()
+                .iter()
+                .filter_map(|d| d.items.first())
+                .for_each(&mut push),
+            (Some("dimensions"), c::UNKNOWN_POSITION) => {}
+            _ => {}
+        });
+    }
+    names
+}
+
+/// Adds "did you mean" notes to the compiler's unknown-name findings: the name between the
+/// first pair of backquotes in the message is compared with the names the file declares.
+pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
+    use crate::diagnostics::codes as c;
+    for d in diags.iter_mut() {
+        if ![
+            c::UNKNOWN_PIECE,
+            c::UNKNOWN_PLAYER,
+            c::UNKNOWN_ZONE,
+            c::UNKNOWN_DIRECTION,
+            c::UNKNOWN_POSITION,
+        ]
+        .contains(&d.code)
+            || d.notes.iter().any(|n| n.starts_with("did you mean"))
+        {
+            continue;
+        }
+        // One- and two-letter names (directions like `e`) are all "near" each other.
+        let Some(name) = d
+            .message
+            .split('`')
+            .nth(1)
+            .filter(|n| n.chars().count() >= 3)
+        else {
+            continue;
+        };
+        let candidates = declared_names(loaded, d.code);
+        if let Some(s) = suggestions(name, candidates.iter().map(String::as_str)).first() {
+            d.notes.push(format!("did you mean `{s}`?"));
+        }
+    }
+}

@@ -117,6 +117,7 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
             }
         }
         diags.extend(checks::run(&loaded));
+        checks::add_suggestions(&loaded, &mut diags);
     }
     // Variants share their base game's text: report each finding once.
     let mut seen = HashSet::new();
