@@ -25,7 +25,7 @@ fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
     board[cell as usize] = v;
 }
 
-/// A predicate on the current square that [`Scratch::run`]'s fast prefix evaluates.
+/// A predicate on the current square that [`Scratch::run`]'s fast path evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SimplePred {
     Empty,
@@ -33,25 +33,32 @@ pub(crate) enum SimplePred {
     Enemy,
 }
 
-/// The compact form of one instruction for the fast prefix of [`Scratch::run`]:
-/// `Tables::prefix[pc]` describes `code[pc]`.
+/// The compact form of one instruction for the fast path of [`Scratch::run`]:
+/// `Tables::fast[pc]` describes `code[pc]`. Tests look at the current square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PrefixOp {
-    /// `Op::Step`.
+pub(crate) enum FastOp {
     Step(u32),
-    /// A simple test on the current square directly followed by `Op::Verify`
-    /// (the pair is skipped at once: continue at `pc + 2`).
+    /// A simple test directly followed by `Op::Verify`: the pair is done at once (continue
+    /// at `pc + 2`).
     Require(SimplePred, bool),
-    /// A simple test on the current square (`negate` second).
+    /// A simple test (`negate` second).
     Test(SimplePred, bool),
-    /// `Op::Verify`.
+    InZone(u32, bool),
     Verify,
+    IfFalse(u32),
+    IfTrue(u32),
+    Goto(u32),
+    Not,
+    Loop,
+    /// `Op::Add` (its operands are read from the code).
+    Add,
+    End,
     /// Anything else: the general interpreter takes over here.
     Other,
 }
 
-/// Builds the [`PrefixOp`] table of a code vector (one entry per instruction).
-pub(crate) fn prefix_ops(code: &[Op]) -> Vec<PrefixOp> {
+/// Builds the [`FastOp`] table of a code vector (one entry per instruction).
+pub(crate) fn fast_ops(code: &[Op]) -> Vec<FastOp> {
     let simple = |op: &Op| match *op {
         Op::Test {
             pred,
@@ -70,14 +77,29 @@ pub(crate) fn prefix_ops(code: &[Op]) -> Vec<PrefixOp> {
     };
     code.iter()
         .enumerate()
-        .map(|(pc, op)| match (op, simple(op)) {
-            (Op::Step(s), _) => PrefixOp::Step(*s),
+        .map(|(pc, op)| match (*op, simple(op)) {
             (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
-                PrefixOp::Require(p, negate)
+                FastOp::Require(p, negate)
             }
-            (_, Some((p, negate))) => PrefixOp::Test(p, negate),
-            (Op::Verify, _) => PrefixOp::Verify,
-            _ => PrefixOp::Other,
+            (_, Some((p, negate))) => FastOp::Test(p, negate),
+            (Op::Step(s), _) => FastOp::Step(s),
+            (
+                Op::Test {
+                    pred: Pred::InZone(z),
+                    target: Target::Here,
+                    negate,
+                },
+                _,
+            ) => FastOp::InZone(z, negate),
+            (Op::Verify, _) => FastOp::Verify,
+            (Op::IfFalse(a), _) => FastOp::IfFalse(a),
+            (Op::IfTrue(a), _) => FastOp::IfTrue(a),
+            (Op::Goto(a), _) => FastOp::Goto(a),
+            (Op::Not, _) => FastOp::Not,
+            (Op::Loop, _) => FastOp::Loop,
+            (Op::Add { .. }, _) => FastOp::Add,
+            (Op::End, _) => FastOp::End,
+            _ => FastOp::Other,
         })
         .collect()
 }
@@ -108,46 +130,83 @@ impl Scratch {
         piece: u32,
         from: u32,
         move_type: u32,
-        out: Option<&mut MoveList>,
+        mut out: Option<&mut MoveList>,
     ) -> bool {
-        // Most runs end within the block's first few instructions (a step off the board,
-        // a `verify` on the next square). That prefix only moves the current square and the
-        // accumulator, so it is run here, from the compact copy in `Tables::prefix`,
-        // without setting up the full interpreter, which then resumes where it stopped.
+        // Most blocks (and most runs of the others) use only steps, simple tests, jumps
+        // and `add` without queued actions. That part is run here, from the compact copy
+        // in `Tables::fast`, without setting up the full interpreter; at the first other
+        // instruction the full interpreter resumes in the same state (the mark is still on
+        // `start`, `to` unset, no flag set, nothing queued).
         let links = &t.links[self.mover as usize][..];
         let mut pc = pc0 as usize;
         let mut pos = start;
         let mut acc = false;
+        let mut steps = 0u32;
         loop {
-            match t.prefix[pc] {
-                PrefixOp::Step(s) => {
+            match t.fast[pc] {
+                FastOp::Step(s) => {
                     pos = links[pos as usize * t.width + s as usize];
                     if pos == NONE {
                         return false;
                     }
                     pc += 1;
                 }
-                PrefixOp::Require(pred, negate) => {
+                FastOp::Require(pred, negate) => {
                     if self.simple_test(t, pred, pos) == negate {
                         return false;
                     }
                     acc = true;
                     pc += 2;
                 }
-                PrefixOp::Test(pred, negate) => {
+                FastOp::Test(pred, negate) => {
                     acc = self.simple_test(t, pred, pos) != negate;
                     pc += 1;
                 }
-                PrefixOp::Verify => {
+                FastOp::InZone(z, negate) => {
+                    acc =
+                        t.model.zone_sets[self.mover as usize][z as usize].contains(pos) != negate;
+                    pc += 1;
+                }
+                FastOp::Verify => {
                     if !acc {
                         return false;
                     }
                     pc += 1;
                 }
-                PrefixOp::Other => break,
+                FastOp::IfFalse(a) => pc = if acc { pc + 1 } else { a as usize },
+                FastOp::IfTrue(a) => pc = if acc { a as usize } else { pc + 1 },
+                FastOp::Goto(a) => pc = a as usize,
+                FastOp::Not => {
+                    acc = !acc;
+                    pc += 1;
+                }
+                FastOp::Loop => {
+                    steps += 1;
+                    if steps > self.loop_budget {
+                        self.loop_overflow = true;
+                        return false;
+                    }
+                    pc += 1;
+                }
+                FastOp::Add => {
+                    match out.as_deref_mut() {
+                        None => {
+                            if pos == self.attack_target {
+                                return true;
+                            }
+                        }
+                        Some(o) => {
+                            self.frames[0].clear();
+                            self.add_moves(t, t.model.code[pc], from, piece, pos, move_type, o);
+                        }
+                    }
+                    pc += 1;
+                }
+                FastOp::End => return false,
+                FastOp::Other => break,
             }
         }
-        self.run_in(t, pc, start, pos, acc, piece, from, move_type, out)
+        self.run_in(t, pc, start, pos, acc, steps, piece, from, move_type, out)
     }
 
     /// The general interpreter: runs from `pc` with the current square `pos` and the
@@ -161,6 +220,7 @@ impl Scratch {
         start: u32,
         pos: u32,
         mut acc: bool,
+        mut steps: u32,
         mut piece: u32,
         mut from: u32,
         move_type: u32,
@@ -180,7 +240,6 @@ impl Scratch {
             piece,
         };
         let mut to = NONE;
-        let mut steps = 0u32;
         loop {
             match code[pc] {
                 Op::Step(s) => {
@@ -226,12 +285,7 @@ impl Scratch {
                         return false;
                     }
                 }
-                Op::Add {
-                    types,
-                    ntypes,
-                    copy,
-                    partial,
-                } => {
+                op @ Op::Add { .. } => {
                     let dest = if to != NONE { to } else { r.pos };
                     match out.as_deref_mut() {
                         None => {
@@ -245,42 +299,7 @@ impl Scratch {
                                 return true;
                             }
                         }
-                        Some(o) => {
-                            if ntypes == 0 {
-                                emit(
-                                    t,
-                                    &mut self.board,
-                                    &self.frames[0],
-                                    self.mover,
-                                    from,
-                                    piece,
-                                    dest,
-                                    NONE,
-                                    copy,
-                                    partial,
-                                    move_type,
-                                    o,
-                                );
-                            } else {
-                                for i in types..types + ntypes {
-                                    let ty = t.model.type_lists[i as usize];
-                                    emit(
-                                        t,
-                                        &mut self.board,
-                                        &self.frames[0],
-                                        self.mover,
-                                        from,
-                                        piece,
-                                        dest,
-                                        ty,
-                                        copy,
-                                        partial,
-                                        move_type,
-                                        o,
-                                    );
-                                }
-                            }
-                        }
+                        Some(o) => self.add_moves(t, op, from, piece, dest, move_type, o),
                     }
                 }
                 Op::Jump(p) => r.pos = p,
@@ -376,6 +395,65 @@ impl Scratch {
                 Op::End => return false,
             }
             pc += 1;
+        }
+    }
+
+    /// Emits the moves of the `add` instruction `op` (one per promotion type, or one
+    /// keeping the type) from the queued work in `frames[0]`.
+    #[allow(clippy::too_many_arguments)]
+    fn add_moves(
+        &mut self,
+        t: &Tables,
+        op: Op,
+        from: u32,
+        piece: u32,
+        dest: u32,
+        move_type: u32,
+        out: &mut MoveList,
+    ) {
+        let Op::Add {
+            types,
+            ntypes,
+            copy,
+            partial,
+        } = op
+        else {
+            return;
+        };
+        let f = &self.frames[0];
+        if ntypes == 0 {
+            emit(
+                t,
+                &mut self.board,
+                f,
+                self.mover,
+                from,
+                piece,
+                dest,
+                NONE,
+                copy,
+                partial,
+                move_type,
+                out,
+            );
+        } else {
+            for i in types..types + ntypes {
+                let ty = t.model.type_lists[i as usize];
+                emit(
+                    t,
+                    &mut self.board,
+                    f,
+                    self.mover,
+                    from,
+                    piece,
+                    dest,
+                    ty,
+                    copy,
+                    partial,
+                    move_type,
+                    out,
+                );
+            }
         }
     }
 

@@ -215,8 +215,8 @@ pub(crate) struct Tables {
     pub start_counts: Vec<u32>,
     /// Attack-test pruning (None: test every piece).
     pub reach: Option<reach::Reach>,
-    /// Compact copy of `model.code` for the interpreter's fast prefix.
-    pub prefix: Vec<interp::PrefixOp>,
+    /// Compact copy of `model.code` for the interpreter's fast path.
+    pub fast: Vec<interp::FastOp>,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -312,9 +312,9 @@ impl Engine {
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p as usize * nt + ty as usize] += n;
         }
-        let prefix = interp::prefix_ops(&model.code);
+        let fast = interp::fast_ops(&model.code);
         let mut t = Tables {
-            prefix,
+            fast,
             model,
             links,
             width,
