@@ -117,7 +117,9 @@ fn shakmaty_chess() -> (f64, f64) {
 #[test]
 #[ignore = "benchmark: run in release with --ignored --nocapture"]
 fn autoplay_benchmark() {
-    let games = 4000;
+    // Enough games (several seconds) that thread start-up and the last, unbalanced games
+    // do not dominate the -j 2 figure.
+    let games = 12_000;
     let j1 = ur_games_per_second(1, games);
     let j2 = ur_games_per_second(2, games);
     println!(
