@@ -67,6 +67,10 @@ pub(crate) struct Scratch {
     keep: Vec<bool>,
     royal_cells: Vec<u32>,
     attackers: Vec<(u32, u32)>,
+    /// Cells of the opponents' pieces at the start of king safety.
+    enemy_cells: Vec<u32>,
+    /// Royal cells after the move being tested.
+    moved_royals: Vec<u32>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -92,6 +96,8 @@ impl Scratch {
             keep: Vec::new(),
             royal_cells: Vec::new(),
             attackers: Vec::new(),
+            enemy_cells: Vec::new(),
+            moved_royals: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -286,11 +292,15 @@ impl Scratch {
         }
         let mut attackers = std::mem::take(&mut self.attackers);
         attackers.clear();
+        let mut enemies = std::mem::take(&mut self.enemy_cells);
+        enemies.clear();
+        let mut moved_royals = std::mem::take(&mut self.moved_royals);
         for pos in 0..npos as u32 {
             let v = self.board[pos as usize];
             if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v) as usize] {
                 continue;
             }
+            enemies.push(pos);
             for &k in &royals {
                 if self.may_attack(t, pos, v, k) {
                     attackers.push((k, pos));
@@ -299,16 +309,47 @@ impl Scratch {
         }
         let fast = t.reach.is_some();
         for m in out.iter() {
-            let slow = !fast
-                || m.changes.iter().any(|c| {
-                    (c.cell as usize) < npos
-                        && (royals.contains(&c.cell)
-                            || (c.new != 0
-                                && (piece::owner(c.new) != mover
-                                    || t.royal[piece::ty(c.new) as usize])))
-                });
+            let on_board = |c: &&super::Change| (c.cell as usize) < npos;
+            // A move that puts a piece of another player anywhere can create an attacker
+            // the lists below do not know: test it the general way.
+            let places_foreign = m
+                .changes
+                .iter()
+                .filter(on_board)
+                .any(|c| c.new != 0 && piece::owner(c.new) != mover);
+            let moves_royal = m.changes.iter().filter(on_board).any(|c| {
+                royals.contains(&c.cell) || (c.new != 0 && t.royal[piece::ty(c.new) as usize])
+            });
+            let slow = !fast || places_foreign;
             self.apply(m);
-            let safe = if slow {
+            let safe = if moves_royal && !slow {
+                // A royal piece moved (or was captured, or appeared): follow the royal
+                // cells through the move's changes, then try the opponents' pieces that
+                // are still on the board and may reach them.
+                moved_royals.clear();
+                moved_royals.extend_from_slice(&royals);
+                for c in m.changes.iter().filter(on_board) {
+                    let royal_now = c.new != 0
+                        && piece::owner(c.new) == mover
+                        && t.royal[piece::ty(c.new) as usize];
+                    match moved_royals.iter().position(|&k| k == c.cell) {
+                        Some(i) if !royal_now => {
+                            moved_royals.swap_remove(i);
+                        }
+                        None if royal_now => moved_royals.push(c.cell),
+                        _ => {}
+                    }
+                }
+                !moved_royals.iter().any(|&k| {
+                    enemies.iter().any(|&cell| {
+                        let v = self.board[cell as usize];
+                        v != 0
+                            && piece::owner(v) != mover
+                            && self.may_attack(t, cell, v, k)
+                            && self.piece_attacks(t, cell, v, k)
+                    })
+                })
+            } else if slow {
                 let mut safe = true;
                 for pos in 0..npos as u32 {
                     let v = self.board[pos as usize];
@@ -335,6 +376,8 @@ impl Scratch {
         self.keep = keep;
         self.royal_cells = royals;
         self.attackers = attackers;
+        self.enemy_cells = enemies;
+        self.moved_royals = moved_royals;
     }
 
     /// True when a royal piece of `player` stands attacked on the scratch board.
