@@ -598,10 +598,7 @@ impl Scratch {
     pub(crate) fn may_attack(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
         match &t.reach {
             None => true,
-            Some(r) => t.model.piece_types[piece::ty(v) as usize]
-                .moves
-                .iter()
-                .any(|b| r.may_reach(piece::owner(v), b.start, cell, sq)),
+            Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v), cell, sq),
         }
     }
 }

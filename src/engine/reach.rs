@@ -39,6 +39,10 @@ pub(crate) struct Reach {
     pub block_id: Vec<u32>,
     /// bits[((player * nblocks + block) * npos + from) * words ..]
     bits: Vec<u64>,
+    ntypes: usize,
+    /// The union over a piece type's move blocks:
+    /// type_bits[((player * ntypes + type) * npos + from) * words ..]
+    type_bits: Vec<u64>,
 }
 
 /// Largest table built (in 64-bit words); bigger games go without pruning.
@@ -52,6 +56,15 @@ impl Reach {
         let b = self.block_id[pc as usize] as usize;
         let base = ((player as usize * self.nblocks + b) * self.npos + from as usize) * self.words;
         self.bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
+    }
+
+    /// True unless no move block of piece type `ty` can capture on `sq` when run by
+    /// `player` from `from` (one lookup instead of one per block).
+    #[inline]
+    pub fn may_reach_type(&self, player: u32, ty: u32, from: u32, sq: u32) -> bool {
+        let base = ((player as usize * self.ntypes + ty as usize) * self.npos + from as usize)
+            * self.words;
+        self.type_bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
 
     /// Builds the table; `None` when it would be too big or a block is too wild to bound.
@@ -71,7 +84,7 @@ impl Reach {
             }
         }
         let nblocks = starts.len();
-        if np * nblocks * npos * words > MAX_WORDS {
+        if np * nblocks.max(m.piece_types.len()) * npos * words > MAX_WORDS {
             return None;
         }
         let mut bits = vec![0u64; np * nblocks * npos * words];
@@ -139,12 +152,30 @@ impl Reach {
                 }
             }
         }
+        let ntypes = m.piece_types.len();
+        let mut type_bits = vec![0u64; np * ntypes * npos * words];
+        for p in 0..np {
+            for (ty, pt) in m.piece_types.iter().enumerate() {
+                for from in 0..npos {
+                    let dst = ((p * ntypes + ty) * npos + from) * words;
+                    for b in &pt.moves {
+                        let bid = block_id[b.start as usize] as usize;
+                        let src = ((p * nblocks + bid) * npos + from) * words;
+                        for w in 0..words {
+                            type_bits[dst + w] |= bits[src + w];
+                        }
+                    }
+                }
+            }
+        }
         Some(Reach {
             npos,
             nblocks,
             words,
             block_id,
             bits,
+            ntypes,
+            type_bits,
         })
     }
 }
