@@ -268,3 +268,33 @@ fn unknown_names_come_with_suggestions() {
             .stdout(predicates::str::contains(hint));
     }
 }
+
+/// `docs/diagnostics.md` lists every documented rule (regenerate with `DAGAZ_BLESS=1`).
+#[test]
+fn diagnostics_doc_lists_every_rule() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let marker = "<!-- rules table: generated -->\n";
+    let head = &doc[..doc.find(marker).expect("marker in docs/diagnostics.md") + marker.len()];
+    let mut rules: Vec<_> = dagaz::lint::rules::RULES.iter().collect();
+    rules.sort_by_key(|r| r.code.id);
+    let mut table = String::from("\n| code | name | severity | meaning |\n|---|---|---|---|\n");
+    for r in rules {
+        table += &format!(
+            "| {} | {} | {} | {} |\n",
+            r.code.id,
+            r.code.name,
+            r.severity.as_str(),
+            r.summary
+        );
+    }
+    let want = format!("{head}{table}");
+    if std::env::var("DAGAZ_BLESS").as_deref() == Ok("1") {
+        std::fs::write(&path, &want).unwrap();
+    } else {
+        assert_eq!(
+            doc, want,
+            "docs/diagnostics.md is stale: run with DAGAZ_BLESS=1"
+        );
+    }
+}
