@@ -401,125 +401,129 @@ pub fn compare(before: &Summary, after: &Summary, t: Tolerances) -> Vec<Shift> {
     ]
 }
 
-/// CSV of match summaries (one row per match).
-pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
+/// Writes a header and rows as CSV text.
+fn write_csv<const N: usize>(
+    header: [&str; N],
+    rows: impl IntoIterator<Item = [String; N]>,
+) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(vec![]);
-    let e = |e: csv::Error| e.to_string();
-    w.write_record([
-        "run_seed",
-        "player_a",
-        "player_b",
-        "games",
-        "errors",
-        "wins_a",
-        "wins_b",
-        "draws",
-        "score_a",
-        "score_a_low",
-        "score_a_high",
-        "elo",
-        "elo_low",
-        "elo_high",
-        "draw_rate",
-        "mean_plies",
-        "first_player_score",
-        "first_player_low",
-        "first_player_high",
-    ])
-    .map_err(e)?;
-    let f = |x: f64| format!("{x:.4}");
-    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
-    for s in summaries {
-        w.write_record([
-            s.run_seed.to_string(),
-            s.players[0].clone(),
-            s.players[1].clone(),
-            s.games.to_string(),
-            s.errors.to_string(),
-            s.wins_a.to_string(),
-            s.wins_b.to_string(),
-            s.draws.to_string(),
-            f(s.score_a.score),
-            f(s.score_a.low),
-            f(s.score_a.high),
-            o(s.elo.elo),
-            o(s.elo.low),
-            o(s.elo.high),
-            f(s.draw_rate),
-            format!("{:.2}", s.mean_plies),
-            f(s.first_player.score),
-            f(s.first_player.low),
-            f(s.first_player.high),
-        ])
-        .map_err(e)?;
+    w.write_record(header).map_err(|e| e.to_string())?;
+    for r in rows {
+        w.write_record(r).map_err(|e| e.to_string())?;
     }
     String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}
+
+/// CSV of match summaries (one row per match).
+pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
+    let f = |x: f64| format!("{x:.4}");
+    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
+    write_csv(
+        [
+            "run_seed",
+            "player_a",
+            "player_b",
+            "games",
+            "errors",
+            "wins_a",
+            "wins_b",
+            "draws",
+            "score_a",
+            "score_a_low",
+            "score_a_high",
+            "elo",
+            "elo_low",
+            "elo_high",
+            "draw_rate",
+            "mean_plies",
+            "first_player_score",
+            "first_player_low",
+            "first_player_high",
+        ],
+        summaries.iter().map(|s| {
+            [
+                s.run_seed.to_string(),
+                s.players[0].clone(),
+                s.players[1].clone(),
+                s.games.to_string(),
+                s.errors.to_string(),
+                s.wins_a.to_string(),
+                s.wins_b.to_string(),
+                s.draws.to_string(),
+                f(s.score_a.score),
+                f(s.score_a.low),
+                f(s.score_a.high),
+                o(s.elo.elo),
+                o(s.elo.low),
+                o(s.elo.high),
+                f(s.draw_rate),
+                format!("{:.2}", s.mean_plies),
+                f(s.first_player.score),
+                f(s.first_player.low),
+                f(s.first_player.high),
+            ]
+        }),
+    )
 }
 
 /// CSV of per-seat results (one row per match and seat).
 pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
-    let mut w = csv::Writer::from_writer(vec![]);
-    let e = |e: csv::Error| e.to_string();
-    w.write_record([
-        "run_seed",
-        "player_a",
-        "player_b",
-        "seat",
-        "position",
-        "wins",
-        "draws",
-        "losses",
-        "score",
-        "score_low",
-        "score_high",
-    ])
-    .map_err(e)?;
-    for s in summaries {
-        for x in &s.seats {
-            w.write_record([
-                s.run_seed.to_string(),
-                s.players[0].clone(),
-                s.players[1].clone(),
-                x.seat.clone(),
-                x.position.to_string(),
-                x.wins.to_string(),
-                x.draws.to_string(),
-                x.losses.to_string(),
-                format!("{:.4}", x.score.score),
-                format!("{:.4}", x.score.low),
-                format!("{:.4}", x.score.high),
-            ])
-            .map_err(e)?;
-        }
-    }
-    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    write_csv(
+        [
+            "run_seed",
+            "player_a",
+            "player_b",
+            "seat",
+            "position",
+            "wins",
+            "draws",
+            "losses",
+            "score",
+            "score_low",
+            "score_high",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.seats.iter().map(move |x| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    x.seat.clone(),
+                    x.position.to_string(),
+                    x.wins.to_string(),
+                    x.draws.to_string(),
+                    x.losses.to_string(),
+                    format!("{:.4}", x.score.score),
+                    format!("{:.4}", x.score.low),
+                    format!("{:.4}", x.score.high),
+                ]
+            })
+        }),
+    )
 }
 
 /// CSV of the game-length histograms (one row per match and bucket).
 pub fn lengths_csv(summaries: &[Summary]) -> Result<String, String> {
-    let mut w = csv::Writer::from_writer(vec![]);
-    let e = |e: csv::Error| e.to_string();
-    w.write_record([
-        "run_seed",
-        "player_a",
-        "player_b",
-        "plies_from",
-        "plies_to",
-        "games",
-    ])
-    .map_err(e)?;
-    for s in summaries {
-        for b in &s.lengths {
-            w.write_record([
-                s.run_seed.to_string(),
-                s.players[0].clone(),
-                s.players[1].clone(),
-                b.from.to_string(),
-                b.to.to_string(),
-                b.games.to_string(),
-            ])
-            .map_err(e)?;
-        }
-    }
-    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    write_csv(
+        [
+            "run_seed",
+            "player_a",
+            "player_b",
+            "plies_from",
+            "plies_to",
+            "games",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.lengths.iter().map(move |b| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    b.from.to_string(),
+                    b.to.to_string(),
+                    b.games.to_string(),
+                ]
+            })
+        }),
+    )
 }
