@@ -60,11 +60,7 @@ fn title_of(form: &Node) -> Option<String> {
 }
 
 fn piece_name(n: &Node) -> Option<&str> {
-    n.args()
-        .iter()
-        .find(|c| c.head() == Some("name"))
-        .and_then(|c| c.args().first())
-        .and_then(Node::word)
+    n.name_value().and_then(Node::word)
 }
 
 fn option_name(n: &Node) -> Option<&str> {

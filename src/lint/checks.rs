@@ -313,18 +313,9 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     }
     // Pieces.
     let types = move_types(form);
-    let mut piece_names: HashMap<&str, &Node> = HashMap::new();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
-        let name = p
-            .args()
-            .iter()
-            .find(|c| c.head() == Some("name"))
-            .and_then(|c| c.args().first())
-            .and_then(Node::word);
-        if let Some(n) = name {
-            piece_names.insert(n, p);
-        }
-        let has_dummy = p.args().iter().any(|c| c.head() == Some("dummy"));
+        let name = p.name_value().and_then(Node::word);
+        let has_dummy = p.child_form("dummy").is_some();
         let blocks: Vec<&Node> = p
             .args()
             .iter()
@@ -441,23 +432,13 @@ fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String
     for g in &loaded.games {
         each_list(&g.form, &mut |l| match (l.head(), code) {
             (Some("piece"), c::UNKNOWN_PIECE) => {
-                if let Some(n) = l
-                    .args()
-                    .iter()
-                    .find(|s| s.head() == Some("name"))
-                    .and_then(|s| s.args().first())
-                {
+                if let Some(n) = l.name_value() {
                     push(n);
                 }
             }
             (Some("players"), c::UNKNOWN_PLAYER) => l.args().iter().for_each(&mut push),
             (Some("zone"), c::UNKNOWN_ZONE) => {
-                if let Some(n) = l
-                    .args()
-                    .iter()
-                    .find(|s| s.head() == Some("name"))
-                    .and_then(|s| s.args().first())
-                {
+                if let Some(n) = l.name_value() {
                     push(n);
                 }
             }

@@ -106,6 +106,16 @@ impl Node {
         self.items.get(1..).unwrap_or(&[])
     }
 
+    /// The first child list whose head is `head` (e.g. the `(name …)` of a piece).
+    pub fn child_form(&self, head: &str) -> Option<&Node> {
+        self.args().iter().find(|c| c.head() == Some(head))
+    }
+
+    /// The value of a `(name X)` child (pieces, zones): `X`.
+    pub fn name_value(&self) -> Option<&Node> {
+        self.child_form("name").and_then(|n| n.args().first())
+    }
+
     /// True when both trees have the same kinds, texts and nesting (spans ignored).
     pub fn same_tree(&self, other: &Node) -> bool {
         self.kind == other.kind
