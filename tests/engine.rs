@@ -403,3 +403,17 @@ fn partial_chains_end_where_every_continuation_cycles() {
     let mut e = engine_of_text(text, None);
     assert_eq!(perft(&mut e, 1), 8);
 }
+
+/// `perft --json` is a versioned contract.
+#[test]
+fn perft_json_is_versioned() {
+    let out = assert_cmd::Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tictactoe", "--depth", "2", "--json", "--divide"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["nodes"], 72);
+    assert_eq!(v["divide"].as_array().map(Vec::len), Some(9));
+}

@@ -10,6 +10,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Version of the `--json` output of perft (documented in the README).
+const PERFT_SCHEMA_VERSION: u32 = 1;
+
 /// Count the leaves of the legal-move tree (perft) of a game.
 ///
 /// GAME is a bundled game (`chess`, `checkers`, …) or a path to a .zrf file. A suite file
@@ -169,6 +172,7 @@ pub fn run(a: Args) -> u8 {
     let mut out = String::new();
     if a.json {
         let v = serde_json::json!({
+            "schema_version": PERFT_SCHEMA_VERSION,
             "game": title,
             "depth": depth,
             "nodes": nodes,
@@ -279,7 +283,7 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
     if a.json {
         println!(
             "{}",
-            serde_json::json!({"cases": results, "failures": failures})
+            serde_json::json!({"schema_version": PERFT_SCHEMA_VERSION, "cases": results, "failures": failures})
         );
     }
     if failures > 0 { PROBLEMS } else { OK }
