@@ -96,7 +96,7 @@ impl<G: Game> Search<'_, G> {
         }
         let out_of_nodes = self.node_limit.is_some_and(|l| self.nodes >= l);
         let out_of_time =
-            self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d);
         self.aborted = out_of_nodes || out_of_time;
         self.aborted
     }
@@ -218,17 +218,17 @@ impl<G: Game> Search<'_, G> {
         }
         let key = g.hash();
         let mut tt_best = None;
-        if self.alphabeta {
-            if let Some(e) = self.table.probe(key) {
-                tt_best = Some(e.best as usize);
-                if e.depth >= depth {
-                    let v = e.value + self.capture_weight * cap;
-                    match e.bound {
-                        Bound::Exact => return v,
-                        Bound::Lower if v >= *beta => return v,
-                        Bound::Upper if v <= *alpha => return v,
-                        _ => {}
-                    }
+        if self.alphabeta
+            && let Some(e) = self.table.probe(key)
+        {
+            tt_best = Some(e.best as usize);
+            if e.depth >= depth {
+                let v = e.value + self.capture_weight * cap;
+                match e.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= *beta => return v,
+                    Bound::Upper if v <= *alpha => return v,
+                    _ => {}
                 }
             }
         }

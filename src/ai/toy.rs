@@ -104,20 +104,20 @@ impl Game for Toy {
         }
         let seat = p as u8;
         let r = u32::from(self.roll);
-        if self.hand[p] > 0 {
-            if let Some(capture) = self.landing(seat, r - 1) {
-                out.push(ToyMove::Enter { to: r - 1, capture });
-            }
+        if self.hand[p] > 0
+            && let Some(capture) = self.landing(seat, r - 1)
+        {
+            out.push(ToyMove::Enter { to: r - 1, capture });
         }
         for from in 0..TRACK {
-            if self.board[from as usize] == Some(seat) {
-                if let Some(capture) = self.landing(seat, from + r) {
-                    out.push(ToyMove::Step {
-                        from,
-                        to: (from + r).min(TRACK),
-                        capture,
-                    });
-                }
+            if self.board[from as usize] == Some(seat)
+                && let Some(capture) = self.landing(seat, from + r)
+            {
+                out.push(ToyMove::Step {
+                    from,
+                    to: (from + r).min(TRACK),
+                    capture,
+                });
             }
         }
         if out.is_empty() {

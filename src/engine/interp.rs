@@ -577,10 +577,10 @@ impl Scratch {
         self.mover = o;
         let mut found = false;
         for b in &t.model.piece_types[piece::ty(v) as usize].moves {
-            if let Some(r) = &t.reach {
-                if !r.may_reach(o, b.start, cell, sq) {
-                    continue;
-                }
+            if let Some(r) = &t.reach
+                && !r.may_reach(o, b.start, cell, sq)
+            {
+                continue;
             }
             if self.run(t, b.start, cell, v, cell, b.move_type, None) {
                 found = true;

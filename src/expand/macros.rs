@@ -225,10 +225,9 @@ impl<'a> Expander<'a> {
             Kind::Atom | Kind::Str if n.text.contains('$') => {
                 if n.kind == Kind::Atom
                     && let Some(k) = whole_parameter(&n.text)
+                    && let Some(arg) = self.argument(k)
                 {
-                    if let Some(arg) = self.argument(k) {
-                        return arg.clone();
-                    }
+                    return arg.clone();
                 }
                 let text = self.substitute_text(&n.text, n.span, macro_name, n.kind == Kind::Str);
                 if n.kind == Kind::Str {

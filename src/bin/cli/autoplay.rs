@@ -174,30 +174,30 @@ fn run_inner(a: Args) -> Result<u8, String> {
     };
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
-    if let Some(r) = &a.resume {
-        if r.exists() {
-            let text = std::fs::read_to_string(r)
-                .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
-            previous = read_records(&text, &r.display().to_string())?;
-            // The same run, possibly extended with a larger -n.
-            let same = |x: &GameRecord| {
-                x.run_seed == a.seed
-                    && RunSettings {
-                        games: settings.games,
-                        ..x.settings.clone()
-                    } == settings
-            };
-            if let Some(bad) = previous.iter().find(|x| !same(x)) {
-                return Err(format!(
-                    "`{}` holds game {} of another run (seed {} or other players/settings); resume with the same arguments",
-                    r.display(),
-                    bad.game_index,
-                    bad.run_seed
-                ));
-            }
-            for x in &mut previous {
-                x.settings.games = settings.games;
-            }
+    if let Some(r) = &a.resume
+        && r.exists()
+    {
+        let text = std::fs::read_to_string(r)
+            .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
+        previous = read_records(&text, &r.display().to_string())?;
+        // The same run, possibly extended with a larger -n.
+        let same = |x: &GameRecord| {
+            x.run_seed == a.seed
+                && RunSettings {
+                    games: settings.games,
+                    ..x.settings.clone()
+                } == settings
+        };
+        if let Some(bad) = previous.iter().find(|x| !same(x)) {
+            return Err(format!(
+                "`{}` holds game {} of another run (seed {} or other players/settings); resume with the same arguments",
+                r.display(),
+                bad.game_index,
+                bad.run_seed
+            ));
+        }
+        for x in &mut previous {
+            x.settings.games = settings.games;
         }
     }
     let threads = a
