@@ -57,11 +57,17 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
     let ntypes = model.piece_types.len();
     let dummy: Vec<bool> = (0..np).map(|p| model.dummy_positions.contains(p)).collect();
     let type_names: Vec<String> = model.piece_types.iter().map(|t| t.name.clone()).collect();
+    // Types without move blocks (walls, markers, drop-only pieces) are not expected to move.
     let static_type: Vec<bool> = model
         .piece_types
         .iter()
-        .map(|t| t.moves.is_empty() && t.drops.is_empty())
+        .map(|t| t.moves.is_empty())
         .collect();
+    // Chess-like games declare only `checkmated`: their stalemate is a draw by design.
+    let stalemate_is_draw = model
+        .goals
+        .iter()
+        .any(|g| matches!(g.cond, crate::model::GoalCond::Checkmated(_)));
     let mut engine = Engine::new(model);
     let mut occupied = vec![false; np as usize];
     let mut moved = vec![false; ntypes];
@@ -97,6 +103,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                 match engine.outcome_given_moves(&s, false) {
                     Some(o)
                         if o.goal.is_none()
+                            && !stalemate_is_draw
                             && !engine.model().goals.is_empty()
                             && engine.repetitions(&s) < 3 =>
                     {
