@@ -39,22 +39,21 @@ fn suite(name: &str, max_depth: u32) {
     let b = dagaz::games::find(name).expect("bundled game");
     let mut engines: BTreeMap<String, Engine> = BTreeMap::new();
     let mut ran = 0;
-    for line in b.perft.lines() {
-        let line = line.split('#').next().unwrap().trim();
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() != 4 {
+    for case in dagaz::engine::perft::parse_suite(b.perft).expect("well-formed suite") {
+        if case.depth > max_depth {
             continue;
         }
-        let depth: u32 = f[2].parse().unwrap();
-        let expected: u64 = f[3].parse().unwrap();
-        if depth > max_depth {
-            continue;
-        }
-        let variant = (f[1] != "-").then_some(f[1]);
+        let key = case.variant.clone().unwrap_or_default();
         let e = engines
-            .entry(f[1].to_owned())
-            .or_insert_with(|| bundled(f[0], variant));
-        assert_eq!(perft(e, depth), expected, "{name} {} depth {depth}", f[1]);
+            .entry(key)
+            .or_insert_with(|| bundled(&case.game, case.variant.as_deref()));
+        assert_eq!(
+            perft(e, case.depth),
+            case.expected,
+            "{name} {:?} depth {}",
+            case.variant,
+            case.depth
+        );
         ran += 1;
     }
     assert!(ran > 0, "no case of {name} at depth <= {max_depth}");

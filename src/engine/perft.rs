@@ -113,3 +113,62 @@ pub fn divide(
         }
     }
 }
+
+/// One line of a `.perft` suite: `GAME VARIANT DEPTH EXPECTED`, where VARIANT is a slug or
+/// `-` for the game's default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteCase {
+    /// 1-based line number in the suite text.
+    pub line: usize,
+    pub game: String,
+    /// `None` for `-`.
+    pub variant: Option<String>,
+    pub depth: u32,
+    pub expected: u64,
+}
+
+/// Parses a perft suite: one case per line, `#` starts a comment, blank lines are ignored.
+/// A malformed line is an error naming its line number.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteCase>, (usize, String)> {
+    let mut cases = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match f.as_slice() {
+            [game, variant, depth, expected] => depth
+                .parse::<u32>()
+                .ok()
+                .zip(expected.parse::<u64>().ok())
+                .map(|(depth, expected)| SuiteCase {
+                    line: i + 1,
+                    game: (*game).to_owned(),
+                    variant: (*variant != "-").then(|| (*variant).to_owned()),
+                    depth,
+                    expected,
+                }),
+            _ => None,
+        };
+        cases.push(
+            parsed.ok_or_else(|| (i + 1, "expected `GAME VARIANT DEPTH EXPECTED`".to_owned()))?,
+        );
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_suite;
+
+    #[test]
+    fn suites_parse_and_malformed_lines_are_located() {
+        let cases = parse_suite("# c\n\nchess - 3 8902\nchess kiwipete 1 48 # x\n").unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!((cases[0].line, cases[0].variant.as_deref()), (3, None));
+        assert_eq!(cases[1].variant.as_deref(), Some("kiwipete"));
+        assert_eq!(parse_suite("chess - x 1\n").unwrap_err().0, 1);
+        assert_eq!(parse_suite("ok - 1 1\nchess 3 8902\n").unwrap_err().0, 2);
+    }
+}

@@ -224,23 +224,13 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
     let mut failures = 0;
     let mut results = Vec::new();
     let mut cache: Vec<(String, String, Engine)> = Vec::new();
-    for (lineno, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let (Some(game), Some(variant), Some(depth), Some(expected)) = (
-            f.first(),
-            f.get(1),
-            f.get(2).and_then(|d| d.parse::<u32>().ok()),
-            f.get(3).and_then(|d| d.parse::<u64>().ok()),
-        ) else {
-            return usage_error(&format!(
-                "{spec}:{}: expected `GAME VARIANT DEPTH EXPECTED`",
-                lineno + 1
-            ));
-        };
+    let cases = match dagaz::engine::perft::parse_suite(&text) {
+        Ok(c) => c,
+        Err((line, msg)) => return usage_error(&format!("{spec}:{line}: {msg}")),
+    };
+    for case in cases {
+        let (game, depth, expected) = (case.game.as_str(), case.depth, case.expected);
+        let variant = case.variant.as_deref().unwrap_or("-");
         if a.depth.is_some_and(|d| depth > d) {
             continue;
         }
@@ -251,8 +241,7 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
                     Ok(l) => l,
                     Err(c) => return c,
                 };
-                let v = (*variant != "-").then_some(*variant);
-                let (e, _) = match engine_for(&loaded, v, a.format) {
+                let (e, _) = match engine_for(&loaded, case.variant.as_deref(), a.format) {
                     Ok(e) => e,
                     Err(c) => return c,
                 };
