@@ -416,3 +416,11 @@ fn perft_json_is_versioned() {
     assert_eq!(v["nodes"], 72);
     assert_eq!(v["divide"].as_array().map(Vec::len), Some(9));
 }
+
+/// Chess from the start to depth 6 (119,060,324 leaves; about 10 s in a release build).
+#[test]
+#[ignore]
+fn perft_chess_depth_6() {
+    let mut e = bundled("chess", None);
+    assert_eq!(perft(&mut e, 6), 119_060_324);
+}
