@@ -298,3 +298,49 @@ fn diagnostics_doc_lists_every_rule() {
         );
     }
 }
+
+/// In a game whose goals are `checkmated`, a stalemate is a draw by design (as in chess):
+/// `--deep` does not report it as a position with no move and no goal.
+#[test]
+fn deep_lint_accepts_stalemate_in_checkmate_games() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-stalemate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = r#"(game (title "Corridor") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10)))
+        (directions (e 1 0) (w -1 0))))
+      (board-setup (White (King a1)) (Black (King c1)))
+      (piece (name King) (moves (e (verify empty?) add) (w (verify empty?) add)))
+      GOAL)"#;
+    std::fs::write(
+        dir.join("mate.zrf"),
+        game.replace("GOAL", "(loss-condition (White Black) (checkmated King))"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("count.zrf"),
+        game.replace(
+            "GOAL",
+            "(loss-condition (White Black) (pieces-remaining 0))",
+        ),
+    )
+    .unwrap();
+    let lint = |f: &str| {
+        let out = dagaz()
+            .current_dir(&dir)
+            .args([
+                "lint",
+                "--deep",
+                "--playouts",
+                "5",
+                "--format",
+                "concise",
+                f,
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(!lint("mate.zrf").contains("no-move-no-goal"));
+    assert!(lint("count.zrf").contains("no-move-no-goal"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
