@@ -191,17 +191,22 @@ fn in_file_suppressions() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn machine_formats() {
-    let f = fixture("partial-to-unknown-move-type");
-    let out = dagaz()
-        .args(["lint", "--format", "json"])
-        .arg(&f)
+/// stdout of `dagaz lint --format FORMAT FILE`, which must exit 1 (the file has an error).
+fn lint_output(format: &str, file: &Path) -> Vec<u8> {
+    dagaz()
+        .args(["lint", "--format", format])
+        .arg(file)
         .assert()
         .code(1)
         .get_output()
         .stdout
-        .clone();
+        .clone()
+}
+
+#[test]
+fn machine_formats() {
+    let f = fixture("partial-to-unknown-move-type");
+    let out = lint_output("json", &f);
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["schema_version"], 1);
     assert_eq!(v["summary"]["errors"], 1);
@@ -209,14 +214,7 @@ fn machine_formats() {
         v["files"][0]["diagnostics"][0]["name"],
         "partial-to-unknown-move-type"
     );
-    let out = dagaz()
-        .args(["lint", "--format", "sarif"])
-        .arg(&f)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = lint_output("sarif", &f);
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["version"], "2.1.0");
     let res = &v["runs"][0]["results"][0];
@@ -227,14 +225,7 @@ fn machine_formats() {
         19
     );
     assert_eq!(v["runs"][0]["tool"]["driver"]["rules"][0]["id"], "DZ0652");
-    let out = dagaz()
-        .args(["lint", "--format", "github"])
-        .arg(&f)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = lint_output("github", &f);
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("::error file="), "{text}");
     assert!(

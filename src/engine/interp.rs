@@ -421,7 +421,10 @@ impl Scratch {
             return;
         };
         let f = &self.frames[0];
-        if ntypes == 0 {
+        // `add` emits one move; `(add T1 … Tn)` one move per type, promoted to it.
+        let plain = (ntypes == 0).then_some(NONE);
+        let promotions = (types..types + ntypes).map(|i| t.model.type_lists[i as usize]);
+        for promote in plain.into_iter().chain(promotions) {
             emit(
                 t,
                 &mut self.board,
@@ -430,30 +433,12 @@ impl Scratch {
                 from,
                 piece,
                 dest,
-                NONE,
+                promote,
                 copy,
                 partial,
                 move_type,
                 out,
             );
-        } else {
-            for i in types..types + ntypes {
-                let ty = t.model.type_lists[i as usize];
-                emit(
-                    t,
-                    &mut self.board,
-                    f,
-                    self.mover,
-                    from,
-                    piece,
-                    dest,
-                    ty,
-                    copy,
-                    partial,
-                    move_type,
-                    out,
-                );
-            }
         }
     }
 
