@@ -424,3 +424,82 @@ fn perft_chess_depth_6() {
     let mut e = bundled("chess", None);
     assert_eq!(perft(&mut e, 6), 119_060_324);
 }
+
+/// ZoG forms (docs/semantics.md): every `tests/fixtures/forms/NAME.zrf` loads without a
+/// lint error, and each of its variants has, at the start position, exactly the moves that
+/// `NAME.moves` lists under `[VARIANT TITLE]` (one move per line, order ignored).
+#[test]
+fn zog_form_fixtures_give_their_move_lists() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/forms");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut problems = vec![];
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let expected_text = std::fs::read_to_string(path.with_extension("moves"))
+            .unwrap_or_else(|_| panic!("{name}: no .moves file"));
+        let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut current = None;
+        for line in expected_text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(t) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                current = Some(t.to_owned());
+                expected.entry(t.to_owned()).or_default();
+            } else {
+                let v = current.clone().expect("a move before any [variant]");
+                expected.get_mut(&v).unwrap().push(line.to_owned());
+            }
+        }
+        let report = dagaz::lint::lint_path(&path, &name, &Default::default()).unwrap();
+        for d in report.diagnostics.iter().filter(|d| d.is_error()) {
+            problems.push(format!("{name}: lint error {} {}", d.code.id, d.message));
+        }
+        let loaded = load_path(&path, &name, Limits::default()).unwrap();
+        let titles: Vec<String> = loaded.games.iter().map(|g| g.title.clone()).collect();
+        if titles != expected.keys().cloned().collect::<Vec<_>>() {
+            let mut sorted = titles.clone();
+            sorted.sort();
+            if sorted != expected.keys().cloned().collect::<Vec<_>>() {
+                problems.push(format!(
+                    "{name}: variants {titles:?} but .moves lists {:?}",
+                    expected.keys()
+                ));
+            }
+        }
+        for g in &loaded.games {
+            let Some(want) = expected.get(&g.title) else {
+                continue;
+            };
+            let e = match Model::compile(g) {
+                Ok(m) => Engine::new(m),
+                Err(d) => {
+                    problems.push(format!("{name} [{}]: does not compile: {d:?}", g.title));
+                    continue;
+                }
+            };
+            let s = e.initial_state();
+            let mut l = MoveList::new();
+            let mut e = e;
+            e.legal_moves(&s, &mut l);
+            let mut got: Vec<String> = l.iter().map(|m| e.notation(m)).collect();
+            got.sort();
+            let mut want = want.clone();
+            want.sort();
+            if got != want {
+                problems.push(format!(
+                    "{name} [{}]:\n  expected {want:?}\n  got      {got:?}",
+                    g.title
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -8,6 +8,7 @@
 
 pub mod include;
 pub mod macros;
+pub mod options;
 pub mod variants;
 
 pub use macros::Limits;

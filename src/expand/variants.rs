@@ -1,12 +1,14 @@
 //! Variants: each `(variant …)` is merged into a copy of the nearest preceding `(game …)`.
 //!
 //! Merging rules (`../shared/docs/zrf-semantics.md` §1.5): `piece` sections are replaced by
-//! name and new ones added; `option`s are overridden one name at a time; if the variant has
+//! name and new ones added; `option`s are overridden one name at a time, in either spelling
+//! (`(option "pass turn" …)` or `(pass-turn …)`, see [`super::options`]); if the variant has
 //! any goal (`win-condition`, `loss-condition`, `draw-condition`, `count-condition`) all the
 //! base goals are dropped; every other section (`title`, `players`, `board`, …) replaces all
 //! sections of the same keyword. `(default)` marks the initially selected game and is not
 //! copied. A game titled `-` is a menu separator and is not playable.
 
+use super::options::option_section;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 
@@ -64,7 +66,7 @@ fn piece_name(n: &Node) -> Option<&str> {
 }
 
 fn option_name(n: &Node) -> Option<&str> {
-    n.args().first().and_then(Node::word)
+    option_section(n).map(|o| o.name)
 }
 
 /// Merges `variant` sections into a copy of `base` sections.
@@ -94,12 +96,10 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
                     None => out.push(sec.clone()),
                 }
             }
-            "option" => {
+            _ if option_section(sec).is_some() => {
+                // `(option "pass turn" …)` and `(pass-turn …)` name the same option.
                 let name = option_name(sec);
-                match out
-                    .iter()
-                    .position(|s| s.head() == Some("option") && option_name(s) == name)
-                {
+                match out.iter().position(|s| option_name(s) == name) {
                     Some(i) => out[i] = sec.clone(),
                     None => out.push(sec.clone()),
                 }

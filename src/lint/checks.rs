@@ -10,25 +10,7 @@ use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
 use std::collections::{HashMap, HashSet};
 
-/// Options that Zillions of Games knows (the v2 option names; see
-/// `../shared/docs/zrf-semantics.md` §5), plus dagaz's own AI options.
-pub const ZOG_OPTIONS: &[&str] = &[
-    "animate captures",
-    "animate drops",
-    "discard cascades",
-    "highlight goals",
-    "include off-pieces",
-    "maximal captures",
-    "pass partial",
-    "pass turn",
-    "prevent flipping",
-    "progressive levels",
-    "recycle captures",
-    "recycle promotions",
-    "show moves list",
-    "smart moves",
-    "allow flipping",
-];
+pub use crate::expand::options::ZOG_OPTIONS;
 
 /// Option names that are Dagaz (JavaScript) extensions: a plain ZRF engine ignores them.
 /// Names ending in `-extension`, ` extension`, `-invariant` or `-restrictions` are too.
@@ -238,13 +220,16 @@ pub const GAME_SECTIONS: &[&str] = &[
     "animate-drops",
     "include-off-pieces",
     "recycle-promotions",
+    "maximal-captures",
 ];
 
 fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
     for s in sections {
-        let known = s.head().is_some_and(|h| GAME_SECTIONS.contains(&h));
+        let known = s.head().is_some_and(|h| {
+            GAME_SECTIONS.contains(&h) || crate::expand::options::keyword_option(h).is_some()
+        });
         if !known {
             let what = s
                 .head()

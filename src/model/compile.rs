@@ -511,25 +511,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     // Options.
     let mut options = Options::default();
     for s in g.args() {
-        let (name, value) = match s.head() {
-            Some("option") => (
-                s.args().first().and_then(Node::word).unwrap_or(""),
-                s.args().get(1).and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-turn") => (
-                "pass turn",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-partial") => (
-                "pass partial",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("recycle-captures") => (
-                "recycle captures",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            _ => continue,
+        // `(option "name" v)` and the ZoG 1.x keyword forms (`(maximal-captures v)`) alike.
+        let Some(o) = crate::expand::options::option_section(s) else {
+            continue;
         };
+        let name = o.name;
+        let value = o.value.and_then(Node::word).unwrap_or("");
         let bool_value = |diags: &mut Vec<Diagnostic>| match value {
             "true" => true,
             "false" => false,
