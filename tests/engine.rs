@@ -503,3 +503,44 @@ fn zog_form_fixtures_give_their_move_lists() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Occupier forms in goals decide games as documented (docs/semantics.md, "Occupier forms
+/// in goals"): plays moves in `tests/fixtures/forms/occupier-goals.zrf` and checks results.
+#[test]
+fn occupier_goals_decide_games() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/occupier-goals.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let play = |variant: &str, moves: &[&str]| {
+        let mut e = engine_of_text(&text, Some(variant));
+        let mut s = e.initial_state();
+        for want in moves {
+            let mut l = MoveList::new();
+            e.legal_moves(&s, &mut l);
+            let m = l
+                .iter()
+                .find(|m| e.notation(m) == *want)
+                .unwrap_or_else(|| panic!("{variant}: no move {want}"))
+                .clone();
+            e.make(&mut s, &m);
+        }
+        e.outcome(&s).map(|o| o.results)
+    };
+    use PlayerResult::{Loss, Win};
+    // White's Man on b1 is an opponent's Man for Black, who loses.
+    assert_eq!(play("Opponent", &["Man a1 - b1"]), Some(vec![Win, Loss]));
+    // White's home holds no White Man once it has moved.
+    assert_eq!(play("Not", &["Man a1 - b1"]), Some(vec![Loss, Win]));
+    // Men of any owner on b1 and c1: the player to move (White) is tested first.
+    assert_eq!(play("Any owner", &["Man a1 - b1"]), None);
+    assert_eq!(
+        play("Any owner", &["Man a1 - b1", "Man d1 - c1"]),
+        Some(vec![Loss, Win])
+    );
+    // Side by side with an opponent's Man, east as each player sees it.
+    assert_eq!(
+        play("Relative", &["Man a1 - b1", "Man d1 - c1"]),
+        Some(vec![Loss, Win])
+    );
+    assert_eq!(play("Finished", &[]), Some(vec![Loss, Win]));
+}

@@ -613,28 +613,46 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
 
 /// Decides, per `absolute-config`, whether every named position must be filled (the
 /// default) or one is enough: one is enough when no listed player starts with as many
-/// pieces of the listed types as there are named positions (docs/semantics.md).
+/// matching pieces as there are named positions (docs/semantics.md). Pieces that match are
+/// those of the occupant tests: the player's own (bare types), the other players'
+/// (`opponent`) or everybody's (`any-owner`); a negated test (`(not T)`) can always be met,
+/// so it keeps "all".
 fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &[(u32, u32, u32)]) {
     match c {
         GoalCond::AbsoluteConfig {
-            types,
+            occupants,
             positions,
             any_position,
             ..
         } => {
+            if occupants.iter().any(|o| o.negate) {
+                *any_position = false;
+                return;
+            }
+            let owned = |o: &super::goals::Occupant, p: u32, owner: u32| match o.owner {
+                super::goals::Owner::Own => owner == p,
+                super::goals::Owner::Opponent => owner != p,
+                super::goals::Owner::Any => true,
+            };
             let most = players
                 .iter()
                 .map(|&p| {
                     let on_board = setup
                         .iter()
                         .filter(|&&(_, pc)| {
-                            piece::owner(pc) == p
-                                && (types.is_empty() || types.contains(&piece::ty(pc)))
+                            occupants.iter().any(|o| {
+                                owned(o, p, piece::owner(pc))
+                                    && (o.types.is_empty() || o.types.contains(&piece::ty(pc)))
+                            })
                         })
                         .count();
                     let in_hand: u32 = hand
                         .iter()
-                        .filter(|&&(hp, t, _)| hp == p && (types.is_empty() || types.contains(&t)))
+                        .filter(|&&(hp, t, _)| {
+                            occupants.iter().any(|o| {
+                                owned(o, p, hp) && (o.types.is_empty() || o.types.contains(&t))
+                            })
+                        })
                         .map(|&(_, _, n)| n)
                         .sum();
                     on_board + in_hand as usize
