@@ -298,6 +298,11 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     }
     // Pieces.
     let types = move_types(form);
+    let piece_names: HashSet<&str> = sections
+        .iter()
+        .filter(|s| s.head() == Some("piece"))
+        .filter_map(|p| p.name_value().and_then(Node::word))
+        .collect();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
         let name = p.name_value().and_then(Node::word);
         let has_dummy = p.child_form("dummy").is_some();
@@ -335,6 +340,8 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                 if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
                     && let Some(t) = l.args().last().and_then(Node::atom)
                     && !types.contains(t)
+                    // `(add-partial King)`: a promotion that continues with the block's type.
+                    && !(l.args().len() == 1 && piece_names.contains(t))
                 {
                     let near = suggestions(t, types.iter().map(String::as_str));
                     let mut d = Diagnostic::error(

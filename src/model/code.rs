@@ -138,6 +138,8 @@ pub struct Compiler<'a> {
     pub has_partial: bool,
     /// Move type of the block being compiled (for a bare `add-partial`).
     current_type: u32,
+    /// Move types that some `(move-type …)` marker declares (see [`Compiler::declare_move_types`]).
+    declared_move_types: std::collections::HashSet<String>,
     nd: u32,
 }
 
@@ -164,8 +166,17 @@ impl<'a> Compiler<'a> {
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
+            declared_move_types: Default::default(),
             nd,
         }
+    }
+
+    /// Declares the move types named by the game's `(move-type …)` markers, so that a lone
+    /// argument of `add-partial` can be told apart: a declared move type continues with that
+    /// type; otherwise a piece type name promotes and continues with the block's own type.
+    pub fn declare_move_types<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        self.declared_move_types
+            .extend(names.into_iter().map(str::to_owned));
     }
 
     pub fn move_type(&mut self, name: &str) -> u32 {
@@ -390,7 +401,13 @@ impl<'a> Compiler<'a> {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
-                        (vec![], self.move_type(w))
+                        match self.names.types.get(w) {
+                            // `(add-partial King)`: promote, continue with this block's type.
+                            Some(&t) if !self.declared_move_types.contains(w) => {
+                                (vec![t], self.current_type)
+                            }
+                            _ => (vec![], self.move_type(w)),
+                        }
                     }
                     [ts @ .., m] => {
                         let types = ts.iter().filter_map(|a| self.piece_type(a)).collect();

@@ -300,6 +300,15 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         },
         vec![String::new()],
     );
+    compiler.declare_move_types(
+        pieces
+            .iter()
+            .flat_map(|p| p.args())
+            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+            .flat_map(|s| s.args())
+            .filter(|b| b.head() == Some("move-type"))
+            .filter_map(|b| b.args().first().and_then(Node::word)),
+    );
     for p in &pieces {
         let Some(name) = sub(p, "name")
             .and_then(|n| n.args().first())
