@@ -7,6 +7,10 @@
 //! base goals are dropped; every other section (`title`, `players`, `board`, …) replaces all
 //! sections of the same keyword. `(default)` marks the initially selected game and is not
 //! copied. A game titled `-` is a menu separator and is not playable.
+//!
+//! A variant written before the file's first `(game …)` inherits from that game (the one
+//! after it); only a file with no game at all reads its variants as complete games
+//! (docs/semantics.md, "A variant with no game before it").
 
 use super::options::option_section;
 use crate::diagnostics::{Diagnostic, codes};
@@ -133,7 +137,11 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
 /// Builds the playable games of an expanded file.
 pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDef> {
     let mut games: Vec<GameDef> = Vec::new();
-    let mut base: Option<(usize, &Node)> = None;
+    // Variants written before the file's first game inherit from that game (see below).
+    let mut base: Option<(usize, &Node)> = forms
+        .iter()
+        .find(|f| f.head() == Some("game"))
+        .map(|g| (0, g));
     let mut game_count = 0usize;
     for form in forms {
         match form.head() {
@@ -157,7 +165,7 @@ pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDe
                         diags.push(
                             Diagnostic::warning(
                                 codes::VARIANT_WITHOUT_GAME,
-                                "`variant` before any `game`: it is read as a complete game of its own",
+                                "the file has no `game`: this `variant` is read as a complete game of its own",
                             )
                             .with_span(form.span),
                         );
@@ -219,5 +227,31 @@ mod tests {
             print_compact(&games[1].form),
             r#"(game (title "V") (players A B) (piece (name P) (x 2)) (piece (name Q)) (option "o1" true) (option "o2" false) (piece (name R)) (draw-condition (A) y))"#
         );
+    }
+
+    #[test]
+    fn variants_before_the_first_game_inherit_from_it() {
+        let src = r#"(variant (title "Early") (board-setup (A (P b1))))
+            (game (title "G") (players A B) (piece (name P)) (board-setup (A (P a1))))
+            (variant (title "Late") (players X Y))"#;
+        let forms = parse_text(src, FileId(0)).forms;
+        let mut d = vec![];
+        let games = merge_variants(&forms, &mut d);
+        assert!(d.is_empty(), "{d:?}");
+        let printed: Vec<String> = games.iter().map(|g| print_compact(&g.form)).collect();
+        assert_eq!(
+            printed,
+            vec![
+                r#"(game (title "Early") (players A B) (piece (name P)) (board-setup (A (P b1))))"#,
+                r#"(game (title "G") (players A B) (piece (name P)) (board-setup (A (P a1))))"#,
+                r#"(game (title "Late") (players X Y) (piece (name P)) (board-setup (A (P a1))))"#,
+            ]
+        );
+        assert_eq!(games[0].base_index, 0);
+        // A file of variants only: each is a game of its own, with a warning.
+        let forms = parse_text(r#"(variant (title "V") (players A B))"#, FileId(0)).forms;
+        let games = merge_variants(&forms, &mut d);
+        assert_eq!(games[0].base_index, usize::MAX);
+        assert_eq!(d.len(), 1);
     }
 }

@@ -201,8 +201,8 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::VARIANT_WITHOUT_GAME,
         Warning,
-        "`variant` before any `game`",
-        "A variant inherits from the nearest preceding game; with none, dagaz reads it as a complete game.",
+        "`variant` in a file without `game`",
+        "A variant inherits from the nearest preceding game, or, when it is written before the file's first game, from that game. In a file with no `game` at all, dagaz reads each variant as a complete game; write `game` for the first one.",
         "variant-without-game"
     ),
     rule!(
