@@ -548,3 +548,47 @@ fn occupier_goals_decide_games() {
     );
     assert_eq!(play("Finished", &[]), Some(vec![Loss, Win]));
 }
+
+/// `create` without a piece type and attributes named `not-…` (docs/semantics.md): plays
+/// `tests/fixtures/forms/create-and-attributes.zrf` and looks at the board.
+#[test]
+fn create_without_type_and_not_attributes() {
+    use dagaz::model::piece;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/create-and-attributes.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let after = |variant: &str, mv: &str| {
+        let mut e = engine_of_text(&text, Some(variant));
+        let mut s = e.initial_state();
+        let mut l = MoveList::new();
+        e.legal_moves(&s, &mut l);
+        let m = l.iter().find(|m| e.notation(m) == mv).expect(mv).clone();
+        e.make(&mut s, &m);
+        let m = e.model();
+        let at = |name: &str| e.piece_at(&s, m.position(name).unwrap());
+        let describe = |v: u32| {
+            (v != 0).then(|| {
+                (
+                    m.piece_types[piece::ty(v) as usize].name.clone(),
+                    m.players[piece::owner(v) as usize].name.clone(),
+                )
+            })
+        };
+        (describe(at("a1")), describe(at("b1")), at("b2"))
+    };
+    let man = |owner: &str| Some(("Man".to_owned(), owner.to_owned()));
+    let (a1, b1, _) = after("Create for a player", "Man a1 - b1");
+    assert_eq!((a1, b1), (man("Black"), man("White")));
+    let (a1, b1, _) = after("Create here", "Man a1 - b1");
+    assert_eq!((a1, b1), (man("White"), man("White")));
+    // The Post's `not-locked?` is its own attribute: true at the start, false after moving.
+    let (_, _, post) = after("Create for a player", "Post a2 - b2");
+    let e = engine_of_text(&text, None);
+    let attr = e
+        .model()
+        .attributes
+        .iter()
+        .position(|a| a == "not-locked?")
+        .unwrap();
+    assert!(!piece::attr(post, attr as u32));
+}

@@ -365,6 +365,14 @@ impl Scratch {
                 Op::Create { owner, ty, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
                         let owner = if owner == NONE { self.mover } else { owner };
+                        // A type left out is the moving piece's (nothing to copy: no piece).
+                        let ty = if ty != NONE {
+                            ty
+                        } else if piece != 0 {
+                            piece::ty(piece)
+                        } else {
+                            return false;
+                        };
                         let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
                         self.frames[k].actions.push(Action::Create(c, pc));
                     }

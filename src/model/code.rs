@@ -91,7 +91,7 @@ pub enum Op {
     Flip(Target),
     ChangeOwner(Target),
     ChangeType(u32, Target),
-    /// Owner [`NONE`] means the mover.
+    /// Owner [`NONE`] means the mover; type [`NONE`] the moving piece's type.
     Create {
         owner: u32,
         ty: u32,
@@ -447,17 +447,29 @@ impl<'a> Compiler<'a> {
                     owner = *p;
                     rest = &rest[1..];
                 }
-                let Some(ty) = rest.first().and_then(|a| self.piece_type(a)) else {
-                    if rest.is_empty() {
-                        self.err(
-                            codes::BAD_INSTRUCTION,
-                            "`create` needs a piece type".into(),
-                            n,
-                        );
+                // The piece type may be left out (`(create White)`, `(create a1)`): the
+                // created piece then has the moving piece's type.
+                let ty = match rest.first() {
+                    Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
+                        rest = &rest[1..];
+                        self.piece_type(a).unwrap_or(NONE)
                     }
-                    return;
+                    Some(a) if self.target(a).is_none() => {
+                        // Neither a type nor a target: report it as an unknown type.
+                        let _ = self.piece_type(a);
+                        return;
+                    }
+                    _ => NONE,
                 };
-                let t = self.target_or_here(&rest[1..], h, n);
+                let t = self.target_or_here(rest, h, n);
+                if rest.len() > 1 {
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`create` takes [player] [piece type] [position or direction]".into(),
+                        n,
+                    );
+                    return;
+                }
                 self.emit(Op::Create {
                     owner,
                     ty,
@@ -651,12 +663,27 @@ impl<'a> Compiler<'a> {
             });
             return;
         }
-        let (negate, base) = match name.strip_prefix("not-") {
-            Some(b) => (true, b),
-            None => (false, name),
+        // An attribute used as a predicate, whether its name carries the `?` or not. A
+        // declared attribute whose own name starts with `not-` (`not-locked?`) is read as
+        // itself; `not-` negates only when the rest is the attribute.
+        let attribute = |n: &str| {
+            self.names
+                .attributes
+                .get(n)
+                .or_else(|| {
+                    n.strip_suffix('?')
+                        .and_then(|b| self.names.attributes.get(b))
+                })
+                .copied()
         };
-        // An attribute used as a predicate, whether its name carries the `?` or not.
-        if let Some(&a) = self.names.attributes.get(base) {
+        let (negate, base, attr) = match attribute(name) {
+            Some(a) => (false, name, Some(a)),
+            None => match name.strip_prefix("not-") {
+                Some(b) => (true, b, attribute(b)),
+                None => (false, name, None),
+            },
+        };
+        if let Some(a) = attr {
             let target = self.target_or_here(args, name, at);
             self.emit(Op::Test {
                 pred: Pred::Attr(a),
