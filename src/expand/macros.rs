@@ -99,6 +99,10 @@ pub struct Expander<'a> {
     warned_unbound: HashSet<(String, usize)>,
     /// Names of the macros called at least once.
     pub called: HashSet<String>,
+    /// `(macro, k)`: a `$k` written in a macro called (directly or not) by `macro` found no
+    /// k-th argument in its own call and took `macro`'s (dynamic scope). `macro` then uses
+    /// its parameter k even when its own body never writes `$k`.
+    pub dynamic_uses: HashSet<(String, usize)>,
 }
 
 impl<'a> Expander<'a> {
@@ -112,6 +116,7 @@ impl<'a> Expander<'a> {
             aborted: false,
             warned_unbound: HashSet::new(),
             called: HashSet::new(),
+            dynamic_uses: HashSet::new(),
         }
     }
 
@@ -205,12 +210,17 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Looks up argument `k` (1-based) in the innermost call, then outwards.
-    fn argument(&self, k: usize) -> Option<&Node> {
+    /// Looks up argument `k` (1-based) in the innermost call, then outwards (recording a
+    /// use found outwards in [`Expander::dynamic_uses`]).
+    fn argument(&mut self, k: usize) -> Option<&Node> {
         if k == 0 {
             return None;
         }
-        self.chain.iter().rev().find_map(|c| c.2.get(k - 1))
+        let i = self.chain.iter().rposition(|c| c.2.len() >= k)?;
+        if i + 1 != self.chain.len() && !self.dynamic_uses.contains(&(self.chain[i].0.clone(), k)) {
+            self.dynamic_uses.insert((self.chain[i].0.clone(), k));
+        }
+        self.chain[i].2.get(k - 1)
     }
 
     fn substitute(&mut self, n: &Node, macro_name: &str) -> Node {

@@ -235,7 +235,7 @@ pub static RULES: &[Rule] = &[
         codes::UNUSED_MACRO_PARAMETER,
         Warning,
         "a macro ignores one of its arguments",
-        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body.",
+        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body. A `$j` read by a helper macro that this one calls without a j-th argument counts as a use (dynamic scope: the helper takes this call's argument).",
         "unused-macro-parameter"
     ),
     rule!(
