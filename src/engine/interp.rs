@@ -500,12 +500,13 @@ impl Scratch {
             Pred::Marked => c == r.mark,
             Pred::Flag(i) => i < 64 && r.flags >> i & 1 == 1,
             Pred::PosFlag(i) => self.frames[k].posflags.contains(&(i, c)),
-            Pred::Attacked | Pred::Defended => {
+            Pred::Attacked(mt) | Pred::Defended(mt) => {
                 if self.in_attack {
                     return false;
                 }
                 let ghost_ty = if r.piece != 0 { piece::ty(r.piece) } else { 0 };
-                if pred == Pred::Attacked {
+                self.attack_move_type = mt;
+                let found = if matches!(pred, Pred::Attacked(_)) {
                     let ghost = piece::make(ghost_ty, self.mover, 0);
                     self.attacked_by_others(t, c, self.mover, ghost)
                 } else {
@@ -515,7 +516,9 @@ impl Scratch {
                         .unwrap_or(self.mover);
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)
-                }
+                };
+                self.attack_move_type = NONE;
+                found
             }
             Pred::LastFrom => c == self.last_from,
             Pred::LastTo => c == self.last_to,
@@ -570,6 +573,9 @@ impl Scratch {
         self.mover = o;
         let mut found = false;
         for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+            if self.attack_move_type != NONE && b.move_type != self.attack_move_type {
+                continue;
+            }
             if let Some(r) = &t.reach
                 && !r.may_reach(o, b.start, cell, sq)
             {

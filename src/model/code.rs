@@ -36,8 +36,10 @@ pub enum Pred {
     Marked,
     Flag(u32),
     PosFlag(u32),
-    Attacked,
-    Defended,
+    /// Some opponent block (of this move type; [`NONE`] for any) could capture here.
+    Attacked(u32),
+    /// The same for the mover's side.
+    Defended(u32),
     LastFrom,
     LastTo,
     Attr(u32),
@@ -707,8 +709,26 @@ impl<'a> Compiler<'a> {
             "enemy" => (Pred::Enemy, args),
             "neutral" => (Pred::Neutral, args),
             "marked" => (Pred::Marked, args),
-            "attacked" => (Pred::Attacked, args),
-            "defended" => (Pred::Defended, args),
+            "attacked" | "defended" => {
+                // `(attacked? MOVE-TYPE)`: only the attackers' blocks of that move type
+                // count. A direction or position argument keeps its usual meaning.
+                let (mt, rest) = match args.first().and_then(Node::word) {
+                    Some(w)
+                        if self.declared_move_types.contains(w)
+                            && self.dir(w).is_none()
+                            && !self.names.positions.contains_key(w) =>
+                    {
+                        (self.move_type(w), &args[1..])
+                    }
+                    _ => (NONE, args),
+                };
+                let p = if base == "attacked" {
+                    Pred::Attacked(mt)
+                } else {
+                    Pred::Defended(mt)
+                };
+                (p, rest)
+            }
             "last-from" => (Pred::LastFrom, args),
             "last-to" => (Pred::LastTo, args),
             "on-board" => (Pred::OnBoard, args),
