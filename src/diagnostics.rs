@@ -145,16 +145,16 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap) -> String {
     let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code.id, d.message);
     if let Some(span) = d.span.filter(|s| (s.file.0 as usize) < sources.len()) {
         let file = sources.get(span.file);
-        let line = file.line_text(span.line);
+        let (line, col) = file.snippet(span.line, span.col);
         let num = span.line.to_string();
         let pad = " ".repeat(num.len());
         let _ = writeln!(out, "{pad}--> {}:{}:{}", file.display, span.line, span.col);
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{num} | {}", line.replace('\t', " "));
-        let caret_pad = " ".repeat(span.col.saturating_sub(1) as usize);
+        let caret_pad = " ".repeat(col.saturating_sub(1) as usize);
         let width = line
             .chars()
-            .skip(span.col.saturating_sub(1) as usize)
+            .skip(col.saturating_sub(1) as usize)
             .take(span.len.max(1) as usize)
             .count()
             .max(1);
@@ -180,7 +180,7 @@ pub fn render_json(d: &Diagnostic, sources: &SourceMap) -> String {
         v["file"] = file.display.clone().into();
         v["line"] = span.line.into();
         v["column"] = span.col.into();
-        v["snippet"] = file.line_text(span.line).into();
+        v["snippet"] = file.snippet(span.line, span.col).0.into();
     }
     v.to_string()
 }

@@ -42,6 +42,32 @@ pub struct SourceFile {
 
 impl SourceFile {
     /// Text of the 1-based line `line`, without its line ending.
+    /// At most [`SNIPPET_CHARS`] characters of line `line` around column `col` (1-based), for
+    /// a diagnostic: the excerpt (with `…` where the line was cut) and the column of `col`
+    /// within it. A 50 MB one-line file gives a short snippet, not the whole line.
+    pub fn snippet(&self, line: u32, col: u32) -> (String, u32) {
+        let text = self.line_text(line);
+        let col = col.max(1) as usize - 1;
+        // Fast path: most lines are short.
+        if text.len() <= SNIPPET_CHARS {
+            return (text.to_owned(), col as u32 + 1);
+        }
+        let half = SNIPPET_CHARS / 2;
+        let first = col.saturating_sub(half);
+        let mut out = String::new();
+        let mut new_col = col - first;
+        if first > 0 {
+            out.push('…');
+            new_col += 1;
+        }
+        let mut chars = text.chars().skip(first);
+        out.extend(chars.by_ref().take(SNIPPET_CHARS));
+        if chars.next().is_some() {
+            out.push('…');
+        }
+        (out, new_col as u32 + 1)
+    }
+
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line as usize).saturating_sub(1);
         let Some(&start) = self.line_starts.get(i) else {
@@ -55,6 +81,9 @@ impl SourceFile {
         self.text[start as usize..end].trim_end_matches(['\r', '\n'])
     }
 }
+
+/// Longest source excerpt a diagnostic prints (see [`SourceFile::snippet`]).
+pub const SNIPPET_CHARS: usize = 200;
 
 /// All files read for one job.
 #[derive(Debug, Default)]
@@ -272,6 +301,20 @@ mod tests {
         let s = m.span_at(id, 6, 1); // 'd'
         assert_eq!((s.line, s.col), (2, 2));
         assert_eq!(m.get(id).line_text(2), "çd");
+        assert_eq!(m.get(id).snippet(2, 2), ("çd".to_owned(), 2));
         assert_eq!(m.span_at(id, 8, 1).line, 3);
+    }
+
+    #[test]
+    fn snippets_of_long_lines_are_cut_around_the_column() {
+        let mut m = SourceMap::new();
+        let long = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let id = m.add_bytes("x".into(), "x".into(), long.as_bytes(), &mut vec![]);
+        let (snip, col) = m.get(id).snippet(1, 5001);
+        assert!(snip.chars().count() <= SNIPPET_CHARS + 2, "{}", snip.len());
+        assert_eq!(snip.chars().nth(col as usize - 1), Some('X'));
+        assert!(snip.starts_with('…') && snip.ends_with('…'));
+        let (snip, col) = m.get(id).snippet(1, 1);
+        assert_eq!((snip.chars().next(), col), (Some('a'), 1));
     }
 }

@@ -369,3 +369,54 @@ fn xml_input_converts_back() {
     assert_eq!(zrf, direct);
     assert!(String::from_utf8_lossy(&zrf).contains("\"x\r\ny\""));
 }
+
+/// Hostile tree XML: deep nesting is refused (no stack overflow), leaves that cannot be
+/// printed as the same ZRF token are refused (not written as different ZRF), and a one-line
+/// input gives a short snippet.
+#[test]
+fn hostile_tree_xml_is_refused_with_a_diagnostic() {
+    let deep = format!(
+        "<zrf stage=\"syntax\">{}{}</zrf>",
+        "<list>".repeat(100_000),
+        "</list>".repeat(100_000)
+    );
+    let cases = [
+        ("deep.xml", deep.as_str(), "nested deeper than 256"),
+        (
+            "space.xml",
+            "<zrf stage=\"syntax\"><list><atom>a b</atom></list></zrf>",
+            "an atom with a blank",
+        ),
+        (
+            "quote.xml",
+            "<zrf stage=\"syntax\"><list><string>say \"hi\"</string></list></zrf>",
+            "a string with",
+        ),
+        (
+            "number.xml",
+            "<zrf stage=\"syntax\"><list><number>1e5</number></list></zrf>",
+            "a number that is not",
+        ),
+        (
+            "empty.xml",
+            "<zrf stage=\"syntax\"><list><atom/></list></zrf>",
+            "an empty atom",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let p = temp_file(name, text);
+        let out = dagaz()
+            .args(["convert", "--to", "zrf"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}: wrote output");
+        assert!(
+            err.contains("DZ0004") && err.contains(want),
+            "{name}: {err}"
+        );
+        assert!(err.len() < 2_000, "{name}: {} bytes on stderr", err.len());
+    }
+}
