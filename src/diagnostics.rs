@@ -52,6 +52,7 @@ pub mod codes {
     code!(NO_GAME, "DZ0211", "no-game");
     code!(UNKNOWN_VARIANT, "DZ0212", "unknown-variant");
     code!(INCLUDE_TOO_DEEP, "DZ0213", "include-too-deep");
+    code!(INCLUDE_OUTSIDE_PROJECT, "DZ0217", "include-outside-project");
     // Model compilation: names (03xx), board (04xx), players and turns (05xx), pieces and
     // moves (06xx), goals (07xx), options (08xx); engine runtime (09xx).
     code!(UNKNOWN_NAME, "DZ0301", "unknown-name");
@@ -149,6 +150,12 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap) -> String {
         let num = span.line.to_string();
         let pad = " ".repeat(num.len());
         let _ = writeln!(out, "{pad}--> {}:{}:{}", file.display, span.line, span.col);
+        if file.hidden {
+            for n in &d.notes {
+                let _ = writeln!(out, "  = note: {n}");
+            }
+            return out;
+        }
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{num} | {}", line.replace('\t', " "));
         let caret_pad = " ".repeat(col.saturating_sub(1) as usize);

@@ -38,6 +38,9 @@ pub struct SourceFile {
     pub text: String,
     /// Byte offset of the start of every line.
     line_starts: Vec<u32>,
+    /// No snippet of this file is ever shown (an included file that is not ZRF: its text
+    /// could be anything, secrets included). See [`SourceMap::hide_text`].
+    pub hidden: bool,
 }
 
 impl SourceFile {
@@ -46,6 +49,9 @@ impl SourceFile {
     /// a diagnostic: the excerpt (with `…` where the line was cut) and the column of `col`
     /// within it. A 50 MB one-line file gives a short snippet, not the whole line.
     pub fn snippet(&self, line: u32, col: u32) -> (String, u32) {
+        if self.hidden {
+            return (String::new(), 1);
+        }
         let text = self.line_text(line);
         let col = col.max(1) as usize - 1;
         // Fast path: most lines are short.
@@ -82,6 +88,25 @@ impl SourceFile {
     }
 }
 
+/// Largest rules file read, in bytes (published files are below 1 MB). A longer input,
+/// or an endless one such as `/dev/zero`, is refused without reading more than this.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads at most [`MAX_SOURCE_BYTES`] bytes of `path`; more is an error.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_SOURCE_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Longest source excerpt a diagnostic prints (see [`SourceFile::snippet`]).
 pub const SNIPPET_CHARS: usize = 200;
 
@@ -96,6 +121,11 @@ impl SourceMap {
         Self::default()
     }
 
+    /// Marks a file whose text must never be shown in a diagnostic.
+    pub fn hide_text(&mut self, id: FileId) {
+        self.files[id.0 as usize].hidden = true;
+    }
+
     /// Adds already-decoded text (used for bundled games and tests).
     pub fn add_text(&mut self, path: PathBuf, display: String, text: String) -> FileId {
         let line_starts = line_starts(&text);
@@ -104,6 +134,7 @@ impl SourceMap {
             display,
             text,
             line_starts,
+            hidden: false,
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -116,13 +147,36 @@ impl SourceMap {
         display: String,
         warnings: &mut Vec<Diagnostic>,
     ) -> Result<FileId, Diagnostic> {
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = read_capped(path).map_err(|e| {
             Diagnostic::error(
                 codes::IO_ERROR,
                 format!("cannot read `{}`: {}", path.display(), e),
             )
         })?;
         Ok(self.add_bytes(path.to_path_buf(), display, &bytes, warnings))
+    }
+
+    /// Like [`SourceMap::load`] for a file named by another file (an `include`): it must be
+    /// a regular file (not a device, a FIFO or a folder), so that reading it ends.
+    pub fn load_regular(
+        &mut self,
+        path: &Path,
+        display: String,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<FileId, Diagnostic> {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Diagnostic::error(
+                codes::IO_ERROR,
+                format!("cannot read `{}`: {}", path.display(), e),
+            )
+        })?;
+        if !meta.is_file() {
+            return Err(Diagnostic::error(
+                codes::IO_ERROR,
+                format!("`{}` is not a regular file", path.display()),
+            ));
+        }
+        self.load(path, display, warnings)
     }
 
     /// Decodes bytes (see the module docs) and adds them.

@@ -1,6 +1,11 @@
 //! `(include "file")`: splices the top-level forms of another file, resolved relative to
 //! the including file's folder. A missing file, an include cycle or too deep a chain of
 //! includes is an error at the include's position.
+//!
+//! Includes stay inside the project: the folder of the file named on the command line
+//! (`root_dir`). An absolute path, a `..` climbing above that folder, or a symbolic link
+//! leading out of it is refused (`DZ0217`) before anything is read, and an included file
+//! must be a regular file of bounded size (`SourceMap::load_regular`).
 
 use crate::diagnostics::{Diagnostic, codes};
 use crate::source::{FileId, SourceMap};
@@ -63,7 +68,21 @@ fn splice(
             .map(Path::to_path_buf)
             .unwrap_or_default();
         // Files written on Windows use backslashes in include paths.
-        let path = base.join(target.replace('\\', "/"));
+        let written = target.replace('\\', "/");
+        let path = match confined(&base, &written, root_dir) {
+            Ok(p) => p,
+            Err(why) => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::INCLUDE_OUTSIDE_PROJECT,
+                        format!("`(include \"{target}\")` is refused: {why}"),
+                    )
+                    .with_span(form.span)
+                    .with_note("includes must stay inside the folder of the file being checked"),
+                );
+                continue;
+            }
+        };
         let canon = canonical(&path);
         if let Some(pos) = stack.iter().position(|p| *p == canon) {
             let chain: Vec<String> = stack[pos..]
@@ -97,26 +116,77 @@ fn splice(
         }
         let display = relative_display(&path, root_dir);
         let mut warnings = Vec::new();
-        let id = match sources.load(&path, display.clone(), &mut warnings) {
+        let id = match sources.load_regular(&path, display.clone(), &mut warnings) {
             Ok(id) => id,
-            Err(_) => {
+            Err(e) => {
                 diags.push(
                     Diagnostic::error(
                         codes::INCLUDE_NOT_FOUND,
                         format!("included file `{display}` cannot be read"),
                     )
-                    .with_span(form.span),
+                    .with_span(form.span)
+                    .with_note(e.message),
                 );
                 continue;
             }
         };
         diags.extend(warnings);
         let parsed = parse(sources, id);
+        if crate::diagnostics::has_errors(&parsed.diagnostics) {
+            // Not ZRF: never echo its text (it could be any file of the project).
+            sources.hide_text(id);
+        }
         diags.extend(parsed.diagnostics);
         stack.push(canon);
         splice(sources, id, parsed.forms, root_dir, stack, diags, out);
         stack.pop();
     }
+}
+
+/// Lexically joins `base` and `written` (no file-system access), dropping `.` and applying
+/// `..`; `None` when a `..` climbs above `root`, which must be a prefix of `base`.
+fn lexical_join(base: &Path, written: &str, root: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut out = base.to_path_buf();
+    for c in Path::new(written).components() {
+        match c {
+            Component::Normal(n) => out.push(n),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if out == root || !out.starts_with(root) || !out.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The path of an include written `written` in a file of folder `base`, when it stays
+/// inside `root_dir`; otherwise why not.
+fn confined(base: &Path, written: &str, root_dir: &Path) -> Result<PathBuf, &'static str> {
+    let is_windows_absolute = written.len() >= 2
+        && written.as_bytes()[1] == b':'
+        && written.as_bytes()[0].is_ascii_alphabetic();
+    if Path::new(written).is_absolute() || written.starts_with('/') || is_windows_absolute {
+        return Err("an absolute path");
+    }
+    let path =
+        lexical_join(base, written, root_dir).ok_or("its `..` leads outside the project folder")?;
+    // A symbolic link may still lead out: compare real paths when the file exists.
+    if let (Ok(real), Ok(real_root)) = (
+        std::fs::canonicalize(&path),
+        std::fs::canonicalize(if root_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root_dir
+        }),
+    ) && !real.starts_with(&real_root)
+    {
+        return Err("it resolves (through a symbolic link) outside the project folder");
+    }
+    Ok(path)
 }
 
 /// `path` relative to `root_dir` with `/` separators, when it lies below it.

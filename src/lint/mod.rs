@@ -165,7 +165,11 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
 /// Errors that stop the pipeline (syntax, includes) cannot be allowed away: nothing after
 /// them was checked.
 fn is_fatal(code: Code) -> bool {
-    code.id < "DZ0200" || matches!(code.id, "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207")
+    code.id < "DZ0200"
+        || matches!(
+            code.id,
+            "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207" | "DZ0217"
+        )
 }
 
 /// Lints the file at `path`.

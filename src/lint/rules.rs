@@ -143,6 +143,13 @@ pub static RULES: &[Rule] = &[
         "include-not-found"
     ),
     rule!(
+        core::INCLUDE_OUTSIDE_PROJECT,
+        Error,
+        "an include leads outside the project folder",
+        "Includes are resolved relative to the including file and must stay inside the folder of the file named on the command line. An absolute path (`/etc/passwd`, `C:\\x`), a `..` that climbs above that folder, or a symbolic link that points outside it is refused without reading the file, so that linting an untrusted rules file in CI cannot read (and echo) other files of the machine. Copy the shared file into the project.",
+        "include-outside-project"
+    ),
+    rule!(
         core::INCLUDE_CYCLE,
         Error,
         "a file includes itself",
