@@ -130,9 +130,16 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
     out
 }
 
-/// Builds the playable games of an expanded file.
-pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDef> {
+/// Builds the playable games of an expanded file. The merged games are copies: when they
+/// pass `max_bytes` in all (counted as [`super::macros::node_bytes`] counts them), merging
+/// stops with `DZ0207 expansion-too-large` and the games built so far are returned.
+pub fn merge_variants(
+    forms: &[Node],
+    diags: &mut Vec<Diagnostic>,
+    max_bytes: usize,
+) -> Vec<GameDef> {
     let mut games: Vec<GameDef> = Vec::new();
+    let mut copied = 0usize;
     let mut base: Option<(usize, &Node)> = None;
     let mut game_count = 0usize;
     for form in forms {
@@ -178,7 +185,26 @@ pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDe
                     form: merged,
                 });
             }
-            _ => {}
+            _ => continue,
+        }
+        if let Some(g) = games.last() {
+            copied = copied.saturating_add(super::macros::node_bytes(&g.form));
+            if copied > max_bytes {
+                let n = games.len();
+                games.pop();
+                diags.push(
+                    Diagnostic::error(
+                        codes::EXPANSION_TOO_LARGE,
+                        format!(
+                            "the games and variants copy more than {} of expanded rules; merging stopped at game {n}",
+                            super::macros::human_bytes(max_bytes)
+                        ),
+                    )
+                    .with_span(form.span)
+                    .with_note("each variant is a full copy of its base game merged with the variant's sections"),
+                );
+                break;
+            }
         }
     }
     games.retain(|g| g.title != "-");
@@ -211,7 +237,7 @@ mod tests {
               (draw-condition (A) y) (default))"#;
         let forms = parse_text(src, FileId(0)).forms;
         let mut d = vec![];
-        let games = merge_variants(&forms, &mut d);
+        let games = merge_variants(&forms, &mut d, usize::MAX);
         assert!(d.is_empty());
         assert_eq!(games.len(), 2);
         assert!(games[1].is_default && !games[0].is_default);
@@ -219,5 +245,25 @@ mod tests {
             print_compact(&games[1].form),
             r#"(game (title "V") (players A B) (piece (name P) (x 2)) (piece (name Q)) (option "o1" true) (option "o2" false) (piece (name R)) (draw-condition (A) y))"#
         );
+    }
+
+    #[test]
+    fn merged_copies_are_bounded() {
+        let mut src = String::from("(game (title \"G\") (big");
+        src += &" (x y z)".repeat(1000);
+        src += "))";
+        for i in 0..300 {
+            src += &format!(" (variant (title \"V{i}\"))");
+        }
+        let forms = parse_text(&src, FileId(0)).forms;
+        let one = crate::expand::macros::node_bytes(&forms[0]);
+        let mut d = vec![];
+        let games = merge_variants(&forms, &mut d, 50 * one);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].code, codes::EXPANSION_TOO_LARGE);
+        assert!(games.len() < 50, "{}", games.len());
+        let mut d = vec![];
+        assert_eq!(merge_variants(&forms, &mut d, usize::MAX).len(), 301);
+        assert!(d.is_empty());
     }
 }
