@@ -33,6 +33,8 @@ pub struct Loaded {
     /// The macros defined (main file and includes), for lint.
     pub macros: Vec<MacroInfo>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What macro expansion produced, as the budget counts it: (bytes, nodes).
+    pub expansion_size: (usize, usize),
 }
 
 /// What lint needs to know about one macro definition.
@@ -120,6 +122,7 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
         games: vec![],
         macros: vec![],
         diagnostics,
+        expansion_size: (0, 0),
     })
 }
 
@@ -154,6 +157,7 @@ fn finish(
     let mut expanded = Vec::new();
     let mut games = Vec::new();
     let mut macro_infos = Vec::new();
+    let mut expansion_size = (0, 0);
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
         let root_dir = sources
@@ -171,6 +175,7 @@ fn finish(
         let macros = macros::collect_defines(&mut forms, &mut diagnostics);
         let mut ex = macros::Expander::new(&macros, limits);
         expanded = ex.expand_forms(&forms);
+        expansion_size = ex.produced();
         diagnostics.extend(ex.diagnostics);
         let mut infos: Vec<MacroInfo> = macros
             .values()
@@ -195,7 +200,7 @@ fn finish(
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
         macro_infos = infos;
         if !has_errors(&diagnostics) {
-            games = variants::merge_variants(&expanded, &mut diagnostics);
+            games = variants::merge_variants(&expanded, &mut diagnostics, limits.max_bytes);
         }
     }
     Loaded {
@@ -206,5 +211,6 @@ fn finish(
         games,
         macros: macro_infos,
         diagnostics,
+        expansion_size,
     }
 }

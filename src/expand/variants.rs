@@ -134,9 +134,16 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
     out
 }
 
-/// Builds the playable games of an expanded file.
-pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDef> {
+/// Builds the playable games of an expanded file. The merged games are copies: when they
+/// pass `max_bytes` in all (counted as [`super::macros::node_bytes`] counts them), merging
+/// stops with `DZ0207 expansion-too-large` and the games built so far are returned.
+pub fn merge_variants(
+    forms: &[Node],
+    diags: &mut Vec<Diagnostic>,
+    max_bytes: usize,
+) -> Vec<GameDef> {
     let mut games: Vec<GameDef> = Vec::new();
+    let mut copied = 0usize;
     // Variants written before the file's first game inherit from that game (see below).
     let mut base: Option<(usize, &Node)> = forms
         .iter()
@@ -186,7 +193,26 @@ pub fn merge_variants(forms: &[Node], diags: &mut Vec<Diagnostic>) -> Vec<GameDe
                     form: merged,
                 });
             }
-            _ => {}
+            _ => continue,
+        }
+        if let Some(g) = games.last() {
+            copied = copied.saturating_add(super::macros::node_bytes(&g.form));
+            if copied > max_bytes {
+                let n = games.len();
+                games.pop();
+                diags.push(
+                    Diagnostic::error(
+                        codes::EXPANSION_TOO_LARGE,
+                        format!(
+                            "the games and variants copy more than {} of expanded rules; merging stopped at game {n}",
+                            super::macros::human_bytes(max_bytes)
+                        ),
+                    )
+                    .with_span(form.span)
+                    .with_note("each variant is a full copy of its base game merged with the variant's sections"),
+                );
+                break;
+            }
         }
     }
     games.retain(|g| g.title != "-");
@@ -219,7 +245,7 @@ mod tests {
               (draw-condition (A) y) (default))"#;
         let forms = parse_text(src, FileId(0)).forms;
         let mut d = vec![];
-        let games = merge_variants(&forms, &mut d);
+        let games = merge_variants(&forms, &mut d, usize::MAX);
         assert!(d.is_empty());
         assert_eq!(games.len(), 2);
         assert!(games[1].is_default && !games[0].is_default);
@@ -236,7 +262,7 @@ mod tests {
             (variant (title "Late") (players X Y))"#;
         let forms = parse_text(src, FileId(0)).forms;
         let mut d = vec![];
-        let games = merge_variants(&forms, &mut d);
+        let games = merge_variants(&forms, &mut d, usize::MAX);
         assert!(d.is_empty(), "{d:?}");
         let printed: Vec<String> = games.iter().map(|g| print_compact(&g.form)).collect();
         assert_eq!(
@@ -250,8 +276,28 @@ mod tests {
         assert_eq!(games[0].base_index, 0);
         // A file of variants only: each is a game of its own, with a warning.
         let forms = parse_text(r#"(variant (title "V") (players A B))"#, FileId(0)).forms;
-        let games = merge_variants(&forms, &mut d);
+        let games = merge_variants(&forms, &mut d, usize::MAX);
         assert_eq!(games[0].base_index, usize::MAX);
         assert_eq!(d.len(), 1);
+    }
+
+    #[test]
+    fn merged_copies_are_bounded() {
+        let mut src = String::from("(game (title \"G\") (big");
+        src += &" (x y z)".repeat(1000);
+        src += "))";
+        for i in 0..300 {
+            src += &format!(" (variant (title \"V{i}\"))");
+        }
+        let forms = parse_text(&src, FileId(0)).forms;
+        let one = crate::expand::macros::node_bytes(&forms[0]);
+        let mut d = vec![];
+        let games = merge_variants(&forms, &mut d, 50 * one);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].code, codes::EXPANSION_TOO_LARGE);
+        assert!(games.len() < 50, "{}", games.len());
+        let mut d = vec![];
+        assert_eq!(merge_variants(&forms, &mut d, usize::MAX).len(), 301);
+        assert!(d.is_empty());
     }
 }

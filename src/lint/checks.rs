@@ -414,10 +414,12 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
 fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String> {
     use crate::diagnostics::codes as c;
     let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut push = |n: &Node| {
         if let Some(w) = n.word()
-            && !names.iter().any(|x| x == w)
+            && !seen.contains(w)
         {
+            seen.insert(w.to_owned());
             names.push(w.to_owned());
         }
     };
@@ -458,6 +460,7 @@ fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String
 /// first pair of backquotes in the message is compared with the names the file declares.
 pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
     use crate::diagnostics::codes as c;
+    let mut cache: Vec<(crate::diagnostics::Code, Vec<String>)> = Vec::new();
     for d in diags.iter_mut() {
         if ![
             c::UNKNOWN_PIECE,
@@ -480,7 +483,14 @@ pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
         else {
             continue;
         };
-        let candidates = declared_names(loaded, d.code);
+        // Each kind of name is gathered once per file, not once per finding.
+        let candidates = match cache.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => &cache[i].1,
+            None => {
+                cache.push((d.code, declared_names(loaded, d.code)));
+                &cache[cache.len() - 1].1
+            }
+        };
         if let Some(s) = suggestions(name, candidates.iter().map(String::as_str)).first() {
             d.notes.push(format!("did you mean `{s}`?"));
         }

@@ -188,7 +188,7 @@ pub static RULES: &[Rule] = &[
         core::EXPANSION_TOO_LARGE,
         Error,
         "macro expansion too large",
-        "Expansion produced more than 2,000,000 nodes (the largest real file needs about 82,000): macros that call each other several times per level grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
+        "Macro expansion produced more than 256 MiB of nodes and text (each produced node counts 72 bytes plus its text; the largest file in the shared corpus needs 7 MB), or the variants, each a full copy of its base game, copy more than 256 MiB in all. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
         "expansion-too-large"
     ),
     rule!(
