@@ -75,6 +75,7 @@ pub mod codes {
     code!(UNKNOWN_CONDITION, "DZ0604", "unknown-condition");
     code!(TOO_MANY_ATTRIBUTES, "DZ0605", "too-many-attributes");
     code!(TOO_MANY_PIECE_TYPES, "DZ0606", "too-many-piece-types");
+    code!(UNKNOWN_MOVE_TYPE, "DZ0607", "unknown-move-type");
     code!(UNKNOWN_GOAL, "DZ0701", "unknown-goal");
     code!(BAD_GOAL, "DZ0702", "bad-goal");
     code!(BAD_OPTION_VALUE, "DZ0801", "bad-option-value");

@@ -1,4 +1,5 @@
-//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`): `bad.zrf` must give
+//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`, and `NAME--case/` for
+//! further cases of the same rule): `bad.zrf` must give
 //! exactly `bad.expected` (concise format, a snapshot) and contain the rule's code;
 //! `good.zrf` must lint clean; an optional `args` file adds flags (e.g. `--deep`) to both.
 //! Set `DAGAZ_BLESS=1` to rewrite the snapshots after a
@@ -31,6 +32,8 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
     let mut problems = vec![];
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        // `NAME--case/`: a further case of rule NAME (its own bad and good files).
+        let rule = name.split("--").next().unwrap_or(&name);
         // Extra flags for the rule (e.g. `--deep`), the same for the bad and the good file.
         let extra: Vec<String> = std::fs::read_to_string(dir.join("args"))
             .map(|a| a.split_whitespace().map(str::to_owned).collect())
@@ -42,7 +45,7 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
             .output()
             .unwrap();
         let stdout = String::from_utf8(out.stdout).unwrap();
-        if !stdout.contains(&format!("/{name}]")) {
+        if !stdout.contains(&format!("/{rule}]")) {
             problems.push(format!(
                 "{name}: bad.zrf does not report `{name}`:\n{stdout}"
             ));

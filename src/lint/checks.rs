@@ -360,6 +360,37 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
             });
         }
     }
+    // Images: the atoms of `(image P "file" … Q "file" …)` name players.
+    let players: Vec<String> = sections
+        .iter()
+        .rfind(|s| s.head() == Some("players"))
+        .map(|s| {
+            s.args()
+                .iter()
+                .filter_map(Node::word)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if !players.is_empty() {
+        for p in sections.iter().filter(|s| s.head() == Some("piece")) {
+            for img in p.args().iter().filter(|s| s.head() == Some("image")) {
+                for a in img.args().iter().filter(|a| a.kind == Kind::Atom) {
+                    if !players.contains(&a.text) {
+                        let mut d = Diagnostic::error(
+                            crate::diagnostics::codes::UNKNOWN_PLAYER,
+                            format!("unknown player `{}` in the piece's `image`", a.text),
+                        )
+                        .with_span(a.span);
+                        if let Some(s) = crate::text::name_suggestion(&a.text, &players) {
+                            d = d.with_note(format!("did you mean `{s}`?"));
+                        }
+                        out.push(d);
+                    }
+                }
+            }
+        }
+    }
     // Board setup: a position set twice.
     for setup in sections.iter().filter(|s| s.head() == Some("board-setup")) {
         let mut seen: HashMap<&str, &Node> = HashMap::new();

@@ -319,7 +319,7 @@ pub static RULES: &[Rule] = &[
         core::DUPLICATE_NAME,
         Warning,
         "a piece type is defined twice",
-        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it.",
+        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it. A player listed twice in `(players …)` is an error: the turn order, the setup and the goals could not tell the two apart.",
         "duplicate-name"
     ),
     rule!(
@@ -352,9 +352,9 @@ pub static RULES: &[Rule] = &[
     ),
     rule!(
         core::UNKNOWN_POSITION,
-        Warning,
+        Error,
         "a position that is not on the board",
-        "The name is not a position of the board: usually a typo, or a position of a larger board the file was adapted from. In the setup, a zone or a link the name is skipped (a warning: the piece or link silently disappears); in `unlink`, `position?` and goals it is an error. Fix the name or the board.",
+        "The name is not a position of the board: usually a typo, or a position of a larger board the file was adapted from. In the setup, a zone or a link the engine leaves the name out, so the piece or the link silently disappears: lint reports an error (one per zone, listing its unknown names) and the game still loads. A name that `kill-positions` removed is not a typo: a zone skips it quietly, a setup piece placed there is a warning. In `unlink`, `position?` and goals an unknown name stops the game from loading. Fix the name or the board; a note suggests a position that differs only in case or by a letter.",
         "unknown-position"
     ),
     rule!(
@@ -389,7 +389,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_PLAYER,
         Error,
         "a player that is not declared",
-        "The turn order, the setup, a `symmetry` or a goal names a player missing from `(players …)`, usually a typo. Fix the name or declare the player.",
+        "The turn order, the setup, a `symmetry`, a zone's or a piece image's `players`, or a goal names a player missing from `(players …)`, usually a typo. A zone or an image that names an unknown player is still loaded for the others, so the mistake would go unseen in play. Fix the name or declare the player.",
         "unknown-player"
     ),
     rule!(
@@ -447,6 +447,13 @@ pub static RULES: &[Rule] = &[
         "more than 1023 piece types",
         "The engine stores the piece type in 10 bits: at most 1023 types. Real games have a few dozen; this many comes from generating macros. Merge types that differ only in state into attributes.",
         "too-many-piece-types"
+    ),
+    rule!(
+        core::UNKNOWN_MOVE_TYPE,
+        Error,
+        "a move-type that no move block declares",
+        "A turn of the turn order (`(White jump)`) or `move-priorities` names a move-type that no `(move-type …)` of a piece's moves or drops declares. Such a turn offers no move at all, and such a priority ranks nothing. In a turn-order entry the second word may also be a player (`(Red Neutral)`: Red moves Neutral's pieces), so the message says it is neither. Fix the spelling; a note suggests the nearest declared name.",
+        "unknown-move-type"
     ),
     rule!(
         core::UNKNOWN_GOAL,

@@ -7,10 +7,8 @@ use super::goals::{GoalNames, compile_goal};
 use super::*;
 use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
 use crate::syntax::Node;
-
-fn words(n: &Node) -> Vec<&str> {
-    n.args().iter().filter_map(Node::word).collect()
-}
+use crate::text::name_suggestion;
+use std::collections::HashSet;
 
 fn section<'a>(game: &'a Node, name: &'a str) -> impl Iterator<Item = &'a Node> + 'a {
     game.args().iter().filter(move |s| s.head() == Some(name))
@@ -24,6 +22,9 @@ fn sub<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
 pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let g = &game.form;
     let mut diags: Vec<Diagnostic> = Vec::new();
+    // Errors the engine recovers from by skipping a name (docs/semantics.md "Names that are
+    // dropped"): lint reports them as errors, the model still loads, with them in `warnings`.
+    let mut soft: Vec<Diagnostic> = Vec::new();
 
     if let Some(e) = section(g, "engine").next() {
         diags.push(
@@ -41,7 +42,18 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let mut players: Vec<Player> = Vec::new();
     for s in section(g, "players") {
         players.clear();
-        for w in words(s) {
+        for n in s.args() {
+            let Some(w) = n.word() else { continue };
+            if players.iter().any(|p| p.name == w) {
+                diags.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_NAME,
+                        format!("player `{w}` is listed twice in `players`"),
+                    )
+                    .with_span(n.span),
+                );
+                continue;
+            }
             players.push(Player {
                 name: w.to_owned(),
                 random: w.starts_with('?'),
@@ -73,7 +85,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     }
     let mut bb = BoardBuilder::default();
     for b in &boards {
-        bb.read_board(b, &mut diags);
+        bb.read_board(b, &mut diags, &mut soft);
     }
     // Directions used only in symmetry declarations still need an index.
     let super::board::Board {
@@ -83,6 +95,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         direction_index,
         links,
         dummy: dummy_positions,
+        killed,
     } = bb.finish();
     if positions.is_empty() {
         diags.push(
@@ -162,27 +175,57 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 });
                 let mut set = PosSet::new(positions.len());
                 if let Some(ps) = sub(s, "positions") {
+                    // Positions removed by `kill-positions` are known names: skipped quietly.
+                    let mut unknown: Vec<&Node> = Vec::new();
                     for w in ps.args() {
                         let name = w.word().unwrap_or("");
                         match position_index.get(name) {
                             Some(&p) => set.insert(p),
-                            None => diags.push(
-                                Diagnostic::warning(
-                                    codes::UNKNOWN_POSITION,
-                                    format!(
-                                        "zone `{}` names an unknown position `{name}`",
-                                        zones[z as usize]
-                                    ),
-                                )
-                                .with_span(w.span),
-                            ),
+                            None if killed.contains(name) => {}
+                            None => unknown.push(w),
                         }
+                    }
+                    if let Some(first) = unknown.first() {
+                        let names: Vec<String> =
+                            unknown.iter().map(|w| format!("`{}`", w.text)).collect();
+                        let mut d = Diagnostic::error(
+                            codes::UNKNOWN_POSITION,
+                            format!(
+                                "zone `{}` names {} not on the board: {}",
+                                zones[z as usize],
+                                if unknown.len() == 1 {
+                                    "a position"
+                                } else {
+                                    "positions"
+                                },
+                                names.join(", ")
+                            ),
+                        )
+                        .with_span(first.span);
+                        for w in &unknown {
+                            if let Some(sg) = name_suggestion(&w.text, &positions) {
+                                d = d.with_note(format!("`{}`: did you mean `{sg}`?", w.text));
+                            }
+                        }
+                        soft.push(d);
                     }
                 }
                 let zplayers: Vec<u32> = match sub(s, "players") {
-                    Some(pl) => words(pl)
+                    Some(pl) => pl
+                        .args()
                         .iter()
-                        .filter_map(|w| player_index.get(*w).copied())
+                        .filter_map(|w| {
+                            let name = w.word()?;
+                            let p = player_index.get(name).copied();
+                            if p.is_none() {
+                                soft.push(unknown_player(
+                                    w,
+                                    &format!("in zone `{}`", zones[z as usize]),
+                                    &players,
+                                ));
+                            }
+                            p
+                        })
                         .collect(),
                     None => (0..players.len() as u32).collect(),
                 };
@@ -309,6 +352,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             .filter(|b| b.head() == Some("move-type"))
             .filter_map(|b| b.args().first().and_then(Node::word)),
     );
+    let mut declared_types: HashSet<&str> = HashSet::new();
     for p in &pieces {
         let Some(name) = sub(p, "name")
             .and_then(|n| n.args().first())
@@ -322,8 +366,9 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 let mut mt = 0u32;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
-                        mt =
-                            compiler.move_type(b.args().first().and_then(Node::word).unwrap_or(""));
+                        let name = b.args().first().and_then(Node::word).unwrap_or("");
+                        mt = compiler.move_type(name);
+                        declared_types.insert(name);
                         continue;
                     }
                     let start = compiler.block(b, mt);
@@ -373,11 +418,22 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 pieces_of: p,
                 move_type: None,
             };
-            for w in &ws[1..] {
-                let w = w.word().unwrap_or("");
+            for wn in &ws[1..] {
+                let w = wn.word().unwrap_or("");
                 match player_index.get(w) {
                     Some(&q) => turn.pieces_of = q,
-                    None => turn.move_type = Some(compiler.move_type(w)),
+                    None => {
+                        if !declared_types.contains(w) {
+                            soft.push(unknown_move_type(
+                                wn,
+                                "the turn order",
+                                true,
+                                &declared_types,
+                                &players,
+                            ));
+                        }
+                        turn.move_type = Some(compiler.move_type(w));
+                    }
                 }
             }
             turns.push(turn);
@@ -406,7 +462,20 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     // Move priorities.
     let mut prio_names: Vec<u32> = Vec::new();
     for s in section(g, "move-priorities") {
-        prio_names = words(s).iter().map(|w| compiler.move_type(w)).collect();
+        prio_names.clear();
+        for wn in s.args() {
+            let Some(w) = wn.word() else { continue };
+            if !declared_types.contains(w) {
+                soft.push(unknown_move_type(
+                    wn,
+                    "`move-priorities`",
+                    false,
+                    &declared_types,
+                    &players,
+                ));
+            }
+            prio_names.push(compiler.move_type(w));
+        }
     }
 
     let code_diags = std::mem::take(&mut compiler.diags);
@@ -473,13 +542,28 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         Some(&pos) => {
                             setup.push((pos, piece::make(ty, p, piece_types[ty as usize].attrs)))
                         }
-                        None => diags.push(
+                        None if killed.contains(w) => diags.push(
                             Diagnostic::warning(
                                 codes::UNKNOWN_POSITION,
-                                format!("setup names an unknown position `{w}`"),
+                                format!(
+                                    "setup names position `{w}`, which `kill-positions` removes; the piece is left out"
+                                ),
                             )
                             .with_span(args[i].span),
                         ),
+                        None => {
+                            let mut d = Diagnostic::error(
+                                codes::UNKNOWN_POSITION,
+                                format!(
+                                    "setup names position `{w}`, which is not on the board; the piece is left out"
+                                ),
+                            )
+                            .with_span(args[i].span);
+                            if let Some(sg) = name_suggestion(w, &positions) {
+                                d = d.with_note(format!("did you mean `{sg}`?"));
+                            }
+                            soft.push(d);
+                        }
                     }
                     i += 1;
                 }
@@ -578,11 +662,13 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     }
 
     if has_errors(&diags) {
+        diags.append(&mut soft);
         return Err(diags);
     }
     let warnings = diags
         .into_iter()
         .filter(|d| d.severity < Severity::Error)
+        .chain(soft)
         .collect();
     Ok(Model {
         title: game.title.clone(),
@@ -618,6 +704,48 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         has_partial,
         warnings,
     })
+}
+
+/// An unknown player named by `n` (in a zone's or an image's `players`), with a did-you-mean.
+pub(crate) fn unknown_player(n: &Node, place: &str, players: &[Player]) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        codes::UNKNOWN_PLAYER,
+        format!("unknown player `{}` {place}", n.text),
+    )
+    .with_span(n.span);
+    if let Some(s) = name_suggestion(&n.text, players.iter().map(|p| &p.name)) {
+        d = d.with_note(format!("did you mean `{s}`?"));
+    }
+    d
+}
+
+/// A move-type that no move block declares (in `place`); in a turn-order entry the word may
+/// also have meant a player.
+fn unknown_move_type(
+    n: &Node,
+    place: &str,
+    or_player: bool,
+    declared: &HashSet<&str>,
+    players: &[Player],
+) -> Diagnostic {
+    let msg = if or_player {
+        format!(
+            "`{}` in {place} is neither a player nor a move-type of any move block",
+            n.text
+        )
+    } else {
+        format!("move-type `{}` in {place} has no move block", n.text)
+    };
+    let mut d = Diagnostic::error(codes::UNKNOWN_MOVE_TYPE, msg).with_span(n.span);
+    let mut names: Vec<&str> = declared.iter().copied().collect();
+    names.sort_unstable();
+    if or_player {
+        names.extend(players.iter().map(|p| p.name.as_str()));
+    }
+    if let Some(s) = name_suggestion(&n.text, &names) {
+        d = d.with_note(format!("did you mean `{s}`?"));
+    }
+    d
 }
 
 /// Decides, per `absolute-config`, whether every named position must be filled (the
