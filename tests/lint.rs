@@ -400,6 +400,26 @@ fn hostile_files_and_folders_are_bounded() {
         stdout.contains("main.zrf") && !stdout.contains("pipe.zrf"),
         "{stdout}"
     );
+    // A diamond: each file includes the next twice, 30 deep (2^30 splices unbounded).
+    let diamond = root.join("diamond");
+    std::fs::create_dir_all(&diamond).unwrap();
+    for i in 0..30 {
+        let text = format!("(include \"f{0}.zrf\")\n(include \"f{0}.zrf\")\n", i + 1);
+        std::fs::write(diamond.join(format!("f{i}.zrf")), text).unwrap();
+    }
+    std::fs::write(diamond.join("f30.zrf"), "(define last y)\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(diamond.join("f0.zrf"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DZ0207") && stdout.contains("includes splice more than"),
+        "{stdout}"
+    );
     // Larger than the 16 MiB cap: refused without reading it all (exit 2, I/O error).
     let big = root.join("big.zrf");
     let f = std::fs::File::create(&big).unwrap();
