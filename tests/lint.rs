@@ -658,3 +658,33 @@ fn corpus_error_files_and_unplayable_games_match_the_lists() {
         problems.join("\n")
     );
 }
+
+/// A file of `define`s only is a macro library: linted alone it has no game and unused
+/// macros by design, and nothing is reported. A file with nothing in it still is.
+#[test]
+fn macro_libraries_lint_clean() {
+    let dir = std::env::temp_dir().join(format!("dagaz-library-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lib = dir.join("common.zrf");
+    std::fs::write(
+        &lib,
+        "; shared moves\n(define step ($1 (verify empty?) add))\n",
+    )
+    .unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && !stdout.contains('['), "{stdout}");
+    let empty = dir.join("empty.zrf");
+    std::fs::write(&empty, "(version \"2.0\")\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no-game"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

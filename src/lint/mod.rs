@@ -106,6 +106,19 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
     let mut diags = loaded.diagnostics.clone();
     if !loaded.has_errors() {
         for g in &loaded.games {
+            if let Some(e) = checks::axiom_engine(g) {
+                diags.push(
+                    Diagnostic::warning(
+                        rules::codes::AXIOM_ENGINE,
+                        format!(
+                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked, and dagaz cannot play it",
+                            g.title
+                        ),
+                    )
+                    .with_span(e.span),
+                );
+                continue;
+            }
             match crate::model::Model::compile(g) {
                 Ok(mut m) => {
                     diags.append(&mut m.warnings);
