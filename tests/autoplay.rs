@@ -425,3 +425,65 @@ fn meaningless_settings_and_truncated_records() {
         .assert()
         .code(2);
 }
+
+/// Records carry their identity (dagaz version, hashes of both players' rules and of the
+/// settings): `--resume` refuses a run whose rules changed, `stats` refuses to pool
+/// different runs or one file twice, and `stats merge` fails when a shard is missing.
+#[test]
+fn identity_guards_resume_stats_and_merge() {
+    let rules = tmp("ttt.zrf");
+    let text = dagaz::games::find("tictactoe").unwrap().text;
+    std::fs::write(&rules, text).unwrap();
+    let spec = rules.display().to_string();
+    let run = tmp("ttt.jsonl");
+    autoplay(&[&spec, &spec, "-n", "4"], &run);
+    let recs = records(&run);
+    let id = recs[0]
+        .identity
+        .clone()
+        .expect("records carry their identity");
+    assert_eq!(id.dagaz_version, env!("CARGO_PKG_VERSION"));
+    assert!(recs.iter().all(|r| r.identity.as_ref() == Some(&id)));
+    // The rules change (an option that does not change play): resume is refused.
+    std::fs::write(
+        &rules,
+        text.replacen("(game", "(game (option \"recycle captures\" false)", 1),
+    )
+    .unwrap();
+    let out = dagaz()
+        .args(["autoplay", &spec, &spec, "-n", "8", "--resume"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rules of player A have changed"));
+    // The same file twice; two runs with different --max-plies pooled.
+    dagaz().arg("stats").arg(&run).arg(&run).assert().code(2);
+    let (p1, p2) = (tmp("mp1.jsonl"), tmp("mp2.jsonl"));
+    autoplay(&["ur-random", "ur-random", "-n", "2"], &p1);
+    autoplay(
+        &["ur-random", "ur-random", "-n", "4", "--max-plies", "50"],
+        &p2,
+    );
+    let mut both = std::fs::read_to_string(&p1).unwrap();
+    both += &std::fs::read_to_string(&p2).unwrap();
+    let pooled = tmp("pooled.jsonl");
+    std::fs::write(&pooled, both).unwrap();
+    let out = dagaz().arg("stats").arg(&pooled).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_plies"));
+    // A missing shard: exit 1 naming the games, unless --allow-partial.
+    let s1 = tmp("only-shard-1.jsonl");
+    autoplay(
+        &["ur-random", "ur-random", "-n", "8", "--shard", "1/2"],
+        &s1,
+    );
+    let out = dagaz().args(["stats", "merge"]).arg(&s1).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 of 8 games are in no shard"));
+    dagaz()
+        .args(["stats", "merge", "--allow-partial"])
+        .arg(&s1)
+        .assert()
+        .success();
+}

@@ -347,6 +347,55 @@ pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, 
     Ok(out)
 }
 
+/// The game indices of a merged run that no shard holds (`0..games` of its settings).
+pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
+    let Some(first) = records.first() else {
+        return vec![];
+    };
+    let have: HashSet<u64> = records.iter().map(|r| r.game_index).collect();
+    (0..first.settings.games)
+        .filter(|i| !have.contains(i))
+        .collect()
+}
+
+/// Checks that records may be summarised together: no game appears twice (the same file
+/// given twice), and the records of one match (run seed and players) come from one run:
+/// the same settings other than the number of games, and the same identity (dagaz version,
+/// rules) where the records carry one.
+pub fn check_poolable(records: &[GameRecord]) -> Result<(), String> {
+    for group in group_by_match(records) {
+        let first = group[0];
+        for r in &group[1..] {
+            if let Some(what) =
+                crate::tournament::record::settings_difference(&first.settings, &r.settings)
+            {
+                return Err(format!(
+                    "games {} and {} of run seed {} differ in `{what}`: records of different runs cannot be pooled",
+                    first.game_index, r.game_index, r.run_seed
+                ));
+            }
+            if let (Some(a), Some(b)) = (&first.identity, &r.identity)
+                && let Some(why) = a.difference(b)
+            {
+                return Err(format!(
+                    "games {} and {} of run seed {} come from different runs ({why}): they cannot be pooled",
+                    first.game_index, r.game_index, r.run_seed
+                ));
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for r in records {
+        if !seen.insert((r.run_seed, r.game_index, r.settings.players.clone())) {
+            return Err(format!(
+                "game {} of run seed {} ({} vs {}) appears twice: the same records were given twice",
+                r.game_index, r.run_seed, r.settings.players[0], r.settings.players[1]
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One balance figure compared between two runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Shift {

@@ -46,6 +46,8 @@ pub struct RunConfig {
     /// Game indices already played (resume): skipped.
     pub skip: HashSet<u64>,
     pub sprt: Option<Sprt>,
+    /// Copied into every record (see [`record::RunIdentity`]).
+    pub identity: Option<record::RunIdentity>,
 }
 
 /// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.
@@ -219,6 +221,7 @@ fn finish_record<G: Game>(
         nodes,
         time_ms: start.elapsed().as_secs_f64() * 1000.0,
         error,
+        identity: None,
     }
 }
 
@@ -241,6 +244,7 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         nodes: [0; 2],
         time_ms: 0.0,
         error: Some(format!("internal error (panic): {msg}")),
+        identity: None,
     }
 }
 
@@ -318,7 +322,7 @@ pub fn run<G: Game + Sync>(
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)
                     }));
-                    let rec = match played {
+                    let mut rec = match played {
                         Ok(r) => r,
                         Err(p) => {
                             ais = new_ais();
@@ -331,6 +335,7 @@ pub fn run<G: Game + Sync>(
                             panicked_record(cfg.seed, index, &cfg.settings, msg)
                         }
                     };
+                    rec.identity = cfg.identity.clone();
                     on_done(&rec);
                     let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
                     sh.done[k] = Some(rec);

@@ -24,6 +24,83 @@ pub struct RunSettings {
     pub time_ms: Option<u64>,
 }
 
+/// What a record was produced by: two records with different identities come from runs
+/// that cannot be pooled (another dagaz, other rules, other settings).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunIdentity {
+    /// The dagaz version that played the game.
+    pub dagaz_version: String,
+    /// Hashes (16 hex digits) of player A's and player B's expanded rules.
+    pub rules: [String; 2],
+    /// Hash of the settings other than the number of games (which may grow on resume).
+    pub settings: String,
+}
+
+impl RunIdentity {
+    /// The identity of a run of `settings` between the expanded rules `rules_a` and
+    /// `rules_b` (their printed text), by this dagaz.
+    pub fn new(rules_a: &str, rules_b: &str, settings: &RunSettings) -> RunIdentity {
+        let s = RunSettings {
+            games: 0,
+            ..settings.clone()
+        };
+        let settings_text = serde_json::to_string(&s).unwrap_or_default();
+        RunIdentity {
+            dagaz_version: env!("CARGO_PKG_VERSION").to_owned(),
+            rules: [hash_hex(rules_a), hash_hex(rules_b)],
+            settings: hash_hex(&settings_text),
+        }
+    }
+
+    /// What differs between `self` and `other`, in words (None when they are equal).
+    pub fn difference(&self, other: &RunIdentity) -> Option<String> {
+        if self.dagaz_version != other.dagaz_version {
+            return Some(format!(
+                "dagaz version {} vs {}",
+                self.dagaz_version, other.dagaz_version
+            ));
+        }
+        for (i, p) in ["A", "B"].iter().enumerate() {
+            if self.rules[i] != other.rules[i] {
+                return Some(format!("the rules of player {p} have changed"));
+            }
+        }
+        (self.settings != other.settings).then(|| "the settings differ".to_owned())
+    }
+}
+
+/// FNV-1a, 64 bits, as 16 hex digits: a stable hash (the same on every machine and Rust
+/// version), enough to tell runs apart.
+pub fn hash_hex(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The first setting (other than `games`) in which `a` and `b` differ, by name.
+pub fn settings_difference(a: &RunSettings, b: &RunSettings) -> Option<&'static str> {
+    if a.players != b.players {
+        Some("players")
+    } else if a.titles != b.titles {
+        Some("titles")
+    } else if a.swap != b.swap {
+        Some("swap")
+    } else if a.max_plies != b.max_plies {
+        Some("max_plies")
+    } else if a.nodes != b.nodes {
+        Some("nodes")
+    } else if a.depth != b.depth {
+        Some("depth")
+    } else if a.time_ms != b.time_ms {
+        Some("time_ms")
+    } else {
+        None
+    }
+}
+
 /// One seat of a game and who played it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatRecord {
@@ -76,6 +153,9 @@ pub struct GameRecord {
     /// Wall-clock milliseconds (not reproducible).
     pub time_ms: f64,
     pub error: Option<String>,
+    /// Who produced the record (absent in records of older dagaz versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<RunIdentity>,
 }
 
 impl GameRecord {

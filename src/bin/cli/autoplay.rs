@@ -5,7 +5,9 @@ use dagaz::ai::engine_game::EngineGame;
 use dagaz::model::Model;
 use dagaz::stats::sprt::{Decision, Sprt};
 use dagaz::stats::{Summary, axiom_lines, human, summarize};
-use dagaz::tournament::record::{GameRecord, RunSettings, read_run, write_records};
+use dagaz::tournament::record::{
+    GameRecord, RunIdentity, RunSettings, read_run, settings_difference, write_records,
+};
 use dagaz::tournament::spec::{PlayerSpec, resolve, same_rules};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -189,6 +191,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
         depth: a.depth,
         time_ms: a.time_ms,
     };
+    let identity = RunIdentity::new(
+        &dagaz::syntax::print::print_compact(&pa.game.form),
+        &dagaz::syntax::print::print_compact(&pb.game.form),
+        &settings,
+    );
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
     if let Some(r) = &a.resume
@@ -219,11 +226,28 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 } == settings
         };
         if let Some(bad) = previous.iter().find(|x| !same(x)) {
+            let what = if bad.run_seed != a.seed {
+                format!("seed {} (this run: {})", bad.run_seed, a.seed)
+            } else {
+                settings_difference(&bad.settings, &settings)
+                    .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"))
+            };
             return Err(format!(
-                "`{}` holds game {} of another run (seed {} or other players/settings); resume with the same arguments",
+                "`{}` holds game {} of another run: its {what} differs; resume with the same arguments",
                 r.display(),
                 bad.game_index,
-                bad.run_seed
+            ));
+        }
+        if let Some((bad, why)) = previous.iter().find_map(|x| {
+            x.identity
+                .as_ref()
+                .and_then(|id| id.difference(&identity))
+                .map(|why| (x, why))
+        }) {
+            return Err(format!(
+                "`{}` holds game {} of a run that cannot be continued: {why}",
+                r.display(),
+                bad.game_index
             ));
         }
         for x in &mut previous {
@@ -241,6 +265,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         shard,
         skip: previous.iter().map(|r| r.game_index).collect(),
         sprt,
+        identity: Some(identity),
     };
     let todo = (0..a.games)
         .filter(|&i| dagaz::tournament::in_shard(i, shard) && !cfg.skip.contains(&i))

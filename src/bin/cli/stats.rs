@@ -56,6 +56,10 @@ pub enum Sub {
     Merge {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// write the merged records even when some games of the run are in no shard
+        /// (otherwise: exit 1, naming the missing games)
+        #[arg(long)]
+        allow_partial: bool,
         /// write here (atomically) instead of stdout
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
@@ -89,6 +93,18 @@ fn read(p: &PathBuf) -> Result<Vec<GameRecord>, String> {
     Ok(r)
 }
 
+/// The same file named twice would count its games twice.
+fn distinct_files(files: &[PathBuf]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for f in files {
+        let real = std::fs::canonicalize(f).unwrap_or_else(|_| f.clone());
+        if !seen.insert(real) {
+            return Err(format!("`{}` is given twice", f.display()));
+        }
+    }
+    Ok(())
+}
+
 fn summaries(records: &[GameRecord]) -> Vec<Summary> {
     group_by_match(records)
         .iter()
@@ -118,12 +134,29 @@ pub fn run(a: Args) -> u8 {
 
 fn run_inner(a: Args) -> Result<u8, String> {
     match a.command {
-        Some(Sub::Merge { files, output }) => {
+        Some(Sub::Merge {
+            files,
+            output,
+            allow_partial,
+        }) => {
+            distinct_files(&files)?;
             let shards = files
                 .iter()
                 .map(|f| Ok((f.display().to_string(), read(f)?)))
                 .collect::<Result<Vec<_>, String>>()?;
             let merged = merge(shards).map_err(|e| format!("cannot merge: {e}"))?;
+            let missing = dagaz::stats::missing_games(&merged);
+            if !missing.is_empty() && !allow_partial {
+                let shown: Vec<String> = missing.iter().take(10).map(u64::to_string).collect();
+                eprintln!(
+                    "error: {} of {} games are in no shard (games {}{}): a shard is missing; --allow-partial merges anyway",
+                    missing.len(),
+                    merged[0].settings.games,
+                    shown.join(", "),
+                    if missing.len() > 10 { ", …" } else { "" }
+                );
+                return Ok(PROBLEMS);
+            }
             write_output(output.as_deref(), write_records(&merged).as_bytes())?;
             Ok(OK)
         }
@@ -174,10 +207,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
             if a.files.is_empty() {
                 return Err("give game-record files (from `dagaz autoplay --games-out`)".to_owned());
             }
+            distinct_files(&a.files)?;
             let mut records = vec![];
             for f in &a.files {
                 records.extend(read(f)?);
             }
+            dagaz::stats::check_poolable(&records)?;
             let s = summaries(&records);
             let data = match a.format {
                 Format::Text => s.iter().map(human).collect::<Vec<_>>().join("\n"),
