@@ -294,6 +294,7 @@ mod tests {
             shard: None,
             skip: Default::default(),
             sprt: None,
+            identity: None,
         };
         let out = run(
             &Toy::default(),
@@ -362,6 +363,7 @@ mod tests {
                 shard: None,
                 skip: Default::default(),
                 sprt: Some(crate::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
+                identity: None,
             };
             let out = run(
                 &Toy::default(),
@@ -391,6 +393,7 @@ mod tests {
                 shard: Some((k, 3)),
                 skip: Default::default(),
                 sprt: None,
+                identity: None,
             };
             let out = run(
                 &Toy::default(),
