@@ -54,6 +54,7 @@ fn ur_games_per_second(threads: usize, games: u64) -> f64 {
         shard: None,
         skip: Default::default(),
         sprt: None,
+        identity: None,
     };
     let t = Instant::now();
     let out = run(
