@@ -254,6 +254,11 @@ fn unknown_names_come_with_suggestions() {
         ("unknown-player", "did you mean `Black`?"),
         ("unknown-option", "did you mean \"pass turn\"?"),
         ("partial-to-unknown-move-type", "did you mean `jump`?"),
+        ("unknown-move-type", "did you mean `jump`?"),
+        ("unknown-player--zone", "did you mean `Black`?"),
+        ("unknown-player--image", "did you mean `Black`?"),
+        ("unknown-direction--move", "did you mean `n`?"),
+        ("unknown-instruction", "did you mean `step`?"),
     ] {
         dagaz()
             .args(["lint"])
@@ -336,5 +341,57 @@ fn deep_lint_accepts_stalemate_in_checkmate_games() {
     };
     assert!(!lint("mate.zrf").contains("no-move-no-goal"));
     assert!(lint("count.zrf").contains("no-move-no-goal"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finding in a macro body names the call that expanded it; one in a call's arguments
+/// names the macro; one that only a variant has names the variant; a direction of another
+/// game's board is said to be one.
+#[test]
+fn findings_carry_their_context() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-ctx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = r#"(define ride ($1 (while empty? add $1)))
+(define hop ((verify frend?) add))
+(game
+  (title "Base")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (start-rectangle 0 0 30 30)
+      (dimensions ("a/b/c" (30 0)) ("3/2/1" (0 30)))
+      (directions (n 0 -1) (s 0 1) (ne 1 -1))))
+  (board-setup (White (Man a1)) (Black (Man c3)))
+  (piece (name Man) (moves (ride ne) (hop)))
+  (loss-condition (White Black) stalemated)
+)
+(variant
+  (title "Narrow")
+  (board
+    (grid
+      (start-rectangle 0 0 30 30)
+      (dimensions ("a/b/c" (30 0)) ("3/2/1" (0 30)))
+      (directions (n 0 -1) (s 0 1)))))
+"#;
+    std::fs::write(dir.join("ctx.zrf"), text).unwrap();
+    let out = dagaz()
+        .current_dir(&dir)
+        .args(["lint", "ctx.zrf"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for want in [
+        "unknown direction `ne`",
+        "`ne` is a direction of the board of `Base`, not of this game's board",
+        "in variant `Narrow`",
+        "in the expansion of macro `ride`, defined at ctx.zrf:1:9",
+        "in macro `hop`, expanded from the call at ctx.zrf:13:38",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -40,6 +40,47 @@ pub struct Macro {
     pub name: String,
     pub span: Span,
     pub body: Vec<Node>,
+    /// The whole `(define …)` form: from its `(` to the end of its last token.
+    pub form: Span,
+}
+
+/// The span from `n`'s first character to the end of its last token (a list's own span is
+/// only its `(`; the closing `)` is not recorded, so the range ends at the last item).
+pub fn extent(n: &Node) -> Span {
+    let mut last = n;
+    while let Some(l) = last.items.last() {
+        last = l;
+    }
+    let mut s = n.span;
+    if last.span.file == s.file {
+        s.len = (last.span.offset + last.span.len)
+            .saturating_sub(s.offset)
+            .max(s.len);
+    }
+    s
+}
+
+/// True when `inner` starts inside `outer`.
+pub fn contains(outer: Span, inner: Span) -> bool {
+    outer.file == inner.file
+        && inner.offset >= outer.offset
+        && inner.offset < outer.offset + outer.len
+}
+
+/// How one macro was called, for lint.
+#[derive(Debug, Clone, Default)]
+pub struct Usage {
+    /// The largest `k` for which a `$k` (of this macro's body, or of a macro it calls that
+    /// reads its caller's arguments) took an argument of a call of this macro.
+    pub max_used: usize,
+    /// The largest number of arguments a call passed, and the first call passing it.
+    pub max_args: usize,
+    pub max_args_call: Option<Span>,
+    /// The first call written outside any macro body that led to this macro, and how
+    /// many such calls there were.
+    pub first_outer_call: Option<Span>,
+    pub outer_calls: u32,
+    last_outer_call: Option<Span>,
 }
 
 /// Removes the `define` forms from `forms` and returns them by name.
@@ -52,10 +93,12 @@ pub fn collect_defines(
         if f.head() != Some("define") {
             return true;
         }
+        let form = extent(f);
         let mut items = std::mem::take(&mut f.items).into_iter().skip(1);
         match items.next() {
             Some(name) if name.kind == Kind::Atom => {
                 let m = Macro {
+                    form,
                     name: name.text.clone(),
                     span: name.span,
                     body: items.collect(),
@@ -99,6 +142,10 @@ pub struct Expander<'a> {
     warned_unbound: HashSet<(String, usize)>,
     /// Names of the macros called at least once.
     pub called: HashSet<String>,
+    /// How each macro was called.
+    pub usage: HashMap<String, Usage>,
+    /// The calls written outside macro bodies, with their extent and macro name, in order.
+    pub outer_calls: Vec<(Span, String)>,
 }
 
 impl<'a> Expander<'a> {
@@ -112,6 +159,8 @@ impl<'a> Expander<'a> {
             aborted: false,
             warned_unbound: HashSet::new(),
             called: HashSet::new(),
+            usage: HashMap::new(),
+            outer_calls: Vec::new(),
         }
     }
 
@@ -158,7 +207,26 @@ impl<'a> Expander<'a> {
             self.called.insert(m.name.clone());
         }
         let args = call.args().to_vec();
-        self.chain.push((m.name.clone(), call.span, args));
+        let outer = match self.chain.first() {
+            Some(c) => c.1,
+            None => {
+                let e = extent(call);
+                self.outer_calls.push((e, m.name.clone()));
+                e
+            }
+        };
+        let u = self.usage.entry(m.name.clone()).or_default();
+        // Outer calls are expanded one after the other: count each once.
+        if u.last_outer_call != Some(outer) {
+            u.outer_calls += 1;
+            u.last_outer_call = Some(outer);
+        }
+        u.first_outer_call.get_or_insert(outer);
+        if args.len() > u.max_args || u.max_args_call.is_none() {
+            u.max_args = u.max_args.max(args.len());
+            u.max_args_call = Some(call.span);
+        }
+        self.chain.push((m.name.clone(), outer, args));
         let body: Vec<Node> = m.body.iter().map(|n| self.substitute(n, &m.name)).collect();
         self.produced += body.iter().map(Node::size).sum::<usize>();
         if self.produced > self.limits.max_nodes {
@@ -176,6 +244,10 @@ impl<'a> Expander<'a> {
 
     fn abort(&mut self, code: crate::diagnostics::Code, msg: String, span: Span) {
         let outer = self.chain.first().map(|c| c.1).unwrap_or(span);
+        let outer = Span {
+            len: outer.len.min(1),
+            ..outer
+        };
         self.diagnostics.push(
             Diagnostic::error(code, msg)
                 .with_span(outer)
@@ -205,12 +277,18 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Looks up argument `k` (1-based) in the innermost call, then outwards.
-    fn argument(&self, k: usize) -> Option<&Node> {
+    /// Looks up argument `k` (1-based) in the innermost call, then outwards; records that
+    /// the macro of the call that had it uses its `k`-th argument.
+    fn argument(&mut self, k: usize) -> Option<&Node> {
         if k == 0 {
             return None;
         }
-        self.chain.iter().rev().find_map(|c| c.2.get(k - 1))
+        let i = self.chain.iter().rposition(|c| c.2.len() >= k)?;
+        let name = &self.chain[i].0;
+        if let Some(u) = self.usage.get_mut(name) {
+            u.max_used = u.max_used.max(k);
+        }
+        self.chain[i].2.get(k - 1)
     }
 
     fn substitute(&mut self, n: &Node, macro_name: &str) -> Node {

@@ -31,6 +31,11 @@ pub struct Loaded {
     pub games: Vec<GameDef>,
     /// The macros defined (main file and includes), for lint.
     pub macros: Vec<MacroInfo>,
+    /// The macro calls written outside macro bodies (their extent and macro name), in file
+    /// order: a finding inside one came from that expansion.
+    pub outer_calls: Vec<(crate::source::Span, String)>,
+    /// False when a limit stopped the expansion (the usage figures are then partial).
+    pub expansion_complete: bool,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -44,6 +49,10 @@ pub struct MacroInfo {
     pub called: bool,
     /// The `$k` numbers its body uses.
     pub parameters: Vec<usize>,
+    /// The whole `(define …)` form.
+    pub form: crate::source::Span,
+    /// How it was called (arguments used and passed, outer call sites).
+    pub usage: macros::Usage,
 }
 
 impl Loaded {
@@ -117,6 +126,8 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
         expanded: vec![],
         games: vec![],
         macros: vec![],
+        outer_calls: vec![],
+        expansion_complete: false,
         diagnostics,
     })
 }
@@ -152,6 +163,8 @@ fn finish(
     let mut expanded = Vec::new();
     let mut games = Vec::new();
     let mut macro_infos = Vec::new();
+    let mut outer_calls = Vec::new();
+    let mut expansion_complete = false;
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
         let root_dir = sources
@@ -169,7 +182,12 @@ fn finish(
         let macros = macros::collect_defines(&mut forms, &mut diagnostics);
         let mut ex = macros::Expander::new(&macros, limits);
         expanded = ex.expand_forms(&forms);
-        diagnostics.extend(ex.diagnostics);
+        expansion_complete = !ex
+            .diagnostics
+            .iter()
+            .any(|d| [codes::EXPANSION_TOO_DEEP, codes::EXPANSION_TOO_LARGE].contains(&d.code));
+        outer_calls = std::mem::take(&mut ex.outer_calls);
+        diagnostics.extend(std::mem::take(&mut ex.diagnostics));
         let mut infos: Vec<MacroInfo> = macros
             .values()
             .map(|m| MacroInfo {
@@ -177,6 +195,8 @@ fn finish(
                 span: m.span,
                 called: ex.called.contains(&m.name),
                 parameters: macros::parameters_used(&m.body),
+                form: m.form,
+                usage: ex.usage.remove(&m.name).unwrap_or_default(),
             })
             .collect();
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
@@ -192,6 +212,8 @@ fn finish(
         expanded,
         games,
         macros: macro_infos,
+        outer_calls,
+        expansion_complete,
         diagnostics,
     }
 }

@@ -75,15 +75,128 @@ fn option_name(n: &Node) -> Option<&str> {
     n.args().first().and_then(Node::word)
 }
 
-/// Runs every lint-only check on `loaded`.
+/// Runs the file-wide lint-only checks on `loaded` (macros, top-level forms); the
+/// per-game ones are [`game_checks`].
 pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
     let mut out = vec![];
     macros(loaded, &mut out);
-    for g in &loaded.games {
-        game(g, &mut out);
-    }
     top_level(loaded, &mut out);
+    duplicate_titles(loaded, &mut out);
     out
+}
+
+/// Two games or variants with the same title or slug: one finding per title, at its
+/// second use.
+fn duplicate_titles(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
+    let mut uses: Vec<(&str, Vec<&GameDef>)> = Vec::new();
+    for g in loaded.games.iter().filter(|g| !g.slug.is_empty()) {
+        match uses.iter_mut().find(|(s, _)| *s == g.slug) {
+            Some((_, v)) => v.push(g),
+            None => uses.push((&g.slug, vec![g])),
+        }
+    }
+    for (slug, v) in uses.iter().filter(|(_, v)| v.len() > 1) {
+        let (first, second) = (v[0], v[1]);
+        let at = second
+            .form
+            .child_form("title")
+            .and_then(|t| t.args().first())
+            .map(|t| t.span)
+            // A variant without a title of its own inherits its game's.
+            .filter(|t| t.file == second.form.span.file && t.offset > second.form.span.offset)
+            .unwrap_or(second.form.span);
+        let what = if v.iter().all(|g| g.title == first.title) {
+            format!("the title `{}`", first.title)
+        } else {
+            let titles: Vec<String> = v.iter().map(|g| format!("`{}`", g.title)).collect();
+            format!("the slug `{slug}` (of {})", titles.join(", "))
+        };
+        let s = first.form.span;
+        let file = if s.file == at.file {
+            String::new()
+        } else {
+            format!("{}:", loaded.sources.get(s.file).display)
+        };
+        let times = match v.len() {
+            2 => "twice".to_owned(),
+            n => format!("{n} times"),
+        };
+        out.push(
+            Diagnostic::warning(
+                codes::DUPLICATE_VARIANT,
+                format!(
+                    "{what} is used {times} (first at {file}{}:{}): `--variant` can only choose the first",
+                    s.line, s.col
+                ),
+            )
+            .with_span(at),
+        );
+    }
+}
+
+/// Runs the lint-only checks of one (merged) game; `compiled` are the model compiler's
+/// findings for it (a block with an unknown macro call gets no further finding).
+pub fn game_checks(g: &GameDef, compiled: &[Diagnostic]) -> Vec<Diagnostic> {
+    let unknown_calls: Vec<crate::source::Span> = compiled
+        .iter()
+        .filter(|d| d.code == crate::diagnostics::codes::UNKNOWN_INSTRUCTION)
+        .filter_map(|d| d.span)
+        .collect();
+    let mut out = vec![];
+    game(g, &unknown_calls, &mut out);
+    out
+}
+
+/// The directions a game's boards declare (grid `directions` and `links`).
+fn board_directions(g: &Node) -> Vec<&str> {
+    let mut v = vec![];
+    for b in g.args().iter().filter(|s| s.head() == Some("board")) {
+        each_list(b, &mut |l| match l.head() {
+            Some("directions") => v.extend(
+                l.args()
+                    .iter()
+                    .filter_map(|d| d.items.first().and_then(Node::word)),
+            ),
+            Some("links") => v.extend(l.args().first().and_then(Node::word)),
+            _ => {}
+        });
+    }
+    v
+}
+
+/// An unknown direction (or an unknown word in a move block) of game `g` that another game
+/// of the file declares as a direction: typically a variant that replaces the board and
+/// inherits a piece whose moves use the base board's directions. Says so instead of
+/// suggesting a near name.
+pub fn foreign_directions(loaded: &Loaded, g: &GameDef, diags: &mut [Diagnostic]) {
+    use crate::diagnostics::codes as c;
+    for d in diags.iter_mut() {
+        if ![c::UNKNOWN_DIRECTION, c::UNKNOWN_INSTRUCTION].contains(&d.code) {
+            continue;
+        }
+        let Some(w) = ["unknown direction `", "unknown instruction `"]
+            .iter()
+            .find_map(|p| d.message.strip_prefix(p))
+            .and_then(|r| r.strip_suffix('`'))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(other) = loaded
+            .games
+            .iter()
+            .find(|h| h.title != g.title && board_directions(&h.form).contains(&w.as_str()))
+        else {
+            continue;
+        };
+        d.code = c::UNKNOWN_DIRECTION;
+        d.message = format!("unknown direction `{w}`");
+        d.notes.retain(|n| !n.starts_with("did you mean"));
+        d.notes.push(format!(
+            "`{w}` is a direction of the board of `{}`, not of this game's board",
+            other.title
+        ));
+    }
 }
 
 fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
@@ -96,6 +209,31 @@ fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
                     format!("macro `{}` is never used", m.name),
                 )
                 .with_span(m.span),
+            );
+        }
+        // Arguments past the last one the expansion read (its own `$k`, or a `$k` of a
+        // macro it calls that falls back to its arguments) are ignored.
+        let u = &m.usage;
+        if loaded.expansion_complete
+            && u.max_args > u.max_used
+            && let Some(call) = u.max_args_call
+        {
+            let uses = match u.max_used {
+                0 => "no argument".to_owned(),
+                1 => "only `$1`".to_owned(),
+                k => format!("only `$1`…`${k}`"),
+            };
+            out.push(
+                Diagnostic::warning(
+                    codes::UNUSED_MACRO_ARGUMENT,
+                    format!(
+                        "macro `{}` is called with {} argument{} but reads {uses}: the rest are ignored",
+                        m.name,
+                        u.max_args,
+                        if u.max_args == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_span(call),
             );
         }
         if let Some(&max) = m.parameters.last() {
@@ -240,7 +378,7 @@ pub const GAME_SECTIONS: &[&str] = &[
     "recycle-promotions",
 ];
 
-fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
+fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
     for s in sections {
@@ -337,6 +475,13 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
             );
         }
         for b in blocks {
+            let extent = crate::expand::macros::extent(b);
+            if unknown_calls
+                .iter()
+                .any(|&s| crate::expand::macros::contains(extent, s))
+            {
+                continue; // the unknown instruction or macro is reported; nothing else
+            }
             if b.kind == Kind::List && !contains_add(b) {
                 out.push(
                     Diagnostic::warning(
@@ -453,6 +598,11 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
 fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String> {
     use crate::diagnostics::codes as c;
     let mut names: Vec<String> = Vec::new();
+    if code == c::UNKNOWN_INSTRUCTION {
+        // An unknown call is usually a misspelt macro.
+        names.extend(loaded.macros.iter().map(|m| m.name.clone()));
+        return names;
+    }
     let mut push = |n: &Node| {
         if let Some(w) = n.word()
             && !names.iter().any(|x| x == w)
@@ -504,6 +654,7 @@ pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
             c::UNKNOWN_ZONE,
             c::UNKNOWN_DIRECTION,
             c::UNKNOWN_POSITION,
+            c::UNKNOWN_INSTRUCTION,
         ]
         .contains(&d.code)
             || d.notes.iter().any(|n| n.starts_with("did you mean"))

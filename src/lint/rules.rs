@@ -12,6 +12,8 @@ pub mod codes {
     code!(UNUSED_MACRO, "DZ0214", "unused-macro");
     code!(UNUSED_MACRO_PARAMETER, "DZ0215", "unused-macro-parameter");
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
+    code!(UNUSED_MACRO_ARGUMENT, "DZ0217", "unused-macro-argument");
+    code!(DUPLICATE_VARIANT, "DZ0218", "duplicate-variant");
     pub const NO_GAME_FORM: Code = crate::diagnostics::codes::NO_GAME;
     code!(ASYMMETRIC_SYMMETRY, "DZ0450", "asymmetric-symmetry");
     code!(DOUBLY_OCCUPIED, "DZ0451", "doubly-occupied");
@@ -239,6 +241,20 @@ pub static RULES: &[Rule] = &[
         "unused-macro-parameter"
     ),
     rule!(
+        codes::UNUSED_MACRO_ARGUMENT,
+        Warning,
+        "a macro call passes arguments the macro never reads",
+        "A call passes more arguments than the expansion reads: the extra ones are silently dropped, which usually means a missing `$k` in the body or a call meant for another macro. A `$k` read by a helper macro the body calls (ZRF's dynamic scope: a `$k` with no argument in its own call takes the caller's) counts as read. Reported once per macro, at the first call with the most arguments.",
+        "unused-macro-argument"
+    ),
+    rule!(
+        codes::DUPLICATE_VARIANT,
+        Warning,
+        "two games or variants with the same title",
+        "Two games or variants of a file have the same title (or titles that give the same slug, such as `Chess 8x8` and `chess-8x8`). ZoG lists both, and `--variant` on the command line can only pick the first. Give each a distinct title.",
+        "duplicate-variant"
+    ),
+    rule!(
         codes::UNKNOWN_TOP_LEVEL_FORM,
         Warning,
         "an unknown form at the top level",
@@ -354,7 +370,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_DIRECTION,
         Warning,
         "a direction that the board does not define",
-        "Directions come from the grid's `directions` and from `links`. In a `symmetry` the pair is skipped (a warning: the player then moves that way unmirrored); in `opposite` and `relative-config` it is an error. Define the direction or fix the name.",
+        "Directions come from the grid's `directions` and from `links`. In a `symmetry` the pair is skipped (a warning: the player then moves that way unmirrored); in `opposite`, `relative-config` and move blocks it is an error. In a move block, a word within one or two letters of a declared direction (`nn` for `n`), or a direction that another game of the file declares (a variant that replaces the board but keeps a piece of its game), is reported as a direction, with a note, rather than as an unknown instruction. Define the direction or fix the name.",
         "unknown-direction"
     ),
     rule!(
@@ -410,7 +426,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_INSTRUCTION,
         Error,
         "an unknown word in a move block",
-        "A word in a move block is neither an instruction (`add`, `capture`, `mark`…) nor a direction nor a position: usually a misspelt direction, or a macro that was not expanded. Fix the spelling or define the direction or macro.",
+        "A word in a move block is neither an instruction (`add`, `capture`, `mark`…) nor a direction nor a position, or a list in a move block starts with a word that is neither an instruction nor a macro: usually a misspelt macro name (a note suggests the nearest macro) or a macro argument that was not passed. Nothing else is reported from a block after an unknown call, since its other findings would follow from the call not being expanded. Fix the spelling or define the macro.",
         "unknown-instruction"
     ),
     rule!(

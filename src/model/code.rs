@@ -10,6 +10,7 @@
 use super::NONE;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
+use crate::text::suggestions;
 use std::collections::HashMap;
 
 /// Where a predicate or an action looks: the current square, one step along a direction
@@ -138,6 +139,9 @@ pub struct Compiler<'a> {
     pub has_partial: bool,
     /// Move type of the block being compiled (for a bare `add-partial`).
     current_type: u32,
+    /// The block being compiled called an unknown macro or instruction: its other findings
+    /// would be consequences (the call was not expanded), so they are not reported.
+    poisoned: bool,
     nd: u32,
 }
 
@@ -164,6 +168,7 @@ impl<'a> Compiler<'a> {
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
+            poisoned: false,
             nd,
         }
     }
@@ -173,14 +178,17 @@ impl<'a> Compiler<'a> {
     }
 
     fn err(&mut self, code: crate::diagnostics::Code, msg: String, n: &Node) {
-        self.diags
-            .push(Diagnostic::error(code, msg).with_span(n.span));
+        if !self.poisoned {
+            self.diags
+                .push(Diagnostic::error(code, msg).with_span(n.span));
+        }
     }
 
     /// Compiles one block; returns its start offset.
     pub fn block(&mut self, block: &Node, move_type: u32) -> u32 {
         let start = self.code.len() as u32;
         self.current_type = move_type;
+        self.poisoned = false;
         if block.is_list() {
             self.seq(&block.items);
         } else {
@@ -299,6 +307,21 @@ impl<'a> Compiler<'a> {
                     Op::Step(d)
                 } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
+                } else if let Some(near) =
+                    suggestions(w, self.names.directions.keys().map(String::as_str)).first()
+                {
+                    // A word near a direction is a misspelt direction, not an instruction.
+                    if !self.poisoned {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::UNKNOWN_DIRECTION,
+                                format!("unknown direction `{w}`"),
+                            )
+                            .with_span(n.span)
+                            .with_note(format!("did you mean `{near}`?")),
+                        );
+                    }
+                    return;
                 } else {
                     self.err(
                         codes::UNKNOWN_INSTRUCTION,
@@ -548,11 +571,13 @@ impl<'a> Compiler<'a> {
                 );
             }
             _ => {
+                // Usually a macro that is not defined (or misspelt): the caret on its name.
                 self.err(
                     codes::UNKNOWN_INSTRUCTION,
-                    format!("unknown instruction `{h}`"),
-                    n,
+                    format!("unknown instruction or macro `{h}`"),
+                    n.items.first().unwrap_or(n),
                 );
+                self.poisoned = true;
             }
         }
     }
