@@ -30,29 +30,40 @@ pub const ZOG_OPTIONS: &[&str] = &[
     "allow flipping",
 ];
 
-/// Option names that are Dagaz (JavaScript) extensions: a plain ZRF engine ignores them.
-/// Names ending in `-extension`, ` extension`, `-invariant` or `-restrictions` are too.
+/// Dagaz (JavaScript) option names that change the rules: setup phases, extra move
+/// restrictions, capture timing, ko. A plain ZRF engine (ZoG, dagaz) ignores them, so the
+/// game plays differently. Names ending in `-extension`, ` extension`, `-invariant`,
+/// ` invariant` or `-restrictions` are too (each names a JavaScript rules module).
 pub const DAGAZ_OPTIONS: &[&str] = &[
-    "silent ? moves",
     "shared pieces",
     "shared-pieces",
     "deferred captures",
     "deferred-captures",
     "ko",
     "chess invariant",
-    "smart-moves",
-    "smart to",
     "zrf-advanced",
-    "sliding-puzzle",
-    "show hints",
-    "show blink",
-    "show captures",
     "mancala setup",
     "kamisado-setup",
     "shogi promotion",
 ];
 
-/// True for a Dagaz-only option name.
+/// Dagaz option names that only change the display or the input of moves in Dagaz's web
+/// interface (move hints, blinking, click completion, animations, silent random moves,
+/// sliding-puzzle input): the rules are the same, so they are not reported.
+pub const DAGAZ_DISPLAY_OPTIONS: &[&str] = &[
+    "silent ? moves",
+    "smart-moves",
+    "smart to",
+    "smart from",
+    "sliding-puzzle",
+    "show hints",
+    "show blink",
+    "show captures",
+    "show moves",
+    "animate moves",
+];
+
+/// True for a Dagaz-only option that changes the rules.
 pub fn is_dagaz_option(name: &str) -> bool {
     DAGAZ_OPTIONS.contains(&name)
         || [
@@ -64,6 +75,13 @@ pub fn is_dagaz_option(name: &str) -> bool {
         ]
         .iter()
         .any(|s| name.ends_with(s))
+}
+
+/// True for a Dagaz-only display or input option (not reported).
+pub fn is_dagaz_display_option(name: &str) -> bool {
+    DAGAZ_DISPLAY_OPTIONS.contains(&name)
+        || name.starts_with("show ")
+        || name.starts_with("animate ")
 }
 
 /// True for an option dagaz's AI layer reads (`docs/ai.md`).
@@ -424,11 +442,15 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
     // Options.
     for o in sections.iter().filter(|s| s.head() == Some("option")) {
         let Some(name) = option_name(o) else { continue };
-        if ZOG_OPTIONS.contains(&name) || is_ai_option(name) {
+        if ZOG_OPTIONS.contains(&name) || is_ai_option(name) || is_dagaz_display_option(name) {
             continue;
         }
         let span = o.items.get(1).map_or(o.span, |n| n.span);
         if is_dagaz_option(name) {
+            // Switched off, the extension changes nothing.
+            if o.args().get(1).and_then(Node::word) == Some("false") {
+                continue;
+            }
             out.push(
                 Diagnostic::warning(
                     codes::DAGAZ_EXTENSION_OPTION,
@@ -451,9 +473,22 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
     }
     // Pieces.
     let types = move_types(form);
+    let on_board: HashSet<&str> = sections
+        .iter()
+        .rfind(|s| s.head() == Some("board-setup"))
+        .map(|s| {
+            s.args()
+                .iter()
+                .flat_map(|pl| pl.args())
+                .filter(|tl| tl.args().first().is_some_and(|a| a.atom() != Some("off")))
+                .filter_map(|tl| tl.head())
+                .collect()
+        })
+        .unwrap_or_default();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
         let name = p.name_value().and_then(Node::word);
-        let has_dummy = p.child_form("dummy").is_some();
+        let has_dummy =
+            p.child_form("dummy").is_some() || p.args().iter().any(|a| a.atom() == Some("dummy"));
         let blocks: Vec<&Node> = p
             .args()
             .iter()
@@ -461,20 +496,26 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             .flat_map(|c| c.args())
             .filter(|b| b.head() != Some("move-type"))
             .collect();
-        if blocks.is_empty() && !has_dummy {
+        // Only pieces placed on the board at the start: one that is never set up is made by
+        // `create`/`change-type` or is unused, and a wall or marker is expected not to move,
+        // but a set-up piece that cannot move is worth a look.
+        if blocks.is_empty() && !has_dummy && name.is_some_and(|n| on_board.contains(n)) {
             out.push(
                 Diagnostic::new(
                     codes::PIECE_WITHOUT_MOVES,
                     crate::diagnostics::Severity::Note,
                     format!(
-                        "piece `{}` has no moves and no drops: it can never move",
+                        "piece `{}` is set up but has no moves and no drops: it can never move",
                         name.unwrap_or("?")
                     ),
                 )
-                .with_span(p.span),
+                .with_span(p.name_value().map_or(p.span, |n| n.span)),
             );
         }
         for b in blocks {
+            if has_dummy {
+                break; // a dummy piece's blocks are never generated
+            }
             let extent = crate::expand::macros::extent(b);
             if unknown_calls
                 .iter()

@@ -94,7 +94,7 @@ pub static RULES: &[Rule] = &[
         core::NOT_UTF8,
         Warning,
         "the file is not UTF-8",
-        "The file was decoded as Windows-1252 (ZoG's own encoding, common in old rules files). The text is read correctly, but other tools (editors, diff, XML converters) may not agree on the accented characters. Re-save the file as UTF-8."
+        "A file that is not UTF-8 is read as Windows-1252, ZoG's own encoding; plain Windows-1252 text is read right and not reported. Reported once per file, at the first doubtful byte, when the bytes are not plain Windows-1252: a byte Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D), UTF-8 sequences mixed in (the file was edited in both encodings; those letters read as `Ã©`), or runs of four or more letters from 0xC0–0xFF (another code page, such as Cyrillic Windows-1251: Western text has isolated accented letters). Re-save the file as UTF-8 from the encoding it was written in."
     ),
     rule!(
         core::INVALID_CHARACTER,
@@ -279,14 +279,14 @@ pub static RULES: &[Rule] = &[
         codes::PIECE_WITHOUT_MOVES,
         Note,
         "a piece has no moves and no drops",
-        "The piece can never move. That is right for walls and markers, and a mistake for a piece meant to play.",
+        "A piece placed on the board by the setup has no moves and no drops, so it can never move. That is right for walls and markers, and a mistake for a piece meant to play. Pieces marked `(dummy)` and pieces the setup does not place (promotion results made by `change-type` or `create`, pieces only in hand) are not reported: without moves they are usually deliberate.",
         "piece-without-moves"
     ),
     rule!(
         codes::BLOCK_NEVER_ADDS,
         Warning,
         "a move block never adds a move",
-        "A move block without `add` (or `add-partial`, `add-copy`…) cannot produce a move.",
+        "A move block without `add` (or `add-partial`, `add-copy`…) cannot produce a move. The blocks of `(dummy)` pieces are not reported, nor a block whose unknown macro call is already reported.",
         "block-never-adds"
     ),
     rule!(
@@ -314,7 +314,7 @@ pub static RULES: &[Rule] = &[
         codes::DAGAZ_EXTENSION_OPTION,
         Warning,
         "a Dagaz-only option",
-        "The option switches on JavaScript code in the Dagaz project; ZoG and dagaz ignore it, so the game may play differently from Dagaz.",
+        "The option switches on JavaScript rules code in the Dagaz project (a setup phase, extra move restrictions, deferred captures, ko, names ending in `-extension` or `-invariant`); ZoG and dagaz ignore it, so the game plays differently from Dagaz. Dagaz options that only change its web interface (`smart-moves`, `show hints`, `show blink`, `show captures`, `sliding-puzzle`, `silent ? moves`, `animate …`) and extensions set to `false` are not reported.",
         "dagaz-extension-option"
     ),
     rule!(
