@@ -232,7 +232,7 @@ fn machine_formats() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("::error file="), "{text}");
     assert!(
-        text.contains(",line=19,col=44,title=DZ0652 partial-to-unknown-move-type::"),
+        text.contains(",line=19,col=57,title=DZ0652 partial-to-unknown-move-type::"),
         "{text}"
     );
 }
@@ -393,5 +393,38 @@ fn findings_carry_their_context() {
     ] {
         assert!(out.contains(want), "missing `{want}` in:\n{out}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finding in an included file names it by a path that opens from where lint runs.
+#[test]
+fn included_files_are_named_from_the_working_directory() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-inc-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::write(
+        dir.join("rules/lib.zrf"),
+        "(define step ($1 (verify emty?) add))\n",
+    )
+    .unwrap();
+    let main = r#"(include "lib.zrf")
+(game
+  (title "Inc")
+  (players White Black)
+  (turn-order White Black)
+  (board (positions (a1 0 0 10 10) (a2 0 10 10 20)) (links n (a1 a2)) (links s (a2 a1)))
+  (board-setup (White (Man a1)) (Black (Man a2)))
+  (piece (name Man) (moves (step n)))
+  (loss-condition (White Black) stalemated)
+)
+"#;
+    std::fs::write(dir.join("rules/main.zrf"), main).unwrap();
+    dagaz()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise", "rules/main.zrf"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "rules/lib.zrf:1:26: error[DZ0604/unknown-condition]",
+        ));
     let _ = std::fs::remove_dir_all(&dir);
 }

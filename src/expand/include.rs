@@ -21,7 +21,14 @@ pub fn splice_includes(
 ) -> Vec<Node> {
     let mut stack = vec![canonical(&sources.get(file).path)];
     let mut out = Vec::with_capacity(forms.len());
-    splice(sources, file, forms, root_dir, &mut stack, diags, &mut out);
+    // Included files are shown under the main file's folder as the user named it, so the
+    // path shown opens from the working directory.
+    let shown_dir = Path::new(&sources.get(file).display)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let dirs = (root_dir, shown_dir.as_path());
+    splice(sources, file, forms, dirs, &mut stack, diags, &mut out);
     out
 }
 
@@ -33,7 +40,7 @@ fn splice(
     sources: &mut SourceMap,
     file: FileId,
     forms: Vec<Node>,
-    root_dir: &Path,
+    dirs: (&Path, &Path),
     stack: &mut Vec<PathBuf>,
     diags: &mut Vec<Diagnostic>,
     out: &mut Vec<Node>,
@@ -95,7 +102,7 @@ fn splice(
             );
             continue;
         }
-        let display = relative_display(&path, root_dir);
+        let display = relative_display(&path, dirs);
         let mut warnings = Vec::new();
         let id = match sources.load(&path, display.clone(), &mut warnings) {
             Ok(id) => id,
@@ -114,13 +121,17 @@ fn splice(
         let parsed = parse(sources, id);
         diags.extend(parsed.diagnostics);
         stack.push(canon);
-        splice(sources, id, parsed.forms, root_dir, stack, diags, out);
+        splice(sources, id, parsed.forms, dirs, stack, diags, out);
         stack.pop();
     }
 }
 
-/// `path` relative to `root_dir` with `/` separators, when it lies below it.
-fn relative_display(path: &Path, root_dir: &Path) -> String {
-    let rel = path.strip_prefix(root_dir).unwrap_or(path);
-    rel.to_string_lossy().replace('\\', "/")
+/// `path` (below the main file's folder `root`) as shown: under `shown`, the main file's
+/// folder as the user named it, with `/` separators.
+fn relative_display(path: &Path, (root, shown): (&Path, &Path)) -> String {
+    let shown_path = match path.strip_prefix(root) {
+        Ok(rel) => shown.join(rel),
+        Err(_) => path.to_path_buf(),
+    };
+    shown_path.to_string_lossy().replace('\\', "/")
 }

@@ -409,7 +409,7 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                 crate::diagnostics::codes::UNKNOWN_SECTION,
                 format!("{what} is not a section ZoG knows: it is ignored"),
             )
-            .with_span(s.span);
+            .with_span(s.items.first().map_or(s.span, |h| h.span));
             if let Some(n) = s.head().and_then(|h| {
                 suggestions(h, GAME_SECTIONS.iter().copied())
                     .first()
@@ -534,7 +534,8 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             }
             each_list(b, &mut |l| {
                 if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
-                    && let Some(t) = l.args().last().and_then(Node::atom)
+                    && let Some(tn) = l.args().last()
+                    && let Some(t) = tn.atom()
                     && !types.contains(t)
                 {
                     let near = suggestions(t, types.iter().map(String::as_str));
@@ -545,7 +546,7 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                             l.head().unwrap_or("")
                         ),
                     )
-                    .with_span(l.span);
+                    .with_span(tn.span);
                     if let Some(s) = near.first() {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     }

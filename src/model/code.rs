@@ -145,6 +145,15 @@ pub struct Compiler<'a> {
     nd: u32,
 }
 
+/// The node naming what `n` is: the head of a list, or `n` itself.
+fn head_of(n: &Node) -> &Node {
+    if n.is_list() {
+        n.items.first().unwrap_or(n)
+    } else {
+        n
+    }
+}
+
 fn intern(v: &mut Vec<String>, name: &str) -> u32 {
     match v.iter().position(|s| s == name) {
         Some(i) => i as u32,
@@ -239,7 +248,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn target_or_here(&mut self, args: &[Node], what: &str, at: &Node) -> Target {
+    fn target_or_here(&mut self, args: &[Node], what: &str) -> Target {
         match args.first() {
             None => Target::Here,
             Some(a) => match self.target(a) {
@@ -251,7 +260,7 @@ impl<'a> Compiler<'a> {
                             "`{what}`: `{}` is neither a direction nor a position",
                             a.word().unwrap_or("(…)")
                         ),
-                        at,
+                        a,
                     );
                     Target::Here
                 }
@@ -424,22 +433,22 @@ impl<'a> Compiler<'a> {
                 self.emit(op);
             }
             "capture" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::Capture(t));
             }
             "flip" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::Flip(t));
             }
             "change-owner" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::ChangeOwner(t));
             }
             "change-type" => {
                 let Some(ty) = args.first().and_then(|a| self.piece_type(a)) else {
                     return;
                 };
-                let t = self.target_or_here(&args[1..], h, n);
+                let t = self.target_or_here(&args[1..], h);
                 self.emit(Op::ChangeType(ty, t));
             }
             "create" => {
@@ -463,7 +472,7 @@ impl<'a> Compiler<'a> {
                     }
                     return;
                 };
-                let t = self.target_or_here(&rest[1..], h, n);
+                let t = self.target_or_here(&rest[1..], h);
                 self.emit(Op::Create {
                     owner,
                     ty,
@@ -480,7 +489,11 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 let Some(&attr) = self.names.attributes.get(a) else {
-                    self.err(codes::UNKNOWN_NAME, format!("unknown attribute `{a}`"), n);
+                    self.err(
+                        codes::UNKNOWN_NAME,
+                        format!("unknown attribute `{a}`"),
+                        &args[0],
+                    );
                     return;
                 };
                 let Some(v) = args.get(1) else {
@@ -492,7 +505,7 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 self.cond(v);
-                let t = self.target_or_here(&args[2..], h, n);
+                let t = self.target_or_here(&args[2..], h);
                 self.emit(Op::SetAttr { attr, target: t });
             }
             "set-flag" => {
@@ -519,7 +532,7 @@ impl<'a> Compiler<'a> {
                 };
                 let f = intern(&mut self.position_flags, f);
                 self.cond(v);
-                let t = self.target_or_here(&args[2..], h, n);
+                let t = self.target_or_here(&args[2..], h);
                 self.emit(Op::SetPosFlag(f, t));
             }
             "go" => {
@@ -533,7 +546,7 @@ impl<'a> Compiler<'a> {
                         self.err(
                             codes::BAD_INSTRUCTION,
                             "`go` takes from, to, last-from or last-to".into(),
-                            n,
+                            args.first().unwrap_or(n),
                         );
                         return;
                     }
@@ -547,7 +560,7 @@ impl<'a> Compiler<'a> {
                 None => self.err(
                     codes::UNKNOWN_DIRECTION,
                     "`opposite` needs a direction".into(),
-                    n,
+                    args.first().unwrap_or(n),
                 ),
             },
             "mark" | "back" | "to" | "from" | "cascade" if args.is_empty() => {
@@ -562,7 +575,7 @@ impl<'a> Compiler<'a> {
             }
             "mark" | "from" | "to" => {
                 // `(mark d)` / `(from p)`: act on another square, then come back.
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 let _ = t;
                 self.err(
                     codes::BAD_INSTRUCTION,
@@ -665,7 +678,7 @@ impl<'a> Compiler<'a> {
         };
         // An attribute used as a predicate, whether its name carries the `?` or not.
         if let Some(&a) = self.names.attributes.get(base) {
-            let target = self.target_or_here(args, name, at);
+            let target = self.target_or_here(args, name);
             self.emit(Op::Test {
                 pred: Pred::Attr(a),
                 target,
@@ -677,7 +690,7 @@ impl<'a> Compiler<'a> {
             self.err(
                 codes::UNKNOWN_CONDITION,
                 format!("unknown condition `{name}`"),
-                at,
+                head_of(at),
             );
             return;
         };
@@ -709,7 +722,7 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 let Some(&z) = self.names.zones.get(z) else {
-                    self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), at);
+                    self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), &args[0]);
                     return;
                 };
                 (Pred::InZone(z), &args[1..])
@@ -727,7 +740,7 @@ impl<'a> Compiler<'a> {
                     self.err(
                         codes::UNKNOWN_POSITION,
                         format!("unknown position `{p}`"),
-                        at,
+                        &args[0],
                     );
                     return;
                 };
@@ -760,7 +773,7 @@ impl<'a> Compiler<'a> {
                     self.err(
                         codes::UNKNOWN_CONDITION,
                         format!("unknown condition `{name}`"),
-                        at,
+                        head_of(at),
                     );
                     return;
                 }
@@ -769,7 +782,7 @@ impl<'a> Compiler<'a> {
         let target = if pred == Pred::OnBoard && rest.is_empty() {
             Target::Here
         } else {
-            self.target_or_here(rest, name, at)
+            self.target_or_here(rest, name)
         };
         self.emit(Op::Test {
             pred,
