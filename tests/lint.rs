@@ -344,6 +344,97 @@ fn deep_lint_accepts_stalemate_in_checkmate_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Hostile inputs around files (issue: hardening): includes that leave the project through a
+/// symbolic link, an included file that is not ZRF (its text is never echoed), folders with
+/// a symbolic-link loop and a FIFO, and a file larger than the size cap.
+#[cfg(unix)]
+#[test]
+fn hostile_files_and_folders_are_bounded() {
+    let root = std::env::temp_dir().join(format!("dagaz-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let project = root.join("project");
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::write(root.join("secret.txt"), "TOKEN=hunter2 (").unwrap();
+    std::fs::write(project.join("notes.txt"), "PASSWORD=swordfish (").unwrap();
+    std::os::unix::fs::symlink(root.join("secret.txt"), project.join("link.zrf")).unwrap();
+    let game =
+        std::fs::read_to_string(fixture("include-outside-project").with_file_name("good.zrf"))
+            .unwrap();
+    std::fs::write(
+        project.join("main.zrf"),
+        format!("(include \"link.zrf\")\n(include \"notes.txt\")\n{game}"),
+    )
+    .unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "human"])
+        .arg(project.join("main.zrf"))
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("DZ0217") && all.contains("symbolic link"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("hunter2") && !all.contains("swordfish"),
+        "{all}"
+    );
+    // A loop of folders and a FIFO named like a rules file: the walk ends and skips it.
+    std::os::unix::fs::symlink(&project, project.join("sub").join("back")).unwrap();
+    let fifo = project.join("sub").join("pipe.zrf");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&project)
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("main.zrf") && !stdout.contains("pipe.zrf"),
+        "{stdout}"
+    );
+    // A diamond: each file includes the next twice, 30 deep (2^30 splices unbounded).
+    let diamond = root.join("diamond");
+    std::fs::create_dir_all(&diamond).unwrap();
+    for i in 0..30 {
+        let text = format!("(include \"f{0}.zrf\")\n(include \"f{0}.zrf\")\n", i + 1);
+        std::fs::write(diamond.join(format!("f{i}.zrf")), text).unwrap();
+    }
+    std::fs::write(diamond.join("f30.zrf"), "(define last y)\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(diamond.join("f0.zrf"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DZ0207") && stdout.contains("includes splice more than"),
+        "{stdout}"
+    );
+    // Larger than the 16 MiB cap: refused without reading it all (exit 2, I/O error).
+    let big = root.join("big.zrf");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(20 << 20).unwrap();
+    let out = dagaz().args(["lint"]).arg(&big).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 16 MiB"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A finding in a macro body names the call that expanded it; one in a call's arguments
 /// names the macro; one that only a variant has names the variant; a direction of another
 /// game's board is said to be one.

@@ -177,3 +177,34 @@ fn mutated_corpus_never_panics_or_hangs() {
     let slowest = results.iter().map(|r| r.1).max().unwrap();
     eprintln!("{} mutated cases, slowest {:?}", results.len(), slowest);
 }
+
+/// Hostile expansion sizes (issue 9): a string doubled through 30 levels of macros (1 GiB of
+/// text at the end) and 300 one-line variants that each copy a large expansion must stop with
+/// `DZ0207 expansion-too-large`, within the default byte budget.
+#[test]
+fn string_gluing_and_variant_copies_stop_at_the_byte_budget() {
+    let mut src = String::from("(define s0 $1)\n");
+    for i in 1..=30 {
+        src += &format!("(define s{i} (s{p} \"$1$1\"))\n", p = i - 1);
+    }
+    src += "(game (title (s30 \"ab\")) (players A B))\n";
+    let l = load_bytes("glue.zrf", src.as_bytes(), Limits::default());
+    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, ["DZ0207"], "{:?}", l.diagnostics);
+    assert!(l.expansion_size.0 <= Limits::default().max_bytes);
+
+    // About 1.5 MB of expanded rules per game, as the budget counts them;
+    // 300 variants would copy far beyond the budget.
+    let mut src = String::from("(define m0 (x y z w))\n");
+    src += &format!("(define m1 {})\n", "(m0) ".repeat(100));
+    src += &format!("(define m2 {})\n", "(m1) ".repeat(40));
+    src += "(game (title \"G\") (players A B) (board-setup (m2)))\n";
+    for i in 0..300 {
+        src += &format!("(variant (title \"V{i}\"))\n");
+    }
+    assert!(src.len() < 12_000);
+    let l = load_bytes("variants.zrf", src.as_bytes(), Limits::default());
+    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, ["DZ0207"], "{:?}", l.diagnostics);
+    assert!(l.games.len() < 300, "{}", l.games.len());
+}

@@ -10,27 +10,60 @@
 //! with a warning (see `docs/semantics.md`).
 //!
 //! Expansion is bounded: at most [`Limits::max_depth`] nested calls and
-//! [`Limits::max_nodes`] produced nodes. Exceeding either stops the expansion with an error
-//! that names the chain of calls.
+//! [`Limits::max_bytes`] bytes of produced nodes (each node counts its struct size plus its
+//! text, so strings glued through `$k` count too; see [`node_bytes`]). Exceeding either stops
+//! the expansion with an error that names the chain of calls. The check runs before a glued
+//! string is built, so a file that doubles a string at each level stops before allocating it.
 
 use crate::diagnostics::{Diagnostic, codes};
 use crate::source::Span;
 use crate::syntax::{Kind, Node};
 use std::collections::{HashMap, HashSet};
 
-/// Bounds on macro expansion.
+/// Bounds on macro expansion (and on the copies variant merging makes).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Nested macro calls.
     pub max_depth: usize,
-    pub max_nodes: usize,
+    /// Bytes of nodes produced by macro expansion, counted by [`node_bytes`]; variant
+    /// merging has a budget of the same size for the merged games.
+    pub max_bytes: usize,
 }
+
+/// The default byte budget: 256 MiB. The largest expansion in the shared corpus is far
+/// below it (see `docs/semantics.md`, "Limits").
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_depth: 64,
-            max_nodes: 2_000_000,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
+    }
+}
+
+/// What one node costs against the budget: the node struct plus its text bytes.
+pub const fn leaf_bytes(text_len: usize) -> usize {
+    std::mem::size_of::<Node>() + text_len
+}
+
+/// Bytes of a whole tree as the budget counts them: [`leaf_bytes`] for every node.
+pub fn node_bytes(n: &Node) -> usize {
+    leaf_bytes(n.text.len()) + n.items.iter().map(node_bytes).sum::<usize>()
+}
+
+/// `n` bytes in a message: `256 MiB`, `12.5 MiB`, `900 KiB`.
+pub fn human_bytes(n: usize) -> String {
+    if n >= 1 << 20 {
+        let m = n as f64 / (1u64 << 20) as f64;
+        if m.fract() == 0.0 {
+            format!("{m:.0} MiB")
+        } else {
+            format!("{m:.1} MiB")
+        }
+    } else {
+        format!("{} KiB", n.div_ceil(1024))
     }
 }
 
@@ -134,7 +167,12 @@ pub fn collect_defines(
 pub struct Expander<'a> {
     macros: &'a HashMap<String, Macro>,
     limits: Limits,
+    /// Bytes produced so far ([`node_bytes`]).
     produced: usize,
+    /// Nodes produced so far.
+    produced_nodes: usize,
+    /// Set when a substitution would pass the byte budget.
+    over_budget: bool,
     /// Calls being expanded: (macro name, call span, arguments).
     chain: Vec<(String, Span, Vec<Node>)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -142,6 +180,10 @@ pub struct Expander<'a> {
     warned_unbound: HashSet<(String, usize)>,
     /// Names of the macros called at least once.
     pub called: HashSet<String>,
+    /// `(macro, k)`: a `$k` written in a macro called (directly or not) by `macro` found no
+    /// k-th argument in its own call and took `macro`'s (dynamic scope). `macro` then uses
+    /// its parameter k even when its own body never writes `$k`.
+    pub dynamic_uses: HashSet<(String, usize)>,
     /// How each macro was called.
     pub usage: HashMap<String, Usage>,
     /// The calls written outside macro bodies, with their extent and macro name, in order.
@@ -154,11 +196,14 @@ impl<'a> Expander<'a> {
             macros,
             limits,
             produced: 0,
+            produced_nodes: 0,
+            over_budget: false,
             chain: Vec::new(),
             diagnostics: Vec::new(),
             aborted: false,
             warned_unbound: HashSet::new(),
             called: HashSet::new(),
+            dynamic_uses: HashSet::new(),
             usage: HashMap::new(),
             outer_calls: Vec::new(),
         }
@@ -172,6 +217,12 @@ impl<'a> Expander<'a> {
         out
     }
 
+    /// Bytes and nodes produced by macro calls so far (what the budget counts).
+    pub fn produced(&self) -> (usize, usize) {
+        (self.produced, self.produced_nodes)
+    }
+
+    /// Expands borrowed forms (the file's own text).
     fn expand_into(&mut self, items: &[Node], out: &mut Vec<Node>) {
         for item in items {
             if self.aborted {
@@ -183,7 +234,12 @@ impl<'a> Expander<'a> {
             }
             let mac = item.head().and_then(|h| self.macros.get(h));
             match mac {
-                Some(m) => self.expand_call(m, item, out),
+                Some(m) => {
+                    if self.chain.is_empty() {
+                        self.outer_calls.push((extent(item), m.name.clone()));
+                    }
+                    self.expand_call(m, item.span, item.args().to_vec(), out)
+                }
                 None => {
                     let mut children = Vec::with_capacity(item.items.len());
                     self.expand_into(&item.items, &mut children);
@@ -193,28 +249,52 @@ impl<'a> Expander<'a> {
         }
     }
 
-    fn expand_call(&mut self, m: &Macro, call: &Node, out: &mut Vec<Node>) {
+    /// Expands forms produced by a macro body, moving them instead of copying.
+    fn expand_owned(&mut self, items: Vec<Node>, out: &mut Vec<Node>) {
+        for mut item in items {
+            if self.aborted {
+                return;
+            }
+            if item.kind != Kind::List {
+                out.push(item);
+                continue;
+            }
+            let mac = item.head().and_then(|h| self.macros.get(h));
+            match mac {
+                Some(m) => {
+                    let args = if item.items.is_empty() {
+                        vec![]
+                    } else {
+                        item.items.split_off(1)
+                    };
+                    self.expand_call(m, item.span, args, out)
+                }
+                None => {
+                    let mut children = Vec::with_capacity(item.items.len());
+                    self.expand_owned(std::mem::take(&mut item.items), &mut children);
+                    item.items = children;
+                    out.push(item);
+                }
+            }
+        }
+    }
+
+    fn expand_call(&mut self, m: &Macro, call: Span, args: Vec<Node>, out: &mut Vec<Node>) {
         if self.chain.len() >= self.limits.max_depth {
             let msg = format!(
                 "macro expansion nested deeper than {} calls: {}",
                 self.limits.max_depth,
                 self.describe_chain(&m.name)
             );
-            self.abort(codes::EXPANSION_TOO_DEEP, msg, call.span);
+            self.abort(codes::EXPANSION_TOO_DEEP, msg, call);
             return;
         }
         if !self.called.contains(&m.name) {
             self.called.insert(m.name.clone());
         }
-        let args = call.args().to_vec();
-        let outer = match self.chain.first() {
-            Some(c) => c.1,
-            None => {
-                let e = extent(call);
-                self.outer_calls.push((e, m.name.clone()));
-                e
-            }
-        };
+        // The outermost call that led here (pushed by `expand_into`, which expands the
+        // file's own text: every chain starts there).
+        let outer = self.outer_calls.last().map_or(call, |o| o.0);
         let u = self.usage.entry(m.name.clone()).or_default();
         // Outer calls are expanded one after the other: count each once.
         if u.last_outer_call != Some(outer) {
@@ -224,30 +304,34 @@ impl<'a> Expander<'a> {
         u.first_outer_call.get_or_insert(outer);
         if args.len() > u.max_args || u.max_args_call.is_none() {
             u.max_args = u.max_args.max(args.len());
-            u.max_args_call = Some(call.span);
+            u.max_args_call = Some(call);
         }
-        self.chain.push((m.name.clone(), outer, args));
+        self.chain.push((m.name.clone(), call, args));
         let body: Vec<Node> = m.body.iter().map(|n| self.substitute(n, &m.name)).collect();
-        self.produced += body.iter().map(Node::size).sum::<usize>();
-        if self.produced > self.limits.max_nodes {
+        if self.over_budget || self.produced > self.limits.max_bytes {
             let msg = format!(
-                "macro expansion produced more than {} nodes: {}",
-                self.limits.max_nodes,
+                "macro expansion produced more than {} of nodes and text: {}",
+                human_bytes(self.limits.max_bytes),
                 self.describe_chain("")
             );
-            self.abort(codes::EXPANSION_TOO_LARGE, msg, call.span);
+            self.abort(codes::EXPANSION_TOO_LARGE, msg, call);
         } else {
-            self.expand_into(&body, out);
+            self.expand_owned(body, out);
         }
         self.chain.pop();
     }
 
+    /// Counts `bytes` (of `nodes` nodes) against the budget.
+    fn charge(&mut self, bytes: usize, nodes: usize) {
+        self.produced = self.produced.saturating_add(bytes);
+        self.produced_nodes += nodes;
+        if self.produced > self.limits.max_bytes {
+            self.over_budget = true;
+        }
+    }
+
     fn abort(&mut self, code: crate::diagnostics::Code, msg: String, span: Span) {
         let outer = self.chain.first().map(|c| c.1).unwrap_or(span);
-        let outer = Span {
-            len: outer.len.min(1),
-            ..outer
-        };
         self.diagnostics.push(
             Diagnostic::error(code, msg)
                 .with_span(outer)
@@ -277,44 +361,72 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Looks up argument `k` (1-based) in the innermost call, then outwards; records that
-    /// the macro of the call that had it uses its `k`-th argument.
+    /// Looks up argument `k` (1-based) in the innermost call, then outwards (recording a
+    /// use found outwards in [`Expander::dynamic_uses`]).
     fn argument(&mut self, k: usize) -> Option<&Node> {
+        let i = self.argument_frame(k)?;
+        self.chain[i].2.get(k - 1)
+    }
+
+    /// The index in `chain` of the call whose k-th argument `$k` takes (see
+    /// [`Expander::argument`]).
+    fn argument_frame(&mut self, k: usize) -> Option<usize> {
         if k == 0 {
             return None;
         }
         let i = self.chain.iter().rposition(|c| c.2.len() >= k)?;
-        let name = &self.chain[i].0;
-        if let Some(u) = self.usage.get_mut(name) {
+        if i + 1 != self.chain.len() && !self.dynamic_uses.contains(&(self.chain[i].0.clone(), k)) {
+            self.dynamic_uses.insert((self.chain[i].0.clone(), k));
+        }
+        if let Some(u) = self.usage.get_mut(&self.chain[i].0) {
             u.max_used = u.max_used.max(k);
         }
-        self.chain[i].2.get(k - 1)
+        Some(i)
     }
 
     fn substitute(&mut self, n: &Node, macro_name: &str) -> Node {
+        if self.over_budget {
+            // Stop copying; the caller reports the error.
+            return Node::list(vec![], n.span);
+        }
         match n.kind {
-            Kind::List => Node::list(
-                n.items
-                    .iter()
-                    .map(|c| self.substitute(c, macro_name))
-                    .collect(),
-                n.span,
-            ),
+            Kind::List => {
+                self.charge(leaf_bytes(0), 1);
+                Node::list(
+                    n.items
+                        .iter()
+                        .map(|c| self.substitute(c, macro_name))
+                        .collect(),
+                    n.span,
+                )
+            }
             Kind::Atom | Kind::Str if n.text.contains('$') => {
                 if n.kind == Kind::Atom
                     && let Some(k) = whole_parameter(&n.text)
-                    && let Some(arg) = self.argument(k)
+                    && let Some(i) = self.argument_frame(k)
                 {
-                    return arg.clone();
+                    let arg = &self.chain[i].2[k - 1];
+                    let (bytes, nodes) = (node_bytes(arg), arg.size());
+                    if self.produced.saturating_add(bytes) > self.limits.max_bytes {
+                        self.over_budget = true;
+                        return Node::list(vec![], n.span);
+                    }
+                    let copy = self.chain[i].2[k - 1].clone();
+                    self.charge(bytes, nodes);
+                    return copy;
                 }
                 let text = self.substitute_text(&n.text, n.span, macro_name, n.kind == Kind::Str);
+                self.charge(leaf_bytes(text.len()), 1);
                 if n.kind == Kind::Str {
                     Node::leaf(Kind::Str, text, n.span)
                 } else {
                     Node::symbol(text, n.span)
                 }
             }
-            _ => n.clone(),
+            _ => {
+                self.charge(leaf_bytes(n.text.len()), 1);
+                n.clone()
+            }
         }
     }
 
@@ -337,6 +449,12 @@ impl<'a> Expander<'a> {
                 continue;
             }
             let k: usize = after[..digits].parse().unwrap_or(usize::MAX);
+            let arg_len = self.argument(k).map_or(0, |a| a.text.len());
+            if self.produced.saturating_add(out.len() + arg_len) > self.limits.max_bytes {
+                // Gluing would pass the budget: stop before allocating.
+                self.over_budget = true;
+                return String::new();
+            }
             match self.argument(k).map(|a| (a.kind, a.text.clone())) {
                 Some((Kind::List, _)) => {
                     self.diagnostics.push(
@@ -495,9 +613,51 @@ mod tests {
             &src,
             Limits {
                 max_depth: 64,
-                max_nodes: 100_000,
+                max_bytes: 1 << 20,
             },
         );
         assert_eq!(d[0].code, codes::EXPANSION_TOO_LARGE);
+        assert!(d[0].message.contains("1 MiB"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn string_gluing_is_bounded_before_allocation() {
+        // Each level doubles the string: level 30 would be 1 GiB of text.
+        let mut src = String::from("(define s0 $1)");
+        for i in 1..=30 {
+            src += &format!("(define s{i} (s{p} \"$1$1\"))", p = i - 1);
+        }
+        src += "(game (s30 \"ab\"))";
+        let limits = Limits {
+            max_depth: 64,
+            max_bytes: 4 << 20,
+        };
+        let mut forms = parse_text(&src, FileId(0)).forms;
+        let mut diags = vec![];
+        let macros = collect_defines(&mut forms, &mut diags);
+        let mut e = Expander::new(&macros, limits);
+        e.expand_forms(&forms);
+        assert_eq!(e.diagnostics[0].code, codes::EXPANSION_TOO_LARGE);
+        // Stopped within the budget, not after building the next (doubled) string.
+        assert!(e.produced().0 <= limits.max_bytes, "{:?}", e.produced());
+    }
+
+    #[test]
+    fn large_expansions_within_the_budget_pass() {
+        // 22 x 100 x 1,000 atoms: 2.2 M produced nodes, about 160 MB by the budget's count.
+        let atoms = vec!["x"; 1000].join(" ");
+        let src = format!(
+            "(define m0 {atoms}) (define m1 {}) (define m2 {}) (game (m2))",
+            vec!["(m0)"; 100].join(" "),
+            vec!["(m1)"; 22].join(" ")
+        );
+        let mut forms = parse_text(&src, FileId(0)).forms;
+        let mut diags = vec![];
+        let macros = collect_defines(&mut forms, &mut diags);
+        let mut e = Expander::new(&macros, Limits::default());
+        let out = e.expand_forms(&forms);
+        assert!(e.diagnostics.is_empty(), "{:?}", e.diagnostics);
+        assert_eq!(out[0].items.len(), 1 + 2_200_000);
+        assert!(e.produced().1 > 2_200_000, "{:?}", e.produced());
     }
 }

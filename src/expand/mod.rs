@@ -8,6 +8,7 @@
 
 pub mod include;
 pub mod macros;
+pub mod options;
 pub mod variants;
 
 pub use macros::Limits;
@@ -37,6 +38,8 @@ pub struct Loaded {
     /// False when a limit stopped the expansion (the usage figures are then partial).
     pub expansion_complete: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// What macro expansion produced, as the budget counts it: (bytes, nodes).
+    pub expansion_size: (usize, usize),
 }
 
 /// What lint needs to know about one macro definition.
@@ -47,7 +50,8 @@ pub struct MacroInfo {
     pub span: crate::source::Span,
     /// True when some expansion called it.
     pub called: bool,
-    /// The `$k` numbers its body uses.
+    /// The `$k` numbers its body uses, and those that macros it calls take from its
+    /// arguments (dynamic scope).
     pub parameters: Vec<usize>,
     /// The whole `(define …)` form.
     pub form: crate::source::Span,
@@ -129,6 +133,7 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
         outer_calls: vec![],
         expansion_complete: false,
         diagnostics,
+        expansion_size: (0, 0),
     })
 }
 
@@ -165,6 +170,7 @@ fn finish(
     let mut macro_infos = Vec::new();
     let mut outer_calls = Vec::new();
     let mut expansion_complete = false;
+    let mut expansion_size = (0, 0);
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
         let root_dir = sources
@@ -182,6 +188,7 @@ fn finish(
         let macros = macros::collect_defines(&mut forms, &mut diagnostics);
         let mut ex = macros::Expander::new(&macros, limits);
         expanded = ex.expand_forms(&forms);
+        expansion_size = ex.produced();
         expansion_complete = !ex
             .diagnostics
             .iter()
@@ -194,7 +201,18 @@ fn finish(
                 name: m.name.clone(),
                 span: m.span,
                 called: ex.called.contains(&m.name),
-                parameters: macros::parameters_used(&m.body),
+                parameters: {
+                    let mut p = macros::parameters_used(&m.body);
+                    p.extend(
+                        ex.dynamic_uses
+                            .iter()
+                            .filter(|(name, _)| *name == m.name)
+                            .map(|&(_, k)| k),
+                    );
+                    p.sort_unstable();
+                    p.dedup();
+                    p
+                },
                 form: m.form,
                 usage: ex.usage.remove(&m.name).unwrap_or_default(),
             })
@@ -202,7 +220,7 @@ fn finish(
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
         macro_infos = infos;
         if !has_errors(&diagnostics) {
-            games = variants::merge_variants(&expanded, &mut diagnostics);
+            games = variants::merge_variants(&expanded, &mut diagnostics, limits.max_bytes);
         }
     }
     Loaded {
@@ -215,5 +233,6 @@ fn finish(
         outer_calls,
         expansion_complete,
         diagnostics,
+        expansion_size,
     }
 }

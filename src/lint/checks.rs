@@ -10,25 +10,7 @@ use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
 use std::collections::{HashMap, HashSet};
 
-/// Options that Zillions of Games knows (the v2 option names; see
-/// `../shared/docs/zrf-semantics.md` §5), plus dagaz's own AI options.
-pub const ZOG_OPTIONS: &[&str] = &[
-    "animate captures",
-    "animate drops",
-    "discard cascades",
-    "highlight goals",
-    "include off-pieces",
-    "maximal captures",
-    "pass partial",
-    "pass turn",
-    "prevent flipping",
-    "progressive levels",
-    "recycle captures",
-    "recycle promotions",
-    "show moves list",
-    "smart moves",
-    "allow flipping",
-];
+pub use crate::expand::options::ZOG_OPTIONS;
 
 /// Dagaz (JavaScript) option names that change the rules: setup phases, extra move
 /// restrictions, capture timing, ko. A plain ZRF engine (ZoG, dagaz) ignores them, so the
@@ -394,13 +376,16 @@ pub const GAME_SECTIONS: &[&str] = &[
     "animate-drops",
     "include-off-pieces",
     "recycle-promotions",
+    "maximal-captures",
 ];
 
 fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
     for s in sections {
-        let known = s.head().is_some_and(|h| GAME_SECTIONS.contains(&h));
+        let known = s.head().is_some_and(|h| {
+            GAME_SECTIONS.contains(&h) || crate::expand::options::keyword_option(h).is_some()
+        });
         if !known {
             let what = s
                 .head()
@@ -485,6 +470,11 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                 .collect()
         })
         .unwrap_or_default();
+    let piece_names: HashSet<&str> = sections
+        .iter()
+        .filter(|s| s.head() == Some("piece"))
+        .filter_map(|p| p.name_value().and_then(Node::word))
+        .collect();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
         let name = p.name_value().and_then(Node::word);
         let has_dummy =
@@ -537,6 +527,8 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                     && let Some(tn) = l.args().last()
                     && let Some(t) = tn.atom()
                     && !types.contains(t)
+                    // `(add-partial King)`: a promotion that continues with the block's type.
+                    && !(l.args().len() == 1 && piece_names.contains(t))
                 {
                     let near = suggestions(t, types.iter().map(String::as_str));
                     let mut d = Diagnostic::error(
@@ -645,10 +637,12 @@ fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String
         names.extend(loaded.macros.iter().map(|m| m.name.clone()));
         return names;
     }
+    let mut seen: HashSet<String> = HashSet::new();
     let mut push = |n: &Node| {
         if let Some(w) = n.word()
-            && !names.iter().any(|x| x == w)
+            && !seen.contains(w)
         {
+            seen.insert(w.to_owned());
             names.push(w.to_owned());
         }
     };
@@ -689,6 +683,7 @@ fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String
 /// first pair of backquotes in the message is compared with the names the file declares.
 pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
     use crate::diagnostics::codes as c;
+    let mut cache: Vec<(crate::diagnostics::Code, Vec<String>)> = Vec::new();
     for d in diags.iter_mut() {
         if ![
             c::UNKNOWN_PIECE,
@@ -712,7 +707,14 @@ pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
         else {
             continue;
         };
-        let candidates = declared_names(loaded, d.code);
+        // Each kind of name is gathered once per file, not once per finding.
+        let candidates = match cache.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => &cache[i].1,
+            None => {
+                cache.push((d.code, declared_names(loaded, d.code)));
+                &cache[cache.len() - 1].1
+            }
+        };
         if let Some(s) = suggestions(name, candidates.iter().map(String::as_str)).first() {
             d.notes.push(format!("did you mean `{s}`?"));
         }

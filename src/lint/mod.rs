@@ -252,7 +252,11 @@ fn note_variants(per_game: Vec<(&crate::expand::GameDef, Vec<Diagnostic>)>) -> V
 /// Errors that stop the pipeline (syntax, includes) cannot be allowed away: nothing after
 /// them was checked.
 fn is_fatal(code: Code) -> bool {
-    code.id < "DZ0200" || matches!(code.id, "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207")
+    code.id < "DZ0200"
+        || matches!(
+            code.id,
+            "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207" | "DZ0217"
+        )
 }
 
 /// Lints the file at `path`.

@@ -12,8 +12,8 @@ pub mod codes {
     code!(UNUSED_MACRO, "DZ0214", "unused-macro");
     code!(UNUSED_MACRO_PARAMETER, "DZ0215", "unused-macro-parameter");
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
-    code!(UNUSED_MACRO_ARGUMENT, "DZ0217", "unused-macro-argument");
-    code!(DUPLICATE_VARIANT, "DZ0218", "duplicate-variant");
+    code!(UNUSED_MACRO_ARGUMENT, "DZ0220", "unused-macro-argument");
+    code!(DUPLICATE_VARIANT, "DZ0221", "duplicate-variant");
     pub const NO_GAME_FORM: Code = crate::diagnostics::codes::NO_GAME;
     code!(ASYMMETRIC_SYMMETRY, "DZ0450", "asymmetric-symmetry");
     code!(DOUBLY_OCCUPIED, "DZ0451", "doubly-occupied");
@@ -145,6 +145,13 @@ pub static RULES: &[Rule] = &[
         "include-not-found"
     ),
     rule!(
+        core::INCLUDE_OUTSIDE_PROJECT,
+        Error,
+        "an include leads outside the project folder",
+        "Includes are resolved relative to the including file and must stay inside the folder of the file named on the command line. An absolute path (`/etc/passwd`, `C:\\x`), a `..` that climbs above that folder, or a symbolic link that points outside it is refused without reading the file, so that linting an untrusted rules file in CI cannot read (and echo) other files of the machine. Copy the shared file into the project.",
+        "include-outside-project"
+    ),
+    rule!(
         core::INCLUDE_CYCLE,
         Error,
         "a file includes itself",
@@ -183,7 +190,7 @@ pub static RULES: &[Rule] = &[
         core::EXPANSION_TOO_LARGE,
         Error,
         "macro expansion too large",
-        "Expansion produced more than 2,000,000 nodes (the largest real file needs about 82,000): macros that call each other several times per level grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
+        "Macro expansion produced more than 256 MiB of nodes and text (each produced node counts 72 bytes plus its text; the largest file in the shared corpus needs 7 MB), or the variants, each a full copy of its base game, copy more than 256 MiB in all. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
         "expansion-too-large"
     ),
     rule!(
@@ -203,8 +210,8 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::VARIANT_WITHOUT_GAME,
         Warning,
-        "`variant` before any `game`",
-        "A variant inherits from the nearest preceding game; with none, dagaz reads it as a complete game.",
+        "`variant` in a file without `game`",
+        "A variant inherits from the nearest preceding game, or, when it is written before the file's first game, from that game. In a file with no `game` at all, dagaz reads each variant as a complete game; write `game` for the first one.",
         "variant-without-game"
     ),
     rule!(
@@ -237,7 +244,7 @@ pub static RULES: &[Rule] = &[
         codes::UNUSED_MACRO_PARAMETER,
         Warning,
         "a macro ignores one of its arguments",
-        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body.",
+        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body. A `$j` read by a helper macro that this one calls without a j-th argument counts as a use (dynamic scope: the helper takes this call's argument).",
         "unused-macro-parameter"
     ),
     rule!(

@@ -347,6 +347,15 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         },
         vec![String::new()],
     );
+    compiler.declare_move_types(
+        pieces
+            .iter()
+            .flat_map(|p| p.args())
+            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+            .flat_map(|s| s.args())
+            .filter(|b| b.head() == Some("move-type"))
+            .filter_map(|b| b.args().first().and_then(Node::word)),
+    );
     let mut declared_types: HashSet<&str> = HashSet::new();
     for p in &pieces {
         let Some(name) = sub(p, "name")
@@ -599,25 +608,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     // Options.
     let mut options = Options::default();
     for s in g.args() {
-        let (name, value) = match s.head() {
-            Some("option") => (
-                s.args().first().and_then(Node::word).unwrap_or(""),
-                s.args().get(1).and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-turn") => (
-                "pass turn",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-partial") => (
-                "pass partial",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("recycle-captures") => (
-                "recycle captures",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            _ => continue,
+        // `(option "name" v)` and the ZoG 1.x keyword forms (`(maximal-captures v)`) alike.
+        let Some(o) = crate::expand::options::option_section(s) else {
+            continue;
         };
+        let name = o.name;
+        let value = o.value.and_then(Node::word).unwrap_or("");
         let bool_value = |diags: &mut Vec<Diagnostic>| match value {
             "true" => true,
             "false" => false,
@@ -758,28 +754,46 @@ fn unknown_move_type(
 
 /// Decides, per `absolute-config`, whether every named position must be filled (the
 /// default) or one is enough: one is enough when no listed player starts with as many
-/// pieces of the listed types as there are named positions (docs/semantics.md).
+/// matching pieces as there are named positions (docs/semantics.md). Pieces that match are
+/// those of the occupant tests: the player's own (bare types), the other players'
+/// (`opponent`) or everybody's (`any-owner`); a negated test (`(not T)`) can always be met,
+/// so it keeps "all".
 fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &[(u32, u32, u32)]) {
     match c {
         GoalCond::AbsoluteConfig {
-            types,
+            occupants,
             positions,
             any_position,
             ..
         } => {
+            if occupants.iter().any(|o| o.negate) {
+                *any_position = false;
+                return;
+            }
+            let owned = |o: &super::goals::Occupant, p: u32, owner: u32| match o.owner {
+                super::goals::Owner::Own => owner == p,
+                super::goals::Owner::Opponent => owner != p,
+                super::goals::Owner::Any => true,
+            };
             let most = players
                 .iter()
                 .map(|&p| {
                     let on_board = setup
                         .iter()
                         .filter(|&&(_, pc)| {
-                            piece::owner(pc) == p
-                                && (types.is_empty() || types.contains(&piece::ty(pc)))
+                            occupants.iter().any(|o| {
+                                owned(o, p, piece::owner(pc))
+                                    && (o.types.is_empty() || o.types.contains(&piece::ty(pc)))
+                            })
                         })
                         .count();
                     let in_hand: u32 = hand
                         .iter()
-                        .filter(|&&(hp, t, _)| hp == p && (types.is_empty() || types.contains(&t)))
+                        .filter(|&&(hp, t, _)| {
+                            occupants.iter().any(|o| {
+                                owned(o, p, hp) && (o.types.is_empty() || o.types.contains(&t))
+                            })
+                        })
                         .map(|&(_, _, n)| n)
                         .sum();
                     on_board + in_hand as usize

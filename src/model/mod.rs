@@ -18,7 +18,7 @@ use crate::expand::GameDef;
 use std::collections::HashMap;
 
 pub use code::{Op, Pred, Target};
-pub use goals::{Goal, GoalCond, GoalKind};
+pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 
 /// "No link", "no position".
 pub const NONE: u32 = u32::MAX;
