@@ -363,6 +363,15 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
+    // An Axiom game cannot be played: DZ0802 (lint only warns, DZ0803).
+    let axiom = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tests/lint/axiom-engine/bad.zrf", "--depth", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(axiom.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&axiom.stderr).contains("DZ0802"));
     let div = |j: &str| {
         let o = Command::cargo_bin("dagaz")
             .unwrap()

@@ -107,15 +107,29 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
     if !loaded.has_errors() {
         let mut per_game = Vec::with_capacity(loaded.games.len());
         for g in &loaded.games {
-            let mut gd = match crate::model::Model::compile(g) {
-                Ok(mut m) => {
-                    let mut gd = std::mem::take(&mut m.warnings);
-                    if let Some(d) = &opts.deep {
-                        gd.extend(deep::check_game(g, m, d));
+            let mut gd = if let Some(e) = checks::axiom_engine(g) {
+                // Only the ZRF part is checked (the game checks below); nothing is compiled.
+                vec![
+                    Diagnostic::warning(
+                        rules::codes::AXIOM_ENGINE,
+                        format!(
+                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked, and dagaz cannot play it",
+                            g.title
+                        ),
+                    )
+                    .with_span(e.span),
+                ]
+            } else {
+                match crate::model::Model::compile(g) {
+                    Ok(mut m) => {
+                        let mut gd = std::mem::take(&mut m.warnings);
+                        if let Some(d) = &opts.deep {
+                            gd.extend(deep::check_game(g, m, d));
+                        }
+                        gd
                     }
-                    gd
+                    Err(d) => d,
                 }
-                Err(d) => d,
             };
             let checked = checks::game_checks(g, &gd);
             gd.extend(checked);

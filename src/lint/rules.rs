@@ -32,6 +32,7 @@ pub mod codes {
     code!(DEEP_UNREACHED_POSITION, "DZ0953", "unreached-position");
     code!(DEEP_PIECE_NEVER_MOVES, "DZ0954", "piece-never-moves");
     code!(DAGAZ_EXTENSION_OPTION, "DZ0851", "dagaz-extension-option");
+    code!(AXIOM_ENGINE, "DZ0803", "axiom-engine");
 }
 
 /// One rule's documentation.
@@ -230,14 +231,14 @@ pub static RULES: &[Rule] = &[
         codes::NO_GAME_FORM,
         Warning,
         "the file defines no game",
-        "The file has no `(game …)` form. That is fine for a macro library meant to be included, not for a rules file: ZoG refuses to open it. Add the game, or allow the code in the library (`; dagaz: allow-file(no-game)`).",
+        "The file has no `(game …)` form, so ZoG refuses to open it. A macro library meant to be included (a file of `define`s and `include`s only) is not reported.",
         "no-game"
     ),
     rule!(
         codes::UNUSED_MACRO,
         Warning,
         "a macro is never used",
-        "A macro defined in the file is never called. Macros of included files are not reported: they are libraries.",
+        "A macro defined in the file is never called. Macros of included files, and of a file of `define`s only (a library linted on its own), are not reported: they are libraries.",
         "unused-macro"
     ),
     rule!(
@@ -495,9 +496,15 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::ENGINE_EXTENSION,
         Error,
-        "an Axiom engine",
-        "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played.",
-        "engine-extension"
+        "(perft, autoplay, convert) an Axiom engine",
+        "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played or compiled to a model. Not reported by `lint`, which checks the ZRF part of such a file and reports `axiom-engine` instead."
+    ),
+    rule!(
+        codes::AXIOM_ENGINE,
+        Warning,
+        "moves and goals defined by an Axiom engine",
+        "`(engine \"…axiom.dll\")` hands the moves and the end of the game to Axiom's ForthScript files beside the rules file. The file is valid ZoG; lint checks its ZRF part (syntax, macros, board, pieces, setup, options) and skips what Axiom defines: the dummy move blocks, pieces without moves, the missing goals. dagaz cannot play the game (`perft` and `autoplay` report DZ0802). Nothing to fix in the file; allow the code to silence it.",
+        "axiom-engine"
     ),
     rule!(
         core::STEP_BUDGET_EXCEEDED,
