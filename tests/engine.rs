@@ -601,3 +601,35 @@ fn create_without_type_and_not_attributes() {
         .unwrap();
     assert!(!piece::attr(post, attr as u32));
 }
+
+/// A piece that can never come into play (not set up, not dropped, never created or
+/// promoted to) does not stop a game from compiling when its moves name something the
+/// board lacks: its errors become warnings and its blocks are dropped (docs/semantics.md).
+#[test]
+fn pieces_never_in_play_do_not_block_compilation() {
+    let text = r#"(game (title "Base") (players A B) (turn-order A B)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1) (ne 1 -1))))
+      (board-setup (A (Man b1) (Bishop a1)))
+      (piece (name Man) (moves (n (verify empty?) add)))
+      (piece (name Bishop) (moves (ne (verify empty?) add)))
+      (loss-condition (A B) stalemated))
+    (variant (title "No bishops")
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1))))
+      (board-setup (A (Man b1))))
+    (variant (title "Bishops kept")
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1)))))"#;
+    let loaded = load_text("never.zrf", text, Limits::default());
+    let compile = |t: &str| Model::compile(loaded.find_game(t).unwrap());
+    let m = compile("No bishops").expect("the Bishop never comes into play");
+    assert!(
+        m.warnings.iter().any(|d| d.code.id == "DZ0602"
+            && d.notes.iter().any(|n| n.contains("never comes into play")))
+    );
+    assert_eq!(perft(&mut Engine::new(m), 1), 1);
+    // Set up, the Bishop is in play: its unknown direction is an error.
+    assert!(compile("Bishops kept").is_err());
+    assert_eq!(perft(&mut Engine::new(compile("Base").unwrap()), 1), 2);
+}

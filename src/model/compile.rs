@@ -357,6 +357,8 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             .filter_map(|b| b.args().first().and_then(Node::word)),
     );
     let mut declared_types: HashSet<&str> = HashSet::new();
+    // Which of the compiler's diagnostics each piece type's blocks produced.
+    let mut piece_diags: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     for p in &pieces {
         let Some(name) = sub(p, "name")
             .and_then(|n| n.args().first())
@@ -365,6 +367,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             continue;
         };
         let ti = type_index[name] as usize;
+        let first_diag = compiler.diags.len();
         for (kind, is_drop) in [("moves", false), ("drops", true)] {
             for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
                 let mut mt = 0u32;
@@ -388,6 +391,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 }
             }
         }
+        piece_diags.push((ti, first_diag..compiler.diags.len()));
     }
 
     // Turn order.
@@ -482,8 +486,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         }
     }
 
-    let code_diags = std::mem::take(&mut compiler.diags);
-    diags.extend(code_diags);
+    let mut code_diags = std::mem::take(&mut compiler.diags);
     let Compiler {
         code,
         type_lists,
@@ -580,6 +583,36 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         unlimited_drops[ty as usize] = false;
     }
 
+    // A piece type that can never be on the board (not set up, not in hand, not droppable,
+    // never added, promoted to or created by a piece that can) cannot affect play: errors in
+    // its blocks (a variant's board without the directions of a base piece it no longer
+    // uses) are warnings, and its blocks are dropped (docs/semantics.md).
+    let in_play = types_in_play(
+        &piece_types,
+        &setup,
+        &hand_setup,
+        &unlimited_drops,
+        &code,
+        &type_lists,
+    );
+    for (ti, range) in &piece_diags {
+        if in_play[*ti] || !code_diags[range.clone()].iter().any(Diagnostic::is_error) {
+            continue;
+        }
+        let name = &piece_types[*ti].name;
+        for d in &mut code_diags[range.clone()] {
+            if d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+                d.notes.push(format!(
+                    "piece `{name}` never comes into play (not set up, not dropped, never created or promoted to): its moves are ignored"
+                ));
+            }
+        }
+        piece_types[*ti].moves.clear();
+        piece_types[*ti].drops.clear();
+    }
+    diags.extend(code_diags);
+
     // Goals.
     let gn = GoalNames {
         types: &type_index,
@@ -669,10 +702,19 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         diags.append(&mut soft);
         return Err(diags);
     }
+    // A token written once in a macro body and expanded twice gives the same finding twice.
+    let mut seen = HashSet::new();
     let warnings = diags
         .into_iter()
         .filter(|d| d.severity < Severity::Error)
         .chain(soft)
+        .filter(|d| {
+            seen.insert((
+                d.code.id,
+                d.span.map(|s| (s.file.0, s.offset)),
+                d.message.clone(),
+            ))
+        })
         .collect();
     Ok(Model {
         title: game.title.clone(),
@@ -750,6 +792,60 @@ fn unknown_move_type(
         d = d.with_note(format!("did you mean `{s}`?"));
     }
     d
+}
+
+/// Which piece types can ever stand on the board: those set up on it or in a hand, those
+/// with drop blocks and drops available, and, transitively, those that the blocks of such a
+/// type add, promote to (`add T`, `add-partial T …`, `change-type T`) or create.
+fn types_in_play(
+    types: &[PieceType],
+    setup: &[(u32, u32)],
+    hand: &[(u32, u32, u32)],
+    unlimited_drops: &[bool],
+    code: &[Op],
+    type_lists: &[u32],
+) -> Vec<bool> {
+    let mut in_play = vec![false; types.len()];
+    let mut todo: Vec<usize> = Vec::new();
+    let mark = |t: usize, in_play: &mut Vec<bool>, todo: &mut Vec<usize>| {
+        if t < in_play.len() && !in_play[t] {
+            in_play[t] = true;
+            todo.push(t);
+        }
+    };
+    for &(_, pc) in setup {
+        mark(piece::ty(pc) as usize, &mut in_play, &mut todo);
+    }
+    for &(_, t, n) in hand {
+        if n > 0 {
+            mark(t as usize, &mut in_play, &mut todo);
+        }
+    }
+    for (t, ty) in types.iter().enumerate() {
+        if !ty.drops.is_empty() && unlimited_drops[t] {
+            mark(t, &mut in_play, &mut todo);
+        }
+    }
+    while let Some(t) = todo.pop() {
+        for b in types[t].moves.iter().chain(&types[t].drops) {
+            for op in &code[b.start as usize..] {
+                match *op {
+                    Op::End => break,
+                    Op::Add { types, ntypes, .. } => {
+                        for &u in &type_lists[types as usize..(types + ntypes) as usize] {
+                            mark(u as usize, &mut in_play, &mut todo);
+                        }
+                    }
+                    Op::ChangeType(u, _) => mark(u as usize, &mut in_play, &mut todo),
+                    Op::Create { ty, .. } if ty != NONE => {
+                        mark(ty as usize, &mut in_play, &mut todo)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    in_play
 }
 
 /// Decides, per `absolute-config`, whether every named position must be filled (the
