@@ -106,9 +106,10 @@ pub struct Usage {
     /// The largest `k` for which a `$k` (of this macro's body, or of a macro it calls that
     /// reads its caller's arguments) took an argument of a call of this macro.
     pub max_used: usize,
-    /// The largest number of arguments a call passed, and the first call passing it.
+    /// The largest number of arguments a call passed, and where the arguments of the first
+    /// call passing it are.
     pub max_args: usize,
-    pub max_args_call: Option<Span>,
+    pub max_args_call: Option<Vec<Span>>,
     /// The first call written outside any macro body that led to this macro, and how
     /// many such calls there were.
     pub first_outer_call: Option<Span>,
@@ -304,7 +305,7 @@ impl<'a> Expander<'a> {
         u.first_outer_call.get_or_insert(outer);
         if args.len() > u.max_args || u.max_args_call.is_none() {
             u.max_args = u.max_args.max(args.len());
-            u.max_args_call = Some(call);
+            u.max_args_call = Some(args.iter().map(|a| a.span).collect());
         }
         self.chain.push((m.name.clone(), call, args));
         let body: Vec<Node> = m.body.iter().map(|n| self.substitute(n, &m.name)).collect();

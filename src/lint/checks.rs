@@ -249,7 +249,10 @@ fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
         let u = &m.usage;
         if loaded.expansion_complete
             && u.max_args > u.max_used
-            && let Some(call) = u.max_args_call
+            && let Some(&first_unread) = u
+                .max_args_call
+                .as_ref()
+                .and_then(|args| args.get(u.max_used))
         {
             let uses = match u.max_used {
                 0 => "no argument".to_owned(),
@@ -266,7 +269,8 @@ fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
                         if u.max_args == 1 { "" } else { "s" }
                     ),
                 )
-                .with_span(call),
+                // The caret on the first argument nobody reads.
+                .with_span(first_unread),
             );
         }
         if let Some(&max) = m.parameters.last() {
@@ -660,14 +664,41 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
     }
 }
 
+/// The instructions of move blocks, for "did you mean" on unknown ones.
+const INSTRUCTIONS: &[&str] = &[
+    "add",
+    "add-copy",
+    "add-partial",
+    "add-copy-partial",
+    "back",
+    "capture",
+    "cascade",
+    "change-owner",
+    "change-type",
+    "create",
+    "flip",
+    "from",
+    "go",
+    "if",
+    "mark",
+    "opposite",
+    "set-attribute",
+    "set-flag",
+    "set-position-flag",
+    "to",
+    "verify",
+    "while",
+];
+
 /// The names a game declares, by kind, for "did you mean" suggestions on the compiler's
 /// unknown-name findings.
 fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String> {
     use crate::diagnostics::codes as c;
     let mut names: Vec<String> = Vec::new();
     if code == c::UNKNOWN_INSTRUCTION {
-        // An unknown call is usually a misspelt macro.
+        // An unknown call is usually a misspelt macro or instruction.
         names.extend(loaded.macros.iter().map(|m| m.name.clone()));
+        names.extend(INSTRUCTIONS.iter().map(|s| (*s).to_owned()));
         return names;
     }
     let mut seen: HashSet<String> = HashSet::new();
