@@ -261,11 +261,38 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// Reports `n` as an unknown direction when it is a word within a letter or two of a
+    /// declared direction (`nn` for `n`): a misspelt direction, not an unknown instruction.
+    fn misspelt_direction(&mut self, n: &Node) -> bool {
+        let Some(w) = n.word() else { return false };
+        // `e9` is a position off the board rather than a misspelt `e`, unless directions
+        // themselves carry digits.
+        let digit = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
+        if digit(w) && !self.names.directions.keys().any(|d| digit(d)) {
+            return false;
+        }
+        let Some(near) = suggestions(w, self.names.directions.keys().map(String::as_str))
+            .first()
+            .map(|s| (*s).to_owned())
+        else {
+            return false;
+        };
+        if !self.poisoned {
+            self.diags.push(
+                Diagnostic::error(codes::UNKNOWN_DIRECTION, format!("unknown direction `{w}`"))
+                    .with_span(n.span)
+                    .with_note(format!("did you mean `{near}`?")),
+            );
+        }
+        true
+    }
+
     fn target_or_here(&mut self, args: &[Node], what: &str) -> Target {
         match args.first() {
             None => Target::Here,
             Some(a) => match self.target(a) {
                 Some(t) => t,
+                None if self.misspelt_direction(a) => Target::Here,
                 None => {
                     self.err(
                         codes::BAD_INSTRUCTION,
@@ -329,20 +356,7 @@ impl<'a> Compiler<'a> {
                     Op::Step(d)
                 } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
-                } else if let Some(near) =
-                    suggestions(w, self.names.directions.keys().map(String::as_str)).first()
-                {
-                    // A word near a direction is a misspelt direction, not an instruction.
-                    if !self.poisoned {
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::UNKNOWN_DIRECTION,
-                                format!("unknown direction `{w}`"),
-                            )
-                            .with_span(n.span)
-                            .with_note(format!("did you mean `{near}`?")),
-                        );
-                    }
+                } else if self.misspelt_direction(n) {
                     return;
                 } else {
                     self.err(
