@@ -190,18 +190,15 @@ impl SourceMap {
         let (text, decoded) = decode(bytes);
         let (text, replaced) = replace_invalid_xml_chars(text);
         let id = self.add_text(path, display.clone(), text);
-        if decoded {
-            // Point at the first byte that is not UTF-8: every byte before it decodes to
-            // one character, so its offset in the text is the length of that prefix.
-            let raw = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-            let bad = std::str::from_utf8(raw)
-                .err()
-                .map_or(0, |e| e.valid_up_to());
-            let offset = decode(&raw[..bad]).0.len();
+        let raw = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        if decoded && let Some((at, why)) = cp1252_doubt(raw) {
+            // Every byte decodes to one character, so the offset in the text of byte `at`
+            // is the length of the decoded prefix.
+            let offset = decode(&raw[..at]).0.len();
             warnings.push(
                 Diagnostic::warning(
                     codes::NOT_UTF8,
-                    format!("`{display}` is not valid UTF-8; decoded as Windows-1252"),
+                    format!("`{display}` is not valid UTF-8, and {why}"),
                 )
                 .with_span(self.span_at(id, offset, 1)),
             );
@@ -280,6 +277,54 @@ const CP1252_HIGH: [char; 32] = [
     '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
 ];
 
+/// Why a file that is not UTF-8 may not be Windows-1252 either, at which byte: a byte that
+/// Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D); a UTF-8 sequence among the
+/// Windows-1252 bytes (a file edited in both encodings: the UTF-8 letters read as `Ã©`);
+/// a run of four or more letters from 0xC0–0xFF (a Cyrillic or Greek code page: Western
+/// text has isolated accented letters). `None`: the bytes are plain Windows-1252 text,
+/// which ZoG itself writes, and they are read right.
+pub fn cp1252_doubt(raw: &[u8]) -> Option<(usize, &'static str)> {
+    if let Some(i) = raw
+        .iter()
+        .position(|b| matches!(b, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D))
+    {
+        return Some((i, "this byte is not Windows-1252 either"));
+    }
+    let mut run = 0;
+    for (i, w) in raw.windows(2).enumerate() {
+        let (a, b) = (w[0], w[1]);
+        // A two-, three- or four-byte UTF-8 sequence: lead byte, then continuation bytes.
+        let need = match a {
+            0xC2..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF4 => 3,
+            _ => 0,
+        };
+        if need > 0
+            && (0x80..=0xBF).contains(&b)
+            && raw[i + 1..]
+                .iter()
+                .take(need)
+                .filter(|c| (0x80..=0xBF).contains(*c))
+                .count()
+                == need
+        {
+            return Some((
+                i,
+                "it mixes UTF-8 and Windows-1252: these characters are read as Windows-1252",
+            ));
+        }
+        run = if a >= 0xC0 { run + 1 } else { 0 };
+        if run >= 4 {
+            return Some((
+                i + 1 - run,
+                "its letters look like another code page (Cyrillic or Greek?), read as Windows-1252",
+            ));
+        }
+    }
+    None
+}
+
 /// Decodes bytes as UTF-8 (dropping a BOM) or else as Windows-1252. The flag tells whether
 /// the fallback was used.
 pub fn decode(bytes: &[u8]) -> (String, bool) {
@@ -327,6 +372,20 @@ fn replace_invalid_xml_chars(text: String) -> (String, Option<(usize, usize)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_1252_doubts() {
+        assert_eq!(cp1252_doubt(b"caf\xe9 \x93x\x94 na\xefve"), None);
+        assert_eq!(cp1252_doubt(b"ab\x81c").map(|d| d.0), Some(2));
+        // `é` in UTF-8 next to a Windows-1252 `é`.
+        assert_eq!(cp1252_doubt(b"\xe9t\xc3\xa9").map(|d| d.0), Some(2));
+        // A Cyrillic (Windows-1251) word.
+        assert_eq!(
+            cp1252_doubt(b"; \xe4\xee\xf1\xea\xe0").map(|d| d.0),
+            Some(2)
+        );
+        assert_eq!(cp1252_doubt(b"\xc0\xe9\xe8"), None);
+    }
 
     #[test]
     fn windows_1252_fallback() {

@@ -243,7 +243,7 @@ fn machine_formats() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("::error file="), "{text}");
     assert!(
-        text.contains(",line=19,col=44,title=DZ0652 partial-to-unknown-move-type::"),
+        text.contains(",line=19,col=57,title=DZ0652 partial-to-unknown-move-type::"),
         "{text}"
     );
 }
@@ -265,6 +265,11 @@ fn unknown_names_come_with_suggestions() {
         ("unknown-player", "did you mean `Black`?"),
         ("unknown-option", "did you mean \"pass turn\"?"),
         ("partial-to-unknown-move-type", "did you mean `jump`?"),
+        ("unknown-move-type", "did you mean `jump`?"),
+        ("unknown-player--zone", "did you mean `Black`?"),
+        ("unknown-player--image", "did you mean `Black`?"),
+        ("unknown-direction--move", "did you mean `n`?"),
+        ("unknown-instruction", "did you mean `step`?"),
     ] {
         dagaz()
             .args(["lint"])
@@ -686,5 +691,90 @@ fn macro_libraries_lint_clean() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("no-game"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finding in a macro body names the call that expanded it; one in a call's arguments
+/// names the macro; one that only a variant has names the variant; a direction of another
+/// game's board is said to be one.
+#[test]
+fn findings_carry_their_context() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-ctx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = r#"(define ride ($1 (while empty? add $1)))
+(define hop ((verify frend?) add))
+(game
+  (title "Base")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (start-rectangle 0 0 30 30)
+      (dimensions ("a/b/c" (30 0)) ("3/2/1" (0 30)))
+      (directions (n 0 -1) (s 0 1) (ne 1 -1))))
+  (board-setup (White (Man a1)) (Black (Man c3)))
+  (piece (name Man) (moves (ride ne) (hop)))
+  (loss-condition (White Black) stalemated)
+)
+(variant
+  (title "Narrow")
+  (board
+    (grid
+      (start-rectangle 0 0 30 30)
+      (dimensions ("a/b/c" (30 0)) ("3/2/1" (0 30)))
+      (directions (n 0 -1) (s 0 1)))))
+"#;
+    std::fs::write(dir.join("ctx.zrf"), text).unwrap();
+    let out = dagaz()
+        .current_dir(&dir)
+        .args(["lint", "ctx.zrf"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for want in [
+        "unknown direction `ne`",
+        "`ne` is a direction of the board of `Base`, not of this game's board",
+        "in variant `Narrow`",
+        "in the expansion of macro `ride`, defined at ctx.zrf:1:9",
+        "in macro `hop`, expanded from the call at ctx.zrf:13:38",
+    ] {
+        assert!(out.contains(want), "missing `{want}` in:\n{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finding in an included file names it by a path that opens from where lint runs.
+#[test]
+fn included_files_are_named_from_the_working_directory() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-inc-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::write(
+        dir.join("rules/lib.zrf"),
+        "(define step ($1 (verify emty?) add))\n",
+    )
+    .unwrap();
+    let main = r#"(include "lib.zrf")
+(game
+  (title "Inc")
+  (players White Black)
+  (turn-order White Black)
+  (board (positions (a1 0 0 10 10) (a2 0 10 10 20)) (links n (a1 a2)) (links s (a2 a1)))
+  (board-setup (White (Man a1)) (Black (Man a2)))
+  (piece (name Man) (moves (step n)))
+  (loss-condition (White Black) stalemated)
+)
+"#;
+    std::fs::write(dir.join("rules/main.zrf"), main).unwrap();
+    dagaz()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise", "rules/main.zrf"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "rules/lib.zrf:1:26: error[DZ0604/unknown-condition]",
+        ));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -36,9 +36,16 @@ pub fn splice_includes(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Node> {
     let main = canonical(&sources.get(file).path);
+    // Included files are shown under the main file's folder as the user named it, so the
+    // path shown opens from the working directory.
+    let shown_dir = Path::new(&sources.get(file).display)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let mut s = Splicer {
         sources,
         root_dir,
+        shown_dir,
         stack: vec![main],
         cache: HashMap::new(),
         spliced: 0,
@@ -58,6 +65,8 @@ fn canonical(p: &Path) -> PathBuf {
 struct Splicer<'a> {
     sources: &'a mut SourceMap,
     root_dir: &'a Path,
+    /// `root_dir` as the user named it (the main file's display path's folder).
+    shown_dir: PathBuf,
     /// Real paths of the files being spliced (cycle detection).
     stack: Vec<PathBuf>,
     /// Files already read, by real path: their id, their forms and their size.
@@ -158,7 +167,7 @@ impl Splicer<'_> {
             return None;
         }
         if !self.cache.contains_key(&canon) {
-            let display = relative_display(&path, self.root_dir);
+            let display = relative_display(&path, self.root_dir, &self.shown_dir);
             let mut warnings = Vec::new();
             let id = match self
                 .sources
@@ -253,8 +262,12 @@ fn confined(base: &Path, written: &str, root_dir: &Path) -> Result<PathBuf, &'st
     Ok(path)
 }
 
-/// `path` relative to `root_dir` with `/` separators, when it lies below it.
-fn relative_display(path: &Path, root_dir: &Path) -> String {
-    let rel = path.strip_prefix(root_dir).unwrap_or(path);
-    rel.to_string_lossy().replace('\\', "/")
+/// `path` (below the main file's folder `root_dir`) as shown: under `shown_dir`, the main
+/// file's folder as the user named it, with `/` separators.
+fn relative_display(path: &Path, root_dir: &Path, shown_dir: &Path) -> String {
+    let shown = match path.strip_prefix(root_dir) {
+        Ok(rel) => shown_dir.join(rel),
+        Err(_) => path.to_path_buf(),
+    };
+    shown.to_string_lossy().replace('\\', "/")
 }

@@ -73,6 +73,48 @@ pub struct Macro {
     pub name: String,
     pub span: Span,
     pub body: Vec<Node>,
+    /// The whole `(define …)` form: from its `(` to the end of its last token.
+    pub form: Span,
+}
+
+/// The span from `n`'s first character to the end of its last token (a list's own span is
+/// only its `(`; the closing `)` is not recorded, so the range ends at the last item).
+pub fn extent(n: &Node) -> Span {
+    let mut last = n;
+    while let Some(l) = last.items.last() {
+        last = l;
+    }
+    let mut s = n.span;
+    if last.span.file == s.file {
+        s.len = (last.span.offset + last.span.len)
+            .saturating_sub(s.offset)
+            .max(s.len);
+    }
+    s
+}
+
+/// True when `inner` starts inside `outer`.
+pub fn contains(outer: Span, inner: Span) -> bool {
+    outer.file == inner.file
+        && inner.offset >= outer.offset
+        && inner.offset < outer.offset + outer.len
+}
+
+/// How one macro was called, for lint.
+#[derive(Debug, Clone, Default)]
+pub struct Usage {
+    /// The largest `k` for which a `$k` (of this macro's body, or of a macro it calls that
+    /// reads its caller's arguments) took an argument of a call of this macro.
+    pub max_used: usize,
+    /// The largest number of arguments a call passed, and where the arguments of the first
+    /// call passing it are.
+    pub max_args: usize,
+    pub max_args_call: Option<Vec<Span>>,
+    /// The first call written outside any macro body that led to this macro, and how
+    /// many such calls there were.
+    pub first_outer_call: Option<Span>,
+    pub outer_calls: u32,
+    last_outer_call: Option<Span>,
 }
 
 /// Removes the `define` forms from `forms` and returns them by name.
@@ -85,10 +127,12 @@ pub fn collect_defines(
         if f.head() != Some("define") {
             return true;
         }
+        let form = extent(f);
         let mut items = std::mem::take(&mut f.items).into_iter().skip(1);
         match items.next() {
             Some(name) if name.kind == Kind::Atom => {
                 let m = Macro {
+                    form,
                     name: name.text.clone(),
                     span: name.span,
                     body: items.collect(),
@@ -141,6 +185,10 @@ pub struct Expander<'a> {
     /// k-th argument in its own call and took `macro`'s (dynamic scope). `macro` then uses
     /// its parameter k even when its own body never writes `$k`.
     pub dynamic_uses: HashSet<(String, usize)>,
+    /// How each macro was called.
+    pub usage: HashMap<String, Usage>,
+    /// The calls written outside macro bodies, with their extent and macro name, in order.
+    pub outer_calls: Vec<(Span, String)>,
 }
 
 impl<'a> Expander<'a> {
@@ -157,6 +205,8 @@ impl<'a> Expander<'a> {
             warned_unbound: HashSet::new(),
             called: HashSet::new(),
             dynamic_uses: HashSet::new(),
+            usage: HashMap::new(),
+            outer_calls: Vec::new(),
         }
     }
 
@@ -185,7 +235,12 @@ impl<'a> Expander<'a> {
             }
             let mac = item.head().and_then(|h| self.macros.get(h));
             match mac {
-                Some(m) => self.expand_call(m, item.span, item.args().to_vec(), out),
+                Some(m) => {
+                    if self.chain.is_empty() {
+                        self.outer_calls.push((extent(item), m.name.clone()));
+                    }
+                    self.expand_call(m, item.span, item.args().to_vec(), out)
+                }
                 None => {
                     let mut children = Vec::with_capacity(item.items.len());
                     self.expand_into(&item.items, &mut children);
@@ -237,6 +292,20 @@ impl<'a> Expander<'a> {
         }
         if !self.called.contains(&m.name) {
             self.called.insert(m.name.clone());
+        }
+        // The outermost call that led here (pushed by `expand_into`, which expands the
+        // file's own text: every chain starts there).
+        let outer = self.outer_calls.last().map_or(call, |o| o.0);
+        let u = self.usage.entry(m.name.clone()).or_default();
+        // Outer calls are expanded one after the other: count each once.
+        if u.last_outer_call != Some(outer) {
+            u.outer_calls += 1;
+            u.last_outer_call = Some(outer);
+        }
+        u.first_outer_call.get_or_insert(outer);
+        if args.len() > u.max_args || u.max_args_call.is_none() {
+            u.max_args = u.max_args.max(args.len());
+            u.max_args_call = Some(args.iter().map(|a| a.span).collect());
         }
         self.chain.push((m.name.clone(), call, args));
         let body: Vec<Node> = m.body.iter().map(|n| self.substitute(n, &m.name)).collect();
@@ -309,6 +378,9 @@ impl<'a> Expander<'a> {
         let i = self.chain.iter().rposition(|c| c.2.len() >= k)?;
         if i + 1 != self.chain.len() && !self.dynamic_uses.contains(&(self.chain[i].0.clone(), k)) {
             self.dynamic_uses.insert((self.chain[i].0.clone(), k));
+        }
+        if let Some(u) = self.usage.get_mut(&self.chain[i].0) {
+            u.max_used = u.max_used.max(k);
         }
         Some(i)
     }

@@ -32,6 +32,11 @@ pub struct Loaded {
     pub games: Vec<GameDef>,
     /// The macros defined (main file and includes), for lint.
     pub macros: Vec<MacroInfo>,
+    /// The macro calls written outside macro bodies (their extent and macro name), in file
+    /// order: a finding inside one came from that expansion.
+    pub outer_calls: Vec<(crate::source::Span, String)>,
+    /// False when a limit stopped the expansion (the usage figures are then partial).
+    pub expansion_complete: bool,
     pub diagnostics: Vec<Diagnostic>,
     /// What macro expansion produced, as the budget counts it: (bytes, nodes).
     pub expansion_size: (usize, usize),
@@ -48,6 +53,10 @@ pub struct MacroInfo {
     /// The `$k` numbers its body uses, and those that macros it calls take from its
     /// arguments (dynamic scope).
     pub parameters: Vec<usize>,
+    /// The whole `(define …)` form.
+    pub form: crate::source::Span,
+    /// How it was called (arguments used and passed, outer call sites).
+    pub usage: macros::Usage,
 }
 
 impl Loaded {
@@ -121,6 +130,8 @@ pub fn load_syntax(path: &Path, display: &str) -> Result<Loaded, Diagnostic> {
         expanded: vec![],
         games: vec![],
         macros: vec![],
+        outer_calls: vec![],
+        expansion_complete: false,
         diagnostics,
         expansion_size: (0, 0),
     })
@@ -157,6 +168,8 @@ fn finish(
     let mut expanded = Vec::new();
     let mut games = Vec::new();
     let mut macro_infos = Vec::new();
+    let mut outer_calls = Vec::new();
+    let mut expansion_complete = false;
     let mut expansion_size = (0, 0);
     if !has_errors(&diagnostics) {
         let forms = syntax.clone();
@@ -176,7 +189,12 @@ fn finish(
         let mut ex = macros::Expander::new(&macros, limits);
         expanded = ex.expand_forms(&forms);
         expansion_size = ex.produced();
-        diagnostics.extend(ex.diagnostics);
+        expansion_complete = !ex
+            .diagnostics
+            .iter()
+            .any(|d| [codes::EXPANSION_TOO_DEEP, codes::EXPANSION_TOO_LARGE].contains(&d.code));
+        outer_calls = std::mem::take(&mut ex.outer_calls);
+        diagnostics.extend(std::mem::take(&mut ex.diagnostics));
         let mut infos: Vec<MacroInfo> = macros
             .values()
             .map(|m| MacroInfo {
@@ -195,6 +213,8 @@ fn finish(
                     p.dedup();
                     p
                 },
+                form: m.form,
+                usage: ex.usage.remove(&m.name).unwrap_or_default(),
             })
             .collect();
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
@@ -210,6 +230,8 @@ fn finish(
         expanded,
         games,
         macros: macro_infos,
+        outer_calls,
+        expansion_complete,
         diagnostics,
         expansion_size,
     }

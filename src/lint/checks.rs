@@ -12,29 +12,40 @@ use std::collections::{HashMap, HashSet};
 
 pub use crate::expand::options::ZOG_OPTIONS;
 
-/// Option names that are Dagaz (JavaScript) extensions: a plain ZRF engine ignores them.
-/// Names ending in `-extension`, ` extension`, `-invariant` or `-restrictions` are too.
+/// Dagaz (JavaScript) option names that change the rules: setup phases, extra move
+/// restrictions, capture timing, ko. A plain ZRF engine (ZoG, dagaz) ignores them, so the
+/// game plays differently. Names ending in `-extension`, ` extension`, `-invariant`,
+/// ` invariant` or `-restrictions` are too (each names a JavaScript rules module).
 pub const DAGAZ_OPTIONS: &[&str] = &[
-    "silent ? moves",
     "shared pieces",
     "shared-pieces",
     "deferred captures",
     "deferred-captures",
     "ko",
     "chess invariant",
-    "smart-moves",
-    "smart to",
     "zrf-advanced",
-    "sliding-puzzle",
-    "show hints",
-    "show blink",
-    "show captures",
     "mancala setup",
     "kamisado-setup",
     "shogi promotion",
 ];
 
-/// True for a Dagaz-only option name.
+/// Dagaz option names that only change the display or the input of moves in Dagaz's web
+/// interface (move hints, blinking, click completion, animations, silent random moves,
+/// sliding-puzzle input): the rules are the same, so they are not reported.
+pub const DAGAZ_DISPLAY_OPTIONS: &[&str] = &[
+    "silent ? moves",
+    "smart-moves",
+    "smart to",
+    "smart from",
+    "sliding-puzzle",
+    "show hints",
+    "show blink",
+    "show captures",
+    "show moves",
+    "animate moves",
+];
+
+/// True for a Dagaz-only option that changes the rules.
 pub fn is_dagaz_option(name: &str) -> bool {
     DAGAZ_OPTIONS.contains(&name)
         || [
@@ -46,6 +57,13 @@ pub fn is_dagaz_option(name: &str) -> bool {
         ]
         .iter()
         .any(|s| name.ends_with(s))
+}
+
+/// True for a Dagaz-only display or input option (not reported).
+pub fn is_dagaz_display_option(name: &str) -> bool {
+    DAGAZ_DISPLAY_OPTIONS.contains(&name)
+        || name.starts_with("show ")
+        || name.starts_with("animate ")
 }
 
 /// True for an option dagaz's AI layer reads (`docs/ai.md`).
@@ -78,30 +96,140 @@ pub fn axiom_engine(g: &GameDef) -> Option<&Node> {
     g.form.args().iter().find(|s| s.head() == Some("engine"))
 }
 
-/// Runs every lint-only check on `loaded`.
+/// Runs the file-wide lint-only checks on `loaded` (macros, top-level forms); the
+/// per-game ones are [`game_checks`].
 pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
     let mut out = vec![];
     macros(loaded, &mut out);
-    for g in &loaded.games {
-        if axiom_engine(g).is_some() {
-            // Axiom defines the moves and the goals: its dummy blocks, pieces without moves
-            // and missing goals are by design.
-            let mut found = vec![];
-            game(g, &mut found);
-            out.extend(found.into_iter().filter(|d| {
-                ![
-                    codes::NO_GOAL,
-                    codes::PIECE_WITHOUT_MOVES,
-                    codes::BLOCK_NEVER_ADDS,
-                ]
-                .contains(&d.code)
-            }));
-        } else {
-            game(g, &mut out);
+    top_level(loaded, &mut out);
+    duplicate_titles(loaded, &mut out);
+    out
+}
+
+/// Two games or variants with the same title or slug: one finding per title, at its
+/// second use.
+fn duplicate_titles(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
+    let mut uses: Vec<(&str, Vec<&GameDef>)> = Vec::new();
+    for g in loaded.games.iter().filter(|g| !g.slug.is_empty()) {
+        match uses.iter_mut().find(|(s, _)| *s == g.slug) {
+            Some((_, v)) => v.push(g),
+            None => uses.push((&g.slug, vec![g])),
         }
     }
-    top_level(loaded, &mut out);
+    for (slug, v) in uses.iter().filter(|(_, v)| v.len() > 1) {
+        let (first, second) = (v[0], v[1]);
+        let at = second
+            .form
+            .child_form("title")
+            .and_then(|t| t.args().first())
+            .map(|t| t.span)
+            // A variant without a title of its own inherits its game's.
+            .filter(|t| t.file == second.form.span.file && t.offset > second.form.span.offset)
+            .unwrap_or(second.form.span);
+        let what = if v.iter().all(|g| g.title == first.title) {
+            format!("the title `{}`", first.title)
+        } else {
+            let titles: Vec<String> = v.iter().map(|g| format!("`{}`", g.title)).collect();
+            format!("the slug `{slug}` (of {})", titles.join(", "))
+        };
+        let s = first.form.span;
+        let file = if s.file == at.file {
+            String::new()
+        } else {
+            format!("{}:", loaded.sources.get(s.file).display)
+        };
+        let times = match v.len() {
+            2 => "twice".to_owned(),
+            n => format!("{n} times"),
+        };
+        out.push(
+            Diagnostic::warning(
+                codes::DUPLICATE_VARIANT,
+                format!(
+                    "{what} is used {times} (first at {file}{}:{}): `--variant` can only choose the first",
+                    s.line, s.col
+                ),
+            )
+            .with_span(at),
+        );
+    }
+}
+
+/// Runs the lint-only checks of one (merged) game; `compiled` are the model compiler's
+/// findings for it (a block with an unknown macro call gets no further finding).
+pub fn game_checks(g: &GameDef, compiled: &[Diagnostic]) -> Vec<Diagnostic> {
+    let unknown_calls: Vec<crate::source::Span> = compiled
+        .iter()
+        .filter(|d| d.code == crate::diagnostics::codes::UNKNOWN_INSTRUCTION)
+        .filter_map(|d| d.span)
+        .collect();
+    let mut out = vec![];
+    game(g, &unknown_calls, &mut out);
+    if axiom_engine(g).is_some() {
+        // Axiom defines the moves and the goals: its dummy blocks, pieces without moves and
+        // missing goals are by design.
+        out.retain(|d| {
+            ![
+                codes::NO_GOAL,
+                codes::PIECE_WITHOUT_MOVES,
+                codes::BLOCK_NEVER_ADDS,
+            ]
+            .contains(&d.code)
+        });
+    }
     out
+}
+
+/// The directions a game's boards declare (grid `directions` and `links`).
+fn board_directions(g: &Node) -> Vec<&str> {
+    let mut v = vec![];
+    for b in g.args().iter().filter(|s| s.head() == Some("board")) {
+        each_list(b, &mut |l| match l.head() {
+            Some("directions") => v.extend(
+                l.args()
+                    .iter()
+                    .filter_map(|d| d.items.first().and_then(Node::word)),
+            ),
+            Some("links") => v.extend(l.args().first().and_then(Node::word)),
+            _ => {}
+        });
+    }
+    v
+}
+
+/// An unknown direction (or an unknown word in a move block) of game `g` that another game
+/// of the file declares as a direction: typically a variant that replaces the board and
+/// inherits a piece whose moves use the base board's directions. Says so instead of
+/// suggesting a near name.
+pub fn foreign_directions(loaded: &Loaded, g: &GameDef, diags: &mut [Diagnostic]) {
+    use crate::diagnostics::codes as c;
+    for d in diags.iter_mut() {
+        if ![c::UNKNOWN_DIRECTION, c::UNKNOWN_INSTRUCTION].contains(&d.code) {
+            continue;
+        }
+        let Some(w) = ["unknown direction `", "unknown instruction `"]
+            .iter()
+            .find_map(|p| d.message.strip_prefix(p))
+            .and_then(|r| r.strip_suffix('`'))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(other) = loaded
+            .games
+            .iter()
+            .find(|h| h.title != g.title && board_directions(&h.form).contains(&w.as_str()))
+        else {
+            continue;
+        };
+        d.code = c::UNKNOWN_DIRECTION;
+        d.message = format!("unknown direction `{w}`");
+        d.notes.retain(|n| !n.starts_with("did you mean"));
+        d.notes.push(format!(
+            "`{w}` is a direction of the board of `{}`, not of this game's board",
+            other.title
+        ));
+    }
 }
 
 fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
@@ -114,6 +242,35 @@ fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
                     format!("macro `{}` is never used", m.name),
                 )
                 .with_span(m.span),
+            );
+        }
+        // Arguments past the last one the expansion read (its own `$k`, or a `$k` of a
+        // macro it calls that falls back to its arguments) are ignored.
+        let u = &m.usage;
+        if loaded.expansion_complete
+            && u.max_args > u.max_used
+            && let Some(&first_unread) = u
+                .max_args_call
+                .as_ref()
+                .and_then(|args| args.get(u.max_used))
+        {
+            let uses = match u.max_used {
+                0 => "no argument".to_owned(),
+                1 => "only `$1`".to_owned(),
+                k => format!("only `$1`…`${k}`"),
+            };
+            out.push(
+                Diagnostic::warning(
+                    codes::UNUSED_MACRO_ARGUMENT,
+                    format!(
+                        "macro `{}` is called with {} argument{} but reads {uses}: the rest are ignored",
+                        m.name,
+                        u.max_args,
+                        if u.max_args == 1 { "" } else { "s" }
+                    ),
+                )
+                // The caret on the first argument nobody reads.
+                .with_span(first_unread),
             );
         }
         if let Some(&max) = m.parameters.last() {
@@ -259,7 +416,7 @@ pub const GAME_SECTIONS: &[&str] = &[
     "maximal-captures",
 ];
 
-fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
+fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
     for s in sections {
@@ -274,7 +431,7 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                 crate::diagnostics::codes::UNKNOWN_SECTION,
                 format!("{what} is not a section ZoG knows: it is ignored"),
             )
-            .with_span(s.span);
+            .with_span(s.items.first().map_or(s.span, |h| h.span));
             if let Some(n) = s.head().and_then(|h| {
                 suggestions(h, GAME_SECTIONS.iter().copied())
                     .first()
@@ -307,11 +464,15 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     // Options.
     for o in sections.iter().filter(|s| s.head() == Some("option")) {
         let Some(name) = option_name(o) else { continue };
-        if ZOG_OPTIONS.contains(&name) || is_ai_option(name) {
+        if ZOG_OPTIONS.contains(&name) || is_ai_option(name) || is_dagaz_display_option(name) {
             continue;
         }
         let span = o.items.get(1).map_or(o.span, |n| n.span);
         if is_dagaz_option(name) {
+            // Switched off, the extension changes nothing.
+            if o.args().get(1).and_then(Node::word) == Some("false") {
+                continue;
+            }
             out.push(
                 Diagnostic::warning(
                     codes::DAGAZ_EXTENSION_OPTION,
@@ -334,6 +495,18 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     }
     // Pieces.
     let types = move_types(form);
+    let on_board: HashSet<&str> = sections
+        .iter()
+        .rfind(|s| s.head() == Some("board-setup"))
+        .map(|s| {
+            s.args()
+                .iter()
+                .flat_map(|pl| pl.args())
+                .filter(|tl| tl.args().first().is_some_and(|a| a.atom() != Some("off")))
+                .filter_map(|tl| tl.head())
+                .collect()
+        })
+        .unwrap_or_default();
     let piece_names: HashSet<&str> = sections
         .iter()
         .filter(|s| s.head() == Some("piece"))
@@ -341,7 +514,8 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
         .collect();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
         let name = p.name_value().and_then(Node::word);
-        let has_dummy = p.child_form("dummy").is_some();
+        let has_dummy =
+            p.child_form("dummy").is_some() || p.args().iter().any(|a| a.atom() == Some("dummy"));
         let blocks: Vec<&Node> = p
             .args()
             .iter()
@@ -349,20 +523,33 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
             .flat_map(|c| c.args())
             .filter(|b| b.head() != Some("move-type"))
             .collect();
-        if blocks.is_empty() && !has_dummy {
+        // Only pieces placed on the board at the start: one that is never set up is made by
+        // `create`/`change-type` or is unused, and a wall or marker is expected not to move,
+        // but a set-up piece that cannot move is worth a look.
+        if blocks.is_empty() && !has_dummy && name.is_some_and(|n| on_board.contains(n)) {
             out.push(
                 Diagnostic::new(
                     codes::PIECE_WITHOUT_MOVES,
                     crate::diagnostics::Severity::Note,
                     format!(
-                        "piece `{}` has no moves and no drops: it can never move",
+                        "piece `{}` is set up but has no moves and no drops: it can never move",
                         name.unwrap_or("?")
                     ),
                 )
-                .with_span(p.span),
+                .with_span(p.name_value().map_or(p.span, |n| n.span)),
             );
         }
         for b in blocks {
+            if has_dummy {
+                break; // a dummy piece's blocks are never generated
+            }
+            let extent = crate::expand::macros::extent(b);
+            if unknown_calls
+                .iter()
+                .any(|&s| crate::expand::macros::contains(extent, s))
+            {
+                continue; // the unknown instruction or macro is reported; nothing else
+            }
             if b.kind == Kind::List && !contains_add(b) {
                 out.push(
                     Diagnostic::warning(
@@ -374,7 +561,8 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
             }
             each_list(b, &mut |l| {
                 if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
-                    && let Some(t) = l.args().last().and_then(Node::atom)
+                    && let Some(tn) = l.args().last()
+                    && let Some(t) = tn.atom()
                     && !types.contains(t)
                     // `(add-partial King)`: a promotion that continues with the block's type.
                     && !(l.args().len() == 1 && piece_names.contains(t))
@@ -387,7 +575,7 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                             l.head().unwrap_or("")
                         ),
                     )
-                    .with_span(l.span);
+                    .with_span(tn.span);
                     if let Some(s) = near.first() {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     }
@@ -476,11 +664,43 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The instructions of move blocks, for "did you mean" on unknown ones.
+const INSTRUCTIONS: &[&str] = &[
+    "add",
+    "add-copy",
+    "add-partial",
+    "add-copy-partial",
+    "back",
+    "capture",
+    "cascade",
+    "change-owner",
+    "change-type",
+    "create",
+    "flip",
+    "from",
+    "go",
+    "if",
+    "mark",
+    "opposite",
+    "set-attribute",
+    "set-flag",
+    "set-position-flag",
+    "to",
+    "verify",
+    "while",
+];
+
 /// The names a game declares, by kind, for "did you mean" suggestions on the compiler's
 /// unknown-name findings.
 fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String> {
     use crate::diagnostics::codes as c;
     let mut names: Vec<String> = Vec::new();
+    if code == c::UNKNOWN_INSTRUCTION {
+        // An unknown call is usually a misspelt macro or instruction.
+        names.extend(loaded.macros.iter().map(|m| m.name.clone()));
+        names.extend(INSTRUCTIONS.iter().map(|s| (*s).to_owned()));
+        return names;
+    }
     let mut seen: HashSet<String> = HashSet::new();
     let mut push = |n: &Node| {
         if let Some(w) = n.word()
@@ -535,6 +755,7 @@ pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
             c::UNKNOWN_ZONE,
             c::UNKNOWN_DIRECTION,
             c::UNKNOWN_POSITION,
+            c::UNKNOWN_INSTRUCTION,
         ]
         .contains(&d.code)
             || d.notes.iter().any(|n| n.starts_with("did you mean"))

@@ -105,9 +105,11 @@ impl FileReport {
 pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileReport {
     let mut diags = loaded.diagnostics.clone();
     if !loaded.has_errors() {
+        let mut per_game = Vec::with_capacity(loaded.games.len());
         for g in &loaded.games {
-            if let Some(e) = checks::axiom_engine(g) {
-                diags.push(
+            let mut gd = if let Some(e) = checks::axiom_engine(g) {
+                // Only the ZRF part is checked (the game checks below); nothing is compiled.
+                vec![
                     Diagnostic::warning(
                         rules::codes::AXIOM_ENGINE,
                         format!(
@@ -116,28 +118,32 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
                         ),
                     )
                     .with_span(e.span),
-                );
-                continue;
-            }
-            match crate::model::Model::compile(g) {
-                Ok(mut m) => {
-                    diags.append(&mut m.warnings);
-                    if let Some(d) = &opts.deep {
-                        diags.extend(deep::check_game(g, m, d));
+                ]
+            } else {
+                match crate::model::Model::compile(g) {
+                    Ok(mut m) => {
+                        let mut gd = std::mem::take(&mut m.warnings);
+                        if let Some(d) = &opts.deep {
+                            gd.extend(deep::check_game(g, m, d));
+                        }
+                        gd
                     }
+                    Err(d) => d,
                 }
-                Err(d) => diags.extend(d),
-            }
+            };
+            let checked = checks::game_checks(g, &gd);
+            gd.extend(checked);
+            checks::foreign_directions(&loaded, g, &mut gd);
+            per_game.push((g, gd));
         }
+        diags.extend(note_variants(per_game));
         diags.extend(checks::run(&loaded));
         checks::add_suggestions(&loaded, &mut diags);
+        macro_context(&loaded, &mut diags);
     }
     // Variants share their base game's text: report each finding once.
     let mut seen = HashSet::new();
-    diags.retain(|d| {
-        let s = d.span.unwrap_or_default();
-        seen.insert((d.code.id, s.file.0, s.offset, d.message.clone()))
-    });
+    diags.retain(|d| seen.insert(key(d)));
     let sup = Suppressions::collect(&loaded.syntax);
     let before = diags.len();
     diags.retain(|d| !sup.silences(d, loaded.main));
@@ -173,6 +179,88 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
         diagnostics: diags,
         suppressed,
     }
+}
+
+/// `FILE:LINE:COL` of a span, the file named as in the findings.
+fn place(loaded: &Loaded, s: crate::source::Span) -> String {
+    let file = if (s.file.0 as usize) < loaded.sources.len() {
+        loaded.sources.get(s.file).display.as_str()
+    } else {
+        "?"
+    };
+    format!("{file}:{}:{}", s.line, s.col)
+}
+
+/// Findings of the model and of the lint checks that lie in a macro body get a note with the
+/// call that expanded it; findings in the arguments of a call get a note with the macro's
+/// definition.
+fn macro_context(loaded: &Loaded, diags: &mut [Diagnostic]) {
+    use crate::expand::macros::contains;
+    for d in diags.iter_mut() {
+        let Some(span) = d.span else { continue };
+        if d.code.id < "DZ0300" {
+            continue;
+        }
+        if let Some(m) = loaded.macros.iter().find(|m| contains(m.form, span)) {
+            if let Some(call) = m.usage.first_outer_call {
+                let more = match m.usage.outer_calls {
+                    0 | 1 => String::new(),
+                    n => format!(" (and {} more)", n - 1),
+                };
+                d.notes.push(format!(
+                    "in macro `{}`, expanded from the call at {}{more}",
+                    m.name,
+                    place(loaded, call)
+                ));
+            }
+        } else if let Some((_, name)) = loaded.outer_calls.iter().find(|(c, _)| contains(*c, span))
+            && let Some(m) = loaded.macros.iter().find(|m| &m.name == name)
+        {
+            d.notes.push(format!(
+                "in the expansion of macro `{name}`, defined at {}",
+                place(loaded, m.span)
+            ));
+        }
+    }
+}
+
+/// The identity of a finding, to report it once when variants share their base's text.
+type Key = (&'static str, u32, u32, String);
+
+fn key(d: &Diagnostic) -> Key {
+    let s = d.span.unwrap_or_default();
+    (d.code.id, s.file.0, s.offset, d.message.clone())
+}
+
+/// Flattens the findings of each game; a finding of a variant that its base game does not
+/// have is caused by the variant, and gets a note naming it (all such variants).
+fn note_variants(per_game: Vec<(&crate::expand::GameDef, Vec<Diagnostic>)>) -> Vec<Diagnostic> {
+    let base: HashSet<Key> = per_game
+        .iter()
+        .filter(|(g, _)| !g.is_variant)
+        .flat_map(|(_, ds)| ds.iter().map(key))
+        .collect();
+    let mut variants: HashMap<Key, Vec<String>> = HashMap::new();
+    for (g, ds) in per_game.iter().filter(|(g, _)| g.is_variant) {
+        for d in ds {
+            let k = key(d);
+            if !base.contains(&k) {
+                let v = variants.entry(k).or_default();
+                if !v.contains(&g.title) {
+                    v.push(g.title.clone());
+                }
+            }
+        }
+    }
+    let mut out: Vec<Diagnostic> = per_game.into_iter().flat_map(|(_, ds)| ds).collect();
+    for d in &mut out {
+        if let Some(titles) = variants.get(&key(d)) {
+            let names: Vec<String> = titles.iter().map(|t| format!("`{t}`")).collect();
+            let s = if names.len() == 1 { "" } else { "s" };
+            d.notes.push(format!("in variant{s} {}", names.join(", ")));
+        }
+    }
+    out
 }
 
 /// Errors that stop the pipeline (syntax, includes) cannot be allowed away: nothing after

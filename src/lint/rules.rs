@@ -12,6 +12,8 @@ pub mod codes {
     code!(UNUSED_MACRO, "DZ0214", "unused-macro");
     code!(UNUSED_MACRO_PARAMETER, "DZ0215", "unused-macro-parameter");
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
+    code!(UNUSED_MACRO_ARGUMENT, "DZ0220", "unused-macro-argument");
+    code!(DUPLICATE_VARIANT, "DZ0221", "duplicate-variant");
     pub const NO_GAME_FORM: Code = crate::diagnostics::codes::NO_GAME;
     code!(ASYMMETRIC_SYMMETRY, "DZ0450", "asymmetric-symmetry");
     code!(DOUBLY_OCCUPIED, "DZ0451", "doubly-occupied");
@@ -93,7 +95,7 @@ pub static RULES: &[Rule] = &[
         core::NOT_UTF8,
         Warning,
         "the file is not UTF-8",
-        "The file was decoded as Windows-1252 (ZoG's own encoding, common in old rules files). The text is read correctly, but other tools (editors, diff, XML converters) may not agree on the accented characters. Re-save the file as UTF-8."
+        "A file that is not UTF-8 is read as Windows-1252, ZoG's own encoding; plain Windows-1252 text is read right and not reported. Reported once per file, at the first doubtful byte, when the bytes are not plain Windows-1252: a byte Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D), UTF-8 sequences mixed in (the file was edited in both encodings; those letters read as `Ã©`), or runs of four or more letters from 0xC0–0xFF (another code page, such as Cyrillic Windows-1251: Western text has isolated accented letters). Re-save the file as UTF-8 from the encoding it was written in."
     ),
     rule!(
         core::INVALID_CHARACTER,
@@ -247,6 +249,20 @@ pub static RULES: &[Rule] = &[
         "unused-macro-parameter"
     ),
     rule!(
+        codes::UNUSED_MACRO_ARGUMENT,
+        Warning,
+        "a macro call passes arguments the macro never reads",
+        "A call passes more arguments than the expansion reads: the extra ones are silently dropped, which usually means a missing `$k` in the body or a call meant for another macro. A `$k` read by a helper macro the body calls (ZRF's dynamic scope: a `$k` with no argument in its own call takes the caller's) counts as read. Reported once per macro, at the first call with the most arguments.",
+        "unused-macro-argument"
+    ),
+    rule!(
+        codes::DUPLICATE_VARIANT,
+        Warning,
+        "two games or variants with the same title",
+        "Two games or variants of a file have the same title (or titles that give the same slug, such as `Chess 8x8` and `chess-8x8`). ZoG lists both, and `--variant` on the command line can only pick the first. Give each a distinct title.",
+        "duplicate-variant"
+    ),
+    rule!(
         codes::UNKNOWN_TOP_LEVEL_FORM,
         Warning,
         "an unknown form at the top level",
@@ -271,14 +287,14 @@ pub static RULES: &[Rule] = &[
         codes::PIECE_WITHOUT_MOVES,
         Note,
         "a piece has no moves and no drops",
-        "The piece can never move. That is right for walls and markers, and a mistake for a piece meant to play.",
+        "A piece placed on the board by the setup has no moves and no drops, so it can never move. That is right for walls and markers, and a mistake for a piece meant to play. Pieces marked `(dummy)` and pieces the setup does not place (promotion results made by `change-type` or `create`, pieces only in hand) are not reported: without moves they are usually deliberate.",
         "piece-without-moves"
     ),
     rule!(
         codes::BLOCK_NEVER_ADDS,
         Warning,
         "a move block never adds a move",
-        "A move block without `add` (or `add-partial`, `add-copy`…) cannot produce a move.",
+        "A move block without `add` (or `add-partial`, `add-copy`…) cannot produce a move. The blocks of `(dummy)` pieces are not reported, nor a block whose unknown macro call is already reported.",
         "block-never-adds"
     ),
     rule!(
@@ -306,7 +322,7 @@ pub static RULES: &[Rule] = &[
         codes::DAGAZ_EXTENSION_OPTION,
         Warning,
         "a Dagaz-only option",
-        "The option switches on JavaScript code in the Dagaz project; ZoG and dagaz ignore it, so the game may play differently from Dagaz.",
+        "The option switches on JavaScript rules code in the Dagaz project (a setup phase, extra move restrictions, deferred captures, ko, names ending in `-extension` or `-invariant`); ZoG and dagaz ignore it, so the game plays differently from Dagaz. Dagaz options that only change its web interface (`smart-moves`, `show hints`, `show blink`, `show captures`, `sliding-puzzle`, `silent ? moves`, `animate …`) and extensions set to `false` are not reported.",
         "dagaz-extension-option"
     ),
     rule!(
@@ -362,7 +378,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_DIRECTION,
         Warning,
         "a direction that the board does not define",
-        "Directions come from the grid's `directions` and from `links`. In a `symmetry` the pair is skipped (a warning: the player then moves that way unmirrored); in `opposite` and `relative-config` it is an error. Define the direction or fix the name.",
+        "Directions come from the grid's `directions` and from `links`. In a `symmetry` the pair is skipped (a warning: the player then moves that way unmirrored); in `opposite`, `relative-config` and move blocks it is an error. In a move block, a word within one or two letters of a declared direction (`nn` for `n`), or a direction that another game of the file declares (a variant that replaces the board but keeps a piece of its game), is reported as a direction, with a note, rather than as an unknown instruction. Define the direction or fix the name.",
         "unknown-direction"
     ),
     rule!(
@@ -418,7 +434,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_INSTRUCTION,
         Error,
         "an unknown word in a move block",
-        "A word in a move block is neither an instruction (`add`, `capture`, `mark`…) nor a direction nor a position: usually a misspelt direction, or a macro that was not expanded. Fix the spelling or define the direction or macro.",
+        "A word in a move block is neither an instruction (`add`, `capture`, `mark`…) nor a direction nor a position, or a list in a move block starts with a word that is neither an instruction nor a macro: usually a misspelt macro name (a note suggests the nearest macro) or a macro argument that was not passed. Nothing else is reported from a block after an unknown call, since its other findings would follow from the call not being expanded. Fix the spelling or define the macro.",
         "unknown-instruction"
     ),
     rule!(

@@ -10,6 +10,7 @@
 use super::NONE;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
+use crate::text::suggestions;
 use std::collections::HashMap;
 
 /// Where a predicate or an action looks: the current square, one step along a direction
@@ -140,9 +141,21 @@ pub struct Compiler<'a> {
     pub has_partial: bool,
     /// Move type of the block being compiled (for a bare `add-partial`).
     current_type: u32,
+    /// The block being compiled called an unknown macro or instruction: its other findings
+    /// would be consequences (the call was not expanded), so they are not reported.
+    poisoned: bool,
     /// Move types that some `(move-type …)` marker declares (see [`Compiler::declare_move_types`]).
     declared_move_types: std::collections::HashSet<String>,
     nd: u32,
+}
+
+/// The node naming what `n` is: the head of a list, or `n` itself.
+fn head_of(n: &Node) -> &Node {
+    if n.is_list() {
+        n.items.first().unwrap_or(n)
+    } else {
+        n
+    }
 }
 
 fn intern(v: &mut Vec<String>, name: &str) -> u32 {
@@ -168,6 +181,7 @@ impl<'a> Compiler<'a> {
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
+            poisoned: false,
             declared_move_types: Default::default(),
             nd,
         }
@@ -186,14 +200,17 @@ impl<'a> Compiler<'a> {
     }
 
     fn err(&mut self, code: crate::diagnostics::Code, msg: String, n: &Node) {
-        self.diags
-            .push(Diagnostic::error(code, msg).with_span(n.span));
+        if !self.poisoned {
+            self.diags
+                .push(Diagnostic::error(code, msg).with_span(n.span));
+        }
     }
 
     /// Compiles one block; returns its start offset.
     pub fn block(&mut self, block: &Node, move_type: u32) -> u32 {
         let start = self.code.len() as u32;
         self.current_type = move_type;
+        self.poisoned = false;
         if block.is_list() {
             self.seq(&block.items);
         } else {
@@ -244,11 +261,38 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn target_or_here(&mut self, args: &[Node], what: &str, at: &Node) -> Target {
+    /// Reports `n` as an unknown direction when it is a word within a letter or two of a
+    /// declared direction (`nn` for `n`): a misspelt direction, not an unknown instruction.
+    fn misspelt_direction(&mut self, n: &Node) -> bool {
+        let Some(w) = n.word() else { return false };
+        // `e9` is a position off the board rather than a misspelt `e`, unless directions
+        // themselves carry digits.
+        let digit = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
+        if digit(w) && !self.names.directions.keys().any(|d| digit(d)) {
+            return false;
+        }
+        let Some(near) = suggestions(w, self.names.directions.keys().map(String::as_str))
+            .first()
+            .map(|s| (*s).to_owned())
+        else {
+            return false;
+        };
+        if !self.poisoned {
+            self.diags.push(
+                Diagnostic::error(codes::UNKNOWN_DIRECTION, format!("unknown direction `{w}`"))
+                    .with_span(n.span)
+                    .with_note(format!("did you mean `{near}`?")),
+            );
+        }
+        true
+    }
+
+    fn target_or_here(&mut self, args: &[Node], what: &str) -> Target {
         match args.first() {
             None => Target::Here,
             Some(a) => match self.target(a) {
                 Some(t) => t,
+                None if self.misspelt_direction(a) => Target::Here,
                 None => {
                     self.err(
                         codes::BAD_INSTRUCTION,
@@ -256,7 +300,7 @@ impl<'a> Compiler<'a> {
                             "`{what}`: `{}` is neither a direction nor a position",
                             a.word().unwrap_or("(…)")
                         ),
-                        at,
+                        a,
                     );
                     Target::Here
                 }
@@ -312,6 +356,8 @@ impl<'a> Compiler<'a> {
                     Op::Step(d)
                 } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
+                } else if self.misspelt_direction(n) {
+                    return;
                 } else {
                     self.err(
                         codes::UNKNOWN_INSTRUCTION,
@@ -420,22 +466,22 @@ impl<'a> Compiler<'a> {
                 self.emit(op);
             }
             "capture" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::Capture(t));
             }
             "flip" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::Flip(t));
             }
             "change-owner" => {
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 self.emit(Op::ChangeOwner(t));
             }
             "change-type" => {
                 let Some(ty) = args.first().and_then(|a| self.piece_type(a)) else {
                     return;
                 };
-                let t = self.target_or_here(&args[1..], h, n);
+                let t = self.target_or_here(&args[1..], h);
                 self.emit(Op::ChangeType(ty, t));
             }
             "create" => {
@@ -463,7 +509,7 @@ impl<'a> Compiler<'a> {
                     }
                     _ => NONE,
                 };
-                let t = self.target_or_here(rest, h, n);
+                let t = self.target_or_here(rest, h);
                 if rest.len() > 1 {
                     self.err(
                         codes::BAD_INSTRUCTION,
@@ -488,7 +534,11 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 let Some(&attr) = self.names.attributes.get(a) else {
-                    self.err(codes::UNKNOWN_NAME, format!("unknown attribute `{a}`"), n);
+                    self.err(
+                        codes::UNKNOWN_NAME,
+                        format!("unknown attribute `{a}`"),
+                        &args[0],
+                    );
                     return;
                 };
                 let Some(v) = args.get(1) else {
@@ -500,7 +550,7 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 self.cond(v);
-                let t = self.target_or_here(&args[2..], h, n);
+                let t = self.target_or_here(&args[2..], h);
                 self.emit(Op::SetAttr { attr, target: t });
             }
             "set-flag" => {
@@ -527,7 +577,7 @@ impl<'a> Compiler<'a> {
                 };
                 let f = intern(&mut self.position_flags, f);
                 self.cond(v);
-                let t = self.target_or_here(&args[2..], h, n);
+                let t = self.target_or_here(&args[2..], h);
                 self.emit(Op::SetPosFlag(f, t));
             }
             "go" => {
@@ -541,7 +591,7 @@ impl<'a> Compiler<'a> {
                         self.err(
                             codes::BAD_INSTRUCTION,
                             "`go` takes from, to, last-from or last-to".into(),
-                            n,
+                            args.first().unwrap_or(n),
                         );
                         return;
                     }
@@ -555,7 +605,7 @@ impl<'a> Compiler<'a> {
                 None => self.err(
                     codes::UNKNOWN_DIRECTION,
                     "`opposite` needs a direction".into(),
-                    n,
+                    args.first().unwrap_or(n),
                 ),
             },
             "mark" | "back" | "to" | "from" | "cascade" if args.is_empty() => {
@@ -570,7 +620,7 @@ impl<'a> Compiler<'a> {
             }
             "mark" | "from" | "to" => {
                 // `(mark d)` / `(from p)`: act on another square, then come back.
-                let t = self.target_or_here(args, h, n);
+                let t = self.target_or_here(args, h);
                 let _ = t;
                 self.err(
                     codes::BAD_INSTRUCTION,
@@ -579,11 +629,13 @@ impl<'a> Compiler<'a> {
                 );
             }
             _ => {
+                // Usually a macro that is not defined (or misspelt): the caret on its name.
                 self.err(
                     codes::UNKNOWN_INSTRUCTION,
-                    format!("unknown instruction `{h}`"),
-                    n,
+                    format!("unknown instruction or macro `{h}`"),
+                    n.items.first().unwrap_or(n),
                 );
+                self.poisoned = true;
             }
         }
     }
@@ -686,7 +738,7 @@ impl<'a> Compiler<'a> {
             },
         };
         if let Some(a) = attr {
-            let target = self.target_or_here(args, name, at);
+            let target = self.target_or_here(args, name);
             self.emit(Op::Test {
                 pred: Pred::Attr(a),
                 target,
@@ -698,7 +750,7 @@ impl<'a> Compiler<'a> {
             self.err(
                 codes::UNKNOWN_CONDITION,
                 format!("unknown condition `{name}`"),
-                at,
+                head_of(at),
             );
             return;
         };
@@ -748,7 +800,7 @@ impl<'a> Compiler<'a> {
                     return;
                 };
                 let Some(&z) = self.names.zones.get(z) else {
-                    self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), at);
+                    self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), &args[0]);
                     return;
                 };
                 (Pred::InZone(z), &args[1..])
@@ -766,7 +818,7 @@ impl<'a> Compiler<'a> {
                     self.err(
                         codes::UNKNOWN_POSITION,
                         format!("unknown position `{p}`"),
-                        at,
+                        &args[0],
                     );
                     return;
                 };
@@ -799,7 +851,7 @@ impl<'a> Compiler<'a> {
                     self.err(
                         codes::UNKNOWN_CONDITION,
                         format!("unknown condition `{name}`"),
-                        at,
+                        head_of(at),
                     );
                     return;
                 }
@@ -808,7 +860,7 @@ impl<'a> Compiler<'a> {
         let target = if pred == Pred::OnBoard && rest.is_empty() {
             Target::Here
         } else {
-            self.target_or_here(rest, name, at)
+            self.target_or_here(rest, name)
         };
         self.emit(Op::Test {
             pred,

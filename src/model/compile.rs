@@ -135,7 +135,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                             codes::UNKNOWN_PLAYER,
                             format!("unknown player `{pname}`"),
                         )
-                        .with_span(s.span),
+                        .with_span(args[0].span),
                     );
                     continue;
                 };
@@ -148,13 +148,17 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                     };
                     match (direction_index.get(a), direction_index.get(b)) {
                         (Some(&a), Some(&b)) => symmetry[p as usize][a as usize] = b,
-                        _ => diags.push(
-                            Diagnostic::warning(
-                                codes::UNKNOWN_DIRECTION,
-                                format!("symmetry names an unknown direction (`{a}` or `{b}`)"),
+                        (ia, _) => {
+                            // The caret on the first unknown name.
+                            let at = if ia.is_none() { 0 } else { 1 };
+                            diags.push(
+                                Diagnostic::warning(
+                                    codes::UNKNOWN_DIRECTION,
+                                    format!("symmetry names an unknown direction (`{a}` or `{b}`)"),
+                                )
+                                .with_span(pair.items[at].span),
                             )
-                            .with_span(pair.span),
-                        ),
+                        }
                     }
                 }
             }
@@ -267,7 +271,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                     codes::DUPLICATE_NAME,
                     format!("piece `{name}` is defined twice; the last one wins"),
                 )
-                .with_span(p.span),
+                .with_span(sub(p, "name").map_or(p.span, |n| n.args()[0].span)),
             );
         }
         let mut attrs = 0u32;
@@ -291,7 +295,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         codes::TOO_MANY_ATTRIBUTES,
                         format!("more than {MAX_ATTRIBUTES} attributes"),
                     )
-                    .with_span(a.span),
+                    .with_span(a.args()[0].span),
                 );
                 return Err(diags);
             }
@@ -413,7 +417,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         codes::UNKNOWN_PLAYER,
                         format!("unknown player `{pname}` in the turn order"),
                     )
-                    .with_span(item.span),
+                    .with_span(ws[0].span),
                 );
                 continue;
             };
@@ -511,7 +515,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         codes::UNKNOWN_PLAYER,
                         format!("unknown player `{pname}` in the setup"),
                     )
-                    .with_span(pl.span),
+                    .with_span(pl.items.first().map_or(pl.span, |n| n.span)),
                 );
                 continue;
             };
@@ -523,7 +527,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                             codes::UNKNOWN_PIECE,
                             format!("unknown piece type `{tname}` in the setup"),
                         )
-                        .with_span(tl.span),
+                        .with_span(tl.items[0].span),
                     );
                     continue;
                 };

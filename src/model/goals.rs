@@ -396,7 +396,7 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
         _ => {
             diags.push(
                 Diagnostic::error(codes::UNKNOWN_GOAL, format!("unknown goal `{h}`"))
-                    .with_span(n.span),
+                    .with_span(n.items[0].span),
             );
             return None;
         }
