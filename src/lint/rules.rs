@@ -12,6 +12,8 @@ pub mod codes {
     code!(UNUSED_MACRO, "DZ0214", "unused-macro");
     code!(UNUSED_MACRO_PARAMETER, "DZ0215", "unused-macro-parameter");
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
+    code!(UNKNOWN_LINT_CODE, "DZ0260", "unknown-lint-code");
+    code!(UNUSED_SUPPRESSION, "DZ0261", "unused-suppression");
     pub const NO_GAME_FORM: Code = crate::diagnostics::codes::NO_GAME;
     code!(ASYMMETRIC_SYMMETRY, "DZ0450", "asymmetric-symmetry");
     code!(DOUBLY_OCCUPIED, "DZ0451", "doubly-occupied");
@@ -244,6 +246,20 @@ pub static RULES: &[Rule] = &[
         "an unknown form at the top level",
         "At the top level ZoG reads only `game`, `variant`, `define`, `include` and `version`.",
         "unknown-top-level-form"
+    ),
+    rule!(
+        codes::UNKNOWN_LINT_CODE,
+        Warning,
+        "an unknown code in a `; dagaz: allow(…)` comment",
+        "A suppression comment names a code or rule name that dagaz does not have (usually a typo); the note suggests the nearest one. It is a warning, not an error: a misspelt suppression silences nothing, so the finding it meant to silence is still reported. On the command line an unknown `--allow`, `--warn` or `--deny` code is a usage error (exit 2).",
+        "unknown-lint-code"
+    ),
+    rule!(
+        codes::UNUSED_SUPPRESSION,
+        Warning,
+        "a `; dagaz: allow(…)` comment silences nothing",
+        "No finding of that code is on the line the comment covers (its own line for a trailing comment, the next line for a comment alone on its line; the whole file for `allow-file`). The problem was fixed, or the comment sits on the wrong line. Codes that only `--deep` reports (`DZ09xx`) are checked only when `--deep` runs.",
+        "unused-suppression"
     ),
     rule!(
         codes::ASYMMETRIC_SYMMETRY,
