@@ -76,7 +76,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
             Event::Empty(e) => {
                 let n = node_start(&e, file).map_err(|m| bad(m, line_of(pos)))?;
                 match stack.last_mut() {
-                    Some(p) => p.items.push(n),
+                    Some(p) => p.items_mut().push(n),
                     None => forms.push(n),
                 }
             }
@@ -86,7 +86,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
                     .pop()
                     .ok_or_else(|| bad("unbalanced end tag", line_of(pos)))?;
                 match stack.last_mut() {
-                    Some(p) => p.items.push(n),
+                    Some(p) => p.items_mut().push(n),
                     None => forms.push(n),
                 }
             }

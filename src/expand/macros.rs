@@ -25,9 +25,12 @@ use std::collections::{HashMap, HashSet};
 pub struct Limits {
     /// Nested macro calls.
     pub max_depth: usize,
-    /// Bytes of nodes produced by macro expansion, counted by [`node_bytes`]; variant
-    /// merging has a budget of the same size for the merged games.
+    /// Bytes of nodes produced by macro expansion, counted by [`node_bytes`].
     pub max_bytes: usize,
+    /// Bytes of the merged games (base games and variants), each counted at its full size
+    /// by [`node_bytes`]. Variants share their base game's subtrees in memory, but each game
+    /// is compiled (and linted) on its own, so this bounds that work.
+    pub max_merged_bytes: usize,
 }
 
 /// The default byte budget: 256 MiB. The largest expansion in the shared corpus is far
@@ -39,6 +42,7 @@ impl Default for Limits {
         Limits {
             max_depth: 64,
             max_bytes: DEFAULT_MAX_BYTES,
+            max_merged_bytes: 8 * DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -53,9 +57,11 @@ pub fn node_bytes(n: &Node) -> usize {
     leaf_bytes(n.text.len()) + n.items.iter().map(node_bytes).sum::<usize>()
 }
 
-/// `n` bytes in a message: `256 MiB`, `12.5 MiB`, `900 KiB`.
+/// `n` bytes in a message: `2 GiB`, `256 MiB`, `12.5 MiB`, `900 KiB`.
 pub fn human_bytes(n: usize) -> String {
-    if n >= 1 << 20 {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
+        format!("{} GiB", n >> 30)
+    } else if n >= 1 << 20 {
         let m = n as f64 / (1u64 << 20) as f64;
         if m.fract() == 0.0 {
             format!("{m:.0} MiB")
@@ -85,7 +91,7 @@ pub fn collect_defines(
         if f.head() != Some("define") {
             return true;
         }
-        let mut items = std::mem::take(&mut f.items).into_iter().skip(1);
+        let mut items = f.take_items().into_iter().skip(1);
         match items.next() {
             Some(name) if name.kind == Kind::Atom => {
                 let m = Macro {
@@ -206,14 +212,14 @@ impl<'a> Expander<'a> {
                     let args = if item.items.is_empty() {
                         vec![]
                     } else {
-                        item.items.split_off(1)
+                        item.items_mut().split_off(1)
                     };
                     self.expand_call(m, item.span, args, out)
                 }
                 None => {
                     let mut children = Vec::with_capacity(item.items.len());
-                    self.expand_owned(std::mem::take(&mut item.items), &mut children);
-                    item.items = children;
+                    self.expand_owned(item.take_items(), &mut children);
+                    item.items = children.into();
                     out.push(item);
                 }
             }
@@ -427,7 +433,7 @@ pub fn parameters_used(body: &[Node]) -> Vec<usize> {
                 rest = &after[digits..];
             }
         }
-        for c in &n.items {
+        for c in n.items.iter() {
             walk(c, out);
         }
     }
@@ -525,10 +531,18 @@ mod tests {
             Limits {
                 max_depth: 64,
                 max_bytes: 1 << 20,
+                ..Limits::default()
             },
         );
         assert_eq!(d[0].code, codes::EXPANSION_TOO_LARGE);
         assert!(d[0].message.contains("1 MiB"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn node_size_is_the_documented_one() {
+        // docs/semantics.md ("Limits") and the DZ0207 explanation state it.
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(std::mem::size_of::<Node>(), 56);
     }
 
     #[test]
@@ -542,6 +556,7 @@ mod tests {
         let limits = Limits {
             max_depth: 64,
             max_bytes: 4 << 20,
+            ..Limits::default()
         };
         let mut forms = parse_text(&src, FileId(0)).forms;
         let mut diags = vec![];
@@ -555,7 +570,7 @@ mod tests {
 
     #[test]
     fn large_expansions_within_the_budget_pass() {
-        // 22 x 100 x 1,000 atoms: 2.2 M produced nodes, about 160 MB by the budget's count.
+        // 22 x 100 x 1,000 atoms: 2.2 M produced nodes, about 125 MB by the budget's count.
         let atoms = vec!["x"; 1000].join(" ");
         let src = format!(
             "(define m0 {atoms}) (define m1 {}) (define m2 {}) (game (m2))",

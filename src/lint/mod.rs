@@ -259,7 +259,7 @@ impl Suppressions {
             if n.kind != Kind::Comment {
                 out.insert(n.span.line);
             }
-            for c in &n.items {
+            for c in n.items.iter() {
                 lines_with_code(c, out);
             }
         }
@@ -325,7 +325,7 @@ impl Suppressions {
                     }
                 }
             }
-            for c in &n.items {
+            for c in n.items.iter() {
                 walk(c, s, code_lines, main);
             }
         }
