@@ -129,6 +129,9 @@ pub fn collect_defines(
 /// Expands every macro call in `forms`.
 pub struct Expander<'a> {
     macros: &'a HashMap<String, Macro>,
+    /// For each first byte of a macro name, the name lengths (bit `len`, lengths of 63 and
+    /// more share bit 63): most list heads are not macros and are ruled out without hashing.
+    first_len: Box<[u64; 256]>,
     limits: Limits,
     /// Bytes produced so far ([`node_bytes`]).
     produced: usize,
@@ -147,8 +150,15 @@ pub struct Expander<'a> {
 
 impl<'a> Expander<'a> {
     pub fn new(macros: &'a HashMap<String, Macro>, limits: Limits) -> Self {
+        let mut first_len = Box::new([0u64; 256]);
+        for name in macros.keys() {
+            if let Some(&b) = name.as_bytes().first() {
+                first_len[b as usize] |= 1 << name.len().min(63);
+            }
+        }
         Expander {
             macros,
+            first_len,
             limits,
             produced: 0,
             produced_nodes: 0,
@@ -169,6 +179,15 @@ impl<'a> Expander<'a> {
         out
     }
 
+    /// The macro named `name`, if any.
+    fn lookup(&self, name: &str) -> Option<&'a Macro> {
+        let b = *name.as_bytes().first()?;
+        if self.first_len[b as usize] & (1 << name.len().min(63)) == 0 {
+            return None;
+        }
+        self.macros.get(name)
+    }
+
     /// Bytes and nodes produced by macro calls so far (what the budget counts).
     pub fn produced(&self) -> (usize, usize) {
         (self.produced, self.produced_nodes)
@@ -184,7 +203,7 @@ impl<'a> Expander<'a> {
                 out.push(item.clone());
                 continue;
             }
-            let mac = item.head().and_then(|h| self.macros.get(h));
+            let mac = item.head().and_then(|h| self.lookup(h));
             match mac {
                 Some(m) => self.expand_call(m, item.span, item.args().to_vec(), out),
                 None => {
@@ -206,7 +225,7 @@ impl<'a> Expander<'a> {
                 out.push(item);
                 continue;
             }
-            let mac = item.head().and_then(|h| self.macros.get(h));
+            let mac = item.head().and_then(|h| self.lookup(h));
             match mac {
                 Some(m) => {
                     let args = if item.items.is_empty() {
