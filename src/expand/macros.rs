@@ -236,10 +236,31 @@ impl<'a> Expander<'a> {
                     self.expand_call(m, item.span, args, out)
                 }
                 None => {
-                    let mut children = Vec::with_capacity(item.items.len());
-                    self.expand_owned(item.take_items(), &mut children);
-                    item.items = children.into();
+                    self.expand_list(&mut item);
                     out.push(item);
+                }
+            }
+        }
+    }
+
+    /// Expands the calls inside `list`, which is not a call itself. When none of its
+    /// children is a call, they are expanded where they are, without rebuilding the list.
+    fn expand_list(&mut self, list: &mut Node) {
+        let has_call = list
+            .items
+            .iter()
+            .any(|c| c.head().and_then(|h| self.lookup(h)).is_some());
+        if has_call {
+            let mut children = Vec::with_capacity(list.items.len());
+            self.expand_owned(list.take_items(), &mut children);
+            list.items = children.into();
+        } else if list.items.iter().any(|c| !c.items.is_empty()) {
+            for c in list.items_mut() {
+                if self.aborted {
+                    return;
+                }
+                if !c.items.is_empty() {
+                    self.expand_list(c);
                 }
             }
         }
