@@ -244,7 +244,8 @@ impl<'a> Expander<'a> {
     }
 
     /// Expands the calls inside `list`, which is not a call itself. When none of its
-    /// children is a call, they are expanded where they are, without rebuilding the list.
+    /// children is a call, the children with calls inside are expanded where they are,
+    /// without rebuilding the list, and subtrees without calls are not touched.
     fn expand_list(&mut self, list: &mut Node) {
         let has_call = list
             .items
@@ -254,14 +255,21 @@ impl<'a> Expander<'a> {
             let mut children = Vec::with_capacity(list.items.len());
             self.expand_owned(list.take_items(), &mut children);
             list.items = children.into();
-        } else if list.items.iter().any(|c| !c.items.is_empty()) {
-            for c in list.items_mut() {
+        } else {
+            // Children with a call somewhere inside; the others are left as they are (shared
+            // with a macro body or an argument, they are not copied).
+            let inner: Vec<usize> = (0..list.items.len())
+                .filter(|&i| self.contains_call(&list.items[i]))
+                .collect();
+            if inner.is_empty() {
+                return;
+            }
+            let items = list.items_mut();
+            for i in inner {
                 if self.aborted {
                     return;
                 }
-                if !c.items.is_empty() {
-                    self.expand_list(c);
-                }
+                self.expand_list(&mut items[i]);
             }
         }
     }
@@ -280,7 +288,11 @@ impl<'a> Expander<'a> {
             self.called.insert(m.name.clone());
         }
         self.chain.push((m.name.clone(), call, args));
-        let body: Vec<Node> = m.body.iter().map(|n| self.substitute(n, &m.name)).collect();
+        let body: Vec<Node> = m
+            .body
+            .iter()
+            .map(|n| self.substitute(n, &m.name).unwrap_or_else(|| n.clone()))
+            .collect();
         if self.over_budget || self.produced > self.limits.max_bytes {
             let msg = format!(
                 "macro expansion produced more than {} of nodes and text: {}",
@@ -342,21 +354,35 @@ impl<'a> Expander<'a> {
         self.chain.iter().rev().find_map(|c| c.2.get(k - 1))
     }
 
-    fn substitute(&mut self, n: &Node, macro_name: &str) -> Node {
+    /// Substitutes the call's arguments for `$k` in `n`, counting every node of `n` against
+    /// the budget. `None` when nothing in `n` changed: the caller shares `n` (a cheap clone)
+    /// instead of copying it.
+    fn substitute(&mut self, n: &Node, macro_name: &str) -> Option<Node> {
         if self.over_budget {
             // Stop copying; the caller reports the error.
-            return Node::list(vec![], n.span);
+            return Some(Node::list(vec![], n.span));
         }
         match n.kind {
             Kind::List => {
-                self.charge(leaf_bytes(0), 1);
-                Node::list(
-                    n.items
-                        .iter()
-                        .map(|c| self.substitute(c, macro_name))
-                        .collect(),
-                    n.span,
-                )
+                self.charge(leaf_bytes(n.text.len()), 1);
+                let mut changed: Option<Vec<Node>> = None;
+                for (i, c) in n.items.iter().enumerate() {
+                    match self.substitute(c, macro_name) {
+                        Some(new) => changed
+                            .get_or_insert_with(|| {
+                                let mut v = Vec::with_capacity(n.items.len());
+                                v.extend(n.items[..i].iter().cloned());
+                                v
+                            })
+                            .push(new),
+                        None => {
+                            if let Some(v) = &mut changed {
+                                v.push(c.clone());
+                            }
+                        }
+                    }
+                }
+                changed.map(|v| Node::list(v, n.span))
             }
             Kind::Atom | Kind::Str if n.text.contains('$') => {
                 if n.kind == Kind::Atom
@@ -366,25 +392,33 @@ impl<'a> Expander<'a> {
                     let (bytes, nodes) = (node_bytes(arg), arg.size());
                     if self.produced.saturating_add(bytes) > self.limits.max_bytes {
                         self.over_budget = true;
-                        return Node::list(vec![], n.span);
+                        return Some(Node::list(vec![], n.span));
                     }
                     let copy = arg.clone();
                     self.charge(bytes, nodes);
-                    return copy;
+                    return Some(copy);
                 }
                 let text = self.substitute_text(&n.text, n.span, macro_name, n.kind == Kind::Str);
                 self.charge(leaf_bytes(text.len()), 1);
-                if n.kind == Kind::Str {
+                Some(if n.kind == Kind::Str {
                     Node::leaf(Kind::Str, text, n.span)
                 } else {
                     Node::symbol(text, n.span)
-                }
+                })
             }
             _ => {
                 self.charge(leaf_bytes(n.text.len()), 1);
-                n.clone()
+                None
             }
         }
+    }
+
+    /// True when a macro call is anywhere inside `n` (not counting `n` itself).
+    fn contains_call(&self, n: &Node) -> bool {
+        n.items.iter().any(|c| {
+            !c.items.is_empty()
+                && (c.head().is_some_and(|h| self.lookup(h).is_some()) || self.contains_call(c))
+        })
     }
 
     fn substitute_text(
