@@ -233,9 +233,12 @@ fn in_file_suppressions() {
     std::fs::write(dir.join("d.zrf"), "; dagaz: allow-file(DZ0101)\n(game\n").unwrap();
     dagaz()
         .current_dir(&dir)
-        .args(["lint", "d.zrf"])
+        .args(["lint", "--format", "concise", "d.zrf"])
         .assert()
-        .code(1);
+        .code(1)
+        .stdout(predicates::str::contains(
+            "d.zrf:1:21: warning[DZ0261/unused-suppression]: `allow-file(DZ0101)` silences nothing: DZ0101 stops the checks",
+        ));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

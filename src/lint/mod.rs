@@ -370,6 +370,19 @@ impl Suppressions {
             if e.id >= "DZ0900" && !deep {
                 continue;
             }
+            if resolve_code(e.id).is_some_and(is_fatal) {
+                out.push(
+                    Diagnostic::warning(
+                        rules::codes::UNUSED_SUPPRESSION,
+                        format!(
+                            "`{}` silences nothing: {} stops the checks and cannot be suppressed",
+                            e.written, e.id
+                        ),
+                    )
+                    .with_span(e.span),
+                );
+                continue;
+            }
             let what = match e.line {
                 Some(l) => format!("on line {l}"),
                 None => "in this file".to_owned(),

@@ -258,7 +258,7 @@ pub static RULES: &[Rule] = &[
         codes::UNUSED_SUPPRESSION,
         Warning,
         "a `; dagaz: allow(…)` comment silences nothing",
-        "No finding of that code is on the line the comment covers (its own line for a trailing comment, the next line for a comment alone on its line; the whole file for `allow-file`). The problem was fixed, or the comment sits on the wrong line. Codes that only `--deep` reports (`DZ09xx`) are checked only when `--deep` runs.",
+        "No finding of that code is on the line the comment covers (its own line for a trailing comment, the next line for a comment alone on its line; the whole file for `allow-file`). The problem was fixed, or the comment sits on the wrong line. Codes that only `--deep` reports (`DZ09xx`) are checked only when `--deep` runs. Errors that stop the checks (syntax, includes, expansion limits) cannot be suppressed, so a comment naming them is reported too.",
         "unused-suppression"
     ),
     rule!(
