@@ -165,6 +165,26 @@ fn levels_and_deny_warnings() {
         .arg(&f)
         .assert()
         .code(2);
+    // Unknown codes on the command line are usage errors, with the nearest code.
+    for (flag, key, near) in [
+        ("--allow", "unused-makro", "unused-macro"),
+        ("--deny", "DZ02144", "DZ0214"),
+        ("--warn", "DZ9999", ""),
+    ] {
+        let out = dagaz()
+            .args(["lint", flag, key])
+            .arg(&f)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8(out).unwrap();
+        assert!(err.contains(&format!("unknown lint code `{key}`")), "{err}");
+        if !near.is_empty() {
+            assert!(err.contains(&format!("did you mean `{near}`?")), "{err}");
+        }
+    }
     let d = fixture("doubly-occupied");
     dagaz()
         .args(["lint", "--format", "concise", "--warn", "doubly-occupied"])
@@ -195,13 +215,44 @@ fn in_file_suppressions() {
             .success()
             .stdout("");
     }
+    // A suppression of a code only `--deep` reports is unused only when `--deep` ran.
+    let deep_only = src.replace(
+        "(define jump",
+        "; dagaz: allow-file(DZ0954, DZ0214)\n(define jump",
+    );
+    std::fs::write(dir.join("e.zrf"), deep_only).unwrap();
+    dagaz()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise", "e.zrf"])
+        .assert()
+        .success()
+        .stdout("");
+    dagaz()
+        .current_dir(&dir)
+        .args([
+            "lint",
+            "--format",
+            "concise",
+            "--deep",
+            "--playouts",
+            "2",
+            "e.zrf",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "e.zrf:2:21: warning[DZ0261/unused-suppression]: `allow-file(DZ0954)` silences nothing",
+        ));
     // A syntax error cannot be suppressed.
     std::fs::write(dir.join("d.zrf"), "; dagaz: allow-file(DZ0101)\n(game\n").unwrap();
     dagaz()
         .current_dir(&dir)
-        .args(["lint", "d.zrf"])
+        .args(["lint", "--format", "concise", "d.zrf"])
         .assert()
-        .code(1);
+        .code(1)
+        .stdout(predicates::str::contains(
+            "d.zrf:1:21: warning[DZ0261/unused-suppression]: `allow-file(DZ0101)` silences nothing: DZ0101 stops the checks",
+        ));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -245,6 +296,145 @@ fn machine_formats() {
     assert!(
         text.contains(",line=19,col=57,title=DZ0652 partial-to-unknown-move-type::"),
         "{text}"
+    );
+    // Notes: part of the message in github (an encoded newline), indented lines in concise.
+    assert!(text.contains("%0Anote: did you mean `jump`?"), "{text}");
+    let text = String::from_utf8(lint_output("concise", &f)).unwrap();
+    assert!(
+        text.contains("\n    note: did you mean `jump`?\n"),
+        "{text}"
+    );
+    // SARIF: relative, percent-encoded URIs against %SRCROOT%, and the notes.
+    let res = &v_sarif_of(&f)["runs"][0];
+    let loc = &res["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(loc["uriBaseId"], "%SRCROOT%");
+    assert_eq!(
+        loc["uri"],
+        "tests/lint/partial-to-unknown-move-type/bad.zrf"
+    );
+    let base = res["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    assert!(
+        res["results"][0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("\nnote: did you mean `jump`?")
+    );
+}
+
+/// The SARIF log of `dagaz lint FILE`, run from the project folder.
+fn v_sarif_of(file: &Path) -> serde_json::Value {
+    let out = dagaz()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["lint", "--format", "sarif"])
+        .arg(file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// SARIF: a file name that needs percent-encoding, silenced findings reported with
+/// `suppressions` (in-source and external), and the whole log valid against the SARIF 2.1.0
+/// JSON schema when a validator is available (see `sarif_schema_validation`).
+#[test]
+fn sarif_uris_and_suppressions() {
+    let dir = std::env::temp_dir().join(format!("dagaz-lint-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("a b")).unwrap();
+    let src = std::fs::read_to_string(fixture("unused-macro")).unwrap();
+    let src = src.replace("(define jump", "; dagaz: allow(unused-macro)\n(define jump");
+    let src = src.replace("(game", "(define hop (n n add))\n(game");
+    std::fs::write(dir.join("a b/c%d é.zrf"), src).unwrap();
+    let out = dagaz()
+        .current_dir(&dir)
+        .args([
+            "lint",
+            "--format",
+            "sarif",
+            "--allow",
+            "unused-macro",
+            "a b",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let kinds: Vec<&str> = results
+        .iter()
+        .map(|r| r["suppressions"][0]["kind"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(kinds, ["inSource", "external"], "{v:#}");
+    for r in results {
+        let loc = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(loc["uri"], "a%20b/c%25d%20%C3%A9.zrf");
+        assert_eq!(loc["uriBaseId"], "%SRCROOT%");
+    }
+    sarif_schema_validation(&out.stdout);
+    // A file outside the folder lint runs from gets an absolute file URI.
+    let out = dagaz()
+        .current_dir(dir.join("a b"))
+        .args(["lint", "--format", "sarif"])
+        .arg(fixture("unused-macro"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert!(
+        loc["uri"].as_str().unwrap().starts_with("file:///"),
+        "{loc}"
+    );
+    assert!(loc.get("uriBaseId").is_none(), "{loc}");
+    sarif_schema_validation(&out.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Validates a SARIF log against the SARIF 2.1.0 JSON schema with Python's `jsonschema`.
+/// The schema comes from the npm package `@microsoft/jest-sarif` (MIT), which ships
+/// `lib/schemas/sarif-2.1.0-rtm.5.json`; `.ci/run` unpacks it and sets
+/// `DAGAZ_SARIF_SCHEMA` to its path. Without the schema or the validator the check is
+/// skipped with a message, unless `DAGAZ_REQUIRE_SARIF_SCHEMA=1` (CI) makes that a failure.
+fn sarif_schema_validation(log: &[u8]) {
+    let required = std::env::var("DAGAZ_REQUIRE_SARIF_SCHEMA").as_deref() == Ok("1");
+    let skip = |why: &str| {
+        assert!(!required, "SARIF schema validation required but {why}");
+        eprintln!("skipping SARIF schema validation: {why}");
+    };
+    let Ok(schema) = std::env::var("DAGAZ_SARIF_SCHEMA") else {
+        return skip("DAGAZ_SARIF_SCHEMA is not set");
+    };
+    if !Path::new(&schema).is_file() {
+        return skip(&format!("{schema} does not exist"));
+    }
+    let script = "import json, sys, jsonschema\n\
+        schema = json.load(open(sys.argv[1]))\n\
+        log = json.load(sys.stdin)\n\
+        errors = list(jsonschema.Draft4Validator(schema).iter_errors(log))\n\
+        for e in errors: print(list(e.absolute_path), e.message)\n\
+        sys.exit(1 if errors else 0)\n";
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        return skip("python3 with the jsonschema module is not available");
+    }
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script, &schema])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(log).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "SARIF log does not match the schema:\n{}",
+        String::from_utf8_lossy(&out.stdout)
     );
 }
 

@@ -46,7 +46,7 @@ fn write_node(doc: &TreeDoc, n: &Node, depth: usize, out: &mut String) {
             return;
         }
         out.push_str(">\n");
-        for c in &n.items {
+        for c in n.items.iter() {
             write_node(doc, c, depth + 1, out);
         }
         out.extend(std::iter::repeat_n(' ', depth * 2));

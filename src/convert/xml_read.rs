@@ -127,7 +127,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
                     ));
                 }
                 match stack.last_mut() {
-                    Some(p) => p.items.push(n),
+                    Some(p) => p.items_mut().push(n),
                     None => forms.push(n),
                 }
             }
@@ -143,7 +143,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
                     ));
                 }
                 match stack.last_mut() {
-                    Some(p) => p.items.push(n),
+                    Some(p) => p.items_mut().push(n),
                     None => forms.push(n),
                 }
             }

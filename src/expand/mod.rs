@@ -220,7 +220,7 @@ fn finish(
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));
         macro_infos = infos;
         if !has_errors(&diagnostics) {
-            games = variants::merge_variants(&expanded, &mut diagnostics, limits.max_bytes);
+            games = variants::merge_variants(&expanded, &mut diagnostics, limits.max_merged_bytes);
         }
     }
     Loaded {

@@ -134,9 +134,10 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
     out
 }
 
-/// Builds the playable games of an expanded file. The merged games are copies: when they
-/// pass `max_bytes` in all (counted as [`super::macros::node_bytes`] counts them), merging
-/// stops with `DZ0207 expansion-too-large` and the games built so far are returned.
+/// Builds the playable games of an expanded file. When the games, each counted at its full
+/// size by [`super::macros::node_bytes`] (variants share their base's subtrees in memory, but
+/// each game is compiled on its own), pass `max_bytes` in all, merging stops with `DZ0207
+/// expansion-too-large` and the games built so far are returned.
 pub fn merge_variants(
     forms: &[Node],
     diags: &mut Vec<Diagnostic>,
@@ -144,6 +145,9 @@ pub fn merge_variants(
 ) -> Vec<GameDef> {
     let mut games: Vec<GameDef> = Vec::new();
     let mut copied = 0usize;
+    // Sizes of sections already counted, by their shared children: a variant's sections are
+    // mostly its base's, so each is measured once.
+    let mut sizes: std::collections::HashMap<*const Vec<Node>, usize> = Default::default();
     // Variants written before the file's first game inherit from that game (see below).
     let mut base: Option<(usize, &Node)> = forms
         .iter()
@@ -196,7 +200,18 @@ pub fn merge_variants(
             _ => continue,
         }
         if let Some(g) = games.last() {
-            copied = copied.saturating_add(super::macros::node_bytes(&g.form));
+            let size: usize = super::macros::leaf_bytes(g.form.text.len())
+                + g.form
+                    .items
+                    .iter()
+                    .map(|sec| match sec.items.shared_id() {
+                        Some(id) => *sizes
+                            .entry(id)
+                            .or_insert_with(|| super::macros::node_bytes(sec)),
+                        None => super::macros::node_bytes(sec),
+                    })
+                    .sum::<usize>();
+            copied = copied.saturating_add(size);
             if copied > max_bytes {
                 let n = games.len();
                 games.pop();
@@ -204,12 +219,12 @@ pub fn merge_variants(
                     Diagnostic::error(
                         codes::EXPANSION_TOO_LARGE,
                         format!(
-                            "the games and variants copy more than {} of expanded rules; merging stopped at game {n}",
+                            "the games and variants amount to more than {} of expanded rules; merging stopped at game {n}",
                             super::macros::human_bytes(max_bytes)
                         ),
                     )
                     .with_span(form.span)
-                    .with_note("each variant is a full copy of its base game merged with the variant's sections"),
+                    .with_note("each variant is its base game merged with the variant's sections, and is checked on its own"),
                 );
                 break;
             }

@@ -359,7 +359,7 @@ fn move_types(g: &Node) -> HashSet<String> {
 fn each_list<'a>(n: &'a Node, f: &mut impl FnMut(&'a Node)) {
     if n.kind == Kind::List {
         f(n);
-        for c in &n.items {
+        for c in n.items.iter() {
             each_list(c, f);
         }
     }

@@ -7,6 +7,12 @@
 //! - `; dagaz: allow(DZ0214, unused-macro-parameter)` silences those codes on its own line
 //!   (a trailing comment) or, standing alone on a line, on the next line;
 //! - `; dagaz: allow-file(DZ0850)` silences them in the whole file.
+//!
+//! An unknown code in such a comment is reported (`unknown-lint-code`, a warning: the finding
+//! it meant to silence is still reported), and so is a code that silenced nothing
+//! (`unused-suppression`); codes reported only by `--deep` (`DZ09xx`) count as unused only
+//! when `--deep` ran. Silenced findings are kept in [`FileReport::suppressed`] with the kind of
+//! suppression (formats such as SARIF report them as suppressed results).
 
 pub mod checks;
 pub mod deep;
@@ -15,7 +21,7 @@ pub mod rules;
 
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::expand::{Limits, Loaded};
-use crate::source::SourceMap;
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::{Kind, Node};
 use std::collections::{HashMap, HashSet};
 
@@ -54,9 +60,8 @@ impl LintOptions {
             return Ok(());
         }
         let code = resolve_code(key).ok_or_else(|| {
-            let near = crate::text::suggestions(key, rules::RULES.iter().map(|r| r.code.name));
             let mut m = format!("unknown lint code `{key}`");
-            if let Some(n) = near.first() {
+            if let Some(n) = nearest_code(key) {
                 m += &format!(" (did you mean `{n}`?)");
             }
             m
@@ -66,22 +71,45 @@ impl LintOptions {
     }
 }
 
-/// A code by id or name, among the documented rules and the core codes.
+/// A code by id or name (case-insensitive), among the documented rules (every code dagaz
+/// reports is documented there).
 pub fn resolve_code(key: &str) -> Option<Code> {
-    rules::find(key).map(|r| r.code).or_else(|| {
-        let k = key.to_ascii_uppercase();
-        (k.starts_with("DZ") && k.len() == 6 && k[2..].bytes().all(|b| b.is_ascii_digit())).then(
-            || Code {
-                id: leak(k),
-                name: "",
-            },
-        )
-    })
+    rules::find(key).map(|r| r.code)
 }
 
-fn leak(s: String) -> &'static str {
-    // Codes given on the command line live for the whole run; a handful of bytes.
-    Box::leak(s.into_boxed_str())
+/// The documented code or name nearest to an unknown `key`, for "did you mean".
+pub fn nearest_code(key: &str) -> Option<&'static str> {
+    let looks_like_id = key.len() >= 2 && key[..2].eq_ignore_ascii_case("DZ");
+    let upper = key.to_ascii_uppercase();
+    let key = if looks_like_id { upper.as_str() } else { key };
+    crate::text::suggestions(
+        key,
+        rules::RULES.iter().map(|r| {
+            if looks_like_id {
+                r.code.id
+            } else {
+                r.code.name
+            }
+        }),
+    )
+    .first()
+    .copied()
+}
+
+/// How a finding was silenced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuppressionKind {
+    /// By a `; dagaz: allow(…)` or `allow-file(…)` comment in the file.
+    InSource,
+    /// By `--allow` on the command line.
+    External,
+}
+
+/// A finding that was silenced, and how.
+#[derive(Debug)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub kind: SuppressionKind,
 }
 
 /// The findings for one file, after suppressions and levels, sorted by position.
@@ -90,8 +118,8 @@ pub struct FileReport {
     pub display: String,
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
-    /// How many findings in-file comments or `--allow` silenced.
-    pub suppressed: usize,
+    /// The findings in-file comments or `--allow` silenced, sorted by position.
+    pub suppressed: Vec<Suppressed>,
 }
 
 impl FileReport {
@@ -144,35 +172,58 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
     // Variants share their base game's text: report each finding once.
     let mut seen = HashSet::new();
     diags.retain(|d| seen.insert(key(d)));
-    let sup = Suppressions::collect(&loaded.syntax);
-    let before = diags.len();
-    diags.retain(|d| !sup.silences(d, loaded.main));
-    let mut suppressed = before - diags.len();
-    let before = diags.len();
-    diags.retain_mut(|d| match opts.levels.get(d.code.id) {
-        Some(Level::Allow) => d.severity == Severity::Error && is_fatal(d.code),
-        Some(Level::Warn) => {
-            if !is_fatal(d.code) {
-                d.severity = Severity::Warning;
+    let mut sup = Suppressions::collect(&loaded.syntax, loaded.main);
+    let mut suppressed: Vec<Suppressed> = vec![];
+    let silence = |diags: Vec<Diagnostic>, sup: &mut Suppressions, out: &mut Vec<Suppressed>| {
+        let mut kept = Vec::with_capacity(diags.len());
+        for d in diags {
+            if sup.silences(&d, loaded.main) {
+                out.push(Suppressed {
+                    diagnostic: d,
+                    kind: SuppressionKind::InSource,
+                });
+            } else {
+                kept.push(d);
             }
-            true
         }
-        Some(Level::Deny) => {
-            d.severity = Severity::Error;
-            true
-        }
-        None => {
-            if opts.deny_warnings && d.severity == Severity::Warning {
-                d.severity = Severity::Error;
+        kept
+    };
+    let mut diags = silence(diags, &mut sup, &mut suppressed);
+    // Findings about the comments themselves, silenced like any other.
+    let about = sup.findings(opts.deep.is_some());
+    diags.extend(silence(about, &mut sup, &mut suppressed));
+    let mut kept = Vec::with_capacity(diags.len());
+    for mut d in diags {
+        match opts.levels.get(d.code.id) {
+            Some(Level::Allow) if !(d.severity == Severity::Error && is_fatal(d.code)) => {
+                suppressed.push(Suppressed {
+                    diagnostic: d,
+                    kind: SuppressionKind::External,
+                });
+                continue;
             }
-            true
+            Some(Level::Allow) => {}
+            Some(Level::Warn) => {
+                if !is_fatal(d.code) {
+                    d.severity = Severity::Warning;
+                }
+            }
+            Some(Level::Deny) => d.severity = Severity::Error,
+            None => {
+                if opts.deny_warnings && d.severity == Severity::Warning {
+                    d.severity = Severity::Error;
+                }
+            }
         }
-    });
-    suppressed += before - diags.len();
-    diags.sort_by_key(|d| {
+        kept.push(d);
+    }
+    let mut diags = kept;
+    let position = |d: &Diagnostic| {
         let s = d.span.unwrap_or_default();
         (s.file.0, s.line, s.col)
-    });
+    };
+    diags.sort_by_key(position);
+    suppressed.sort_by_key(|s| position(&s.diagnostic));
     FileReport {
         display: display.to_owned(),
         sources: loaded.sources,
@@ -286,30 +337,47 @@ pub fn lint_path(
 /// In-file `; dagaz: allow(…)` comments.
 #[derive(Debug, Default)]
 struct Suppressions {
-    file: HashSet<String>,
-    lines: HashMap<u32, HashSet<String>>,
+    entries: Vec<Entry>,
+    /// Unknown codes in the comments, with where they are written.
+    unknown: Vec<(String, Span)>,
+}
+
+/// One code in one comment.
+#[derive(Debug)]
+struct Entry {
+    /// The code id (`DZ0214`).
+    id: &'static str,
+    /// The line it covers, or `None` for `allow-file`.
+    line: Option<u32>,
+    /// Where the code is written in the comment.
+    span: Span,
+    /// What the comment says (`allow(unused-macro)`), for messages.
+    written: String,
+    used: bool,
 }
 
 impl Suppressions {
-    fn collect(forms: &[Node]) -> Self {
+    fn collect(forms: &[Node], main: FileId) -> Self {
         let mut s = Suppressions::default();
         let mut code_lines = HashSet::new();
         fn lines_with_code(n: &Node, out: &mut HashSet<u32>) {
             if n.kind != Kind::Comment {
                 out.insert(n.span.line);
             }
-            for c in &n.items {
+            for c in n.items.iter() {
                 lines_with_code(c, out);
             }
         }
         for f in forms {
             lines_with_code(f, &mut code_lines);
         }
-        fn walk(n: &Node, s: &mut Suppressions, code_lines: &HashSet<u32>) {
-            if n.kind == Kind::Comment {
-                let t = n.text.trim_start_matches(';').trim();
+        fn walk(n: &Node, s: &mut Suppressions, code_lines: &HashSet<u32>, main: FileId) {
+            if n.kind == Kind::Comment && n.span.file == main {
+                // The comment's text starts after its `;`.
+                let text = n.text.as_str();
+                let t = text.trim_start_matches(';').trim_start();
                 if let Some(rest) = t.strip_prefix("dagaz:") {
-                    let rest = rest.trim();
+                    let rest = rest.trim_start();
                     let (file_wide, body) = if let Some(b) = rest.strip_prefix("allow-file(") {
                         (true, b)
                     } else if let Some(b) = rest.strip_prefix("allow(") {
@@ -318,43 +386,123 @@ impl Suppressions {
                         return;
                     };
                     let body = body.split(')').next().unwrap_or("");
-                    for key in body.split(',').map(str::trim).filter(|k| !k.is_empty()) {
-                        let id =
-                            resolve_code(key).map_or_else(|| key.to_owned(), |c| c.id.to_owned());
-                        if file_wide {
-                            s.file.insert(id);
+                    // Byte offset of `body` in the comment's text (a subslice of it).
+                    let base = body.as_ptr() as usize - text.as_ptr() as usize;
+                    let mut at = 0;
+                    for raw in body.split(',') {
+                        let key = raw.trim();
+                        let off = base + at + (raw.len() - raw.trim_start().len());
+                        at += raw.len() + 1;
+                        if key.is_empty() {
+                            continue;
+                        }
+                        // One `;` precedes the text; columns count characters.
+                        let span = Span {
+                            file: n.span.file,
+                            line: n.span.line,
+                            col: n.span.col + 1 + text[..off].chars().count() as u32,
+                            offset: n.span.offset + 1 + off as u32,
+                            len: key.len() as u32,
+                        };
+                        let Some(code) = resolve_code(key) else {
+                            s.unknown.push((key.to_owned(), span));
+                            continue;
+                        };
+                        let line = if file_wide {
+                            None
+                        } else if code_lines.contains(&n.span.line) {
+                            // A trailing comment covers its own line.
+                            Some(n.span.line)
                         } else {
                             // A comment alone on its line covers the next line.
-                            let line = if code_lines.contains(&n.span.line) {
-                                n.span.line
-                            } else {
-                                n.span.line + 1
-                            };
-                            s.lines.entry(line).or_default().insert(id);
-                        }
+                            Some(n.span.line + 1)
+                        };
+                        s.entries.push(Entry {
+                            id: code.id,
+                            line,
+                            span,
+                            written: format!(
+                                "{}({key})",
+                                if file_wide { "allow-file" } else { "allow" }
+                            ),
+                            used: false,
+                        });
                     }
                 }
             }
-            for c in &n.items {
-                walk(c, s, code_lines);
+            for c in n.items.iter() {
+                walk(c, s, code_lines, main);
             }
         }
         for f in forms {
-            walk(f, &mut s, &code_lines);
+            walk(f, &mut s, &code_lines, main);
         }
         s
     }
 
-    fn silences(&self, d: &Diagnostic, main: crate::source::FileId) -> bool {
+    /// True when a comment silences `d`; marks the comment used.
+    fn silences(&mut self, d: &Diagnostic, main: FileId) -> bool {
         if is_fatal(d.code) {
             return false;
         }
-        if self.file.contains(d.code.id) {
-            return true;
+        let line = d.span.filter(|s| s.file == main).map(|s| s.line);
+        let mut hit = false;
+        for e in &mut self.entries {
+            if e.id == d.code.id && (e.line.is_none() || e.line == line) {
+                e.used = true;
+                hit = true;
+            }
         }
-        d.span
-            .filter(|s| s.file == main)
-            .and_then(|s| self.lines.get(&s.line))
-            .is_some_and(|set| set.contains(d.code.id))
+        hit
+    }
+
+    /// Unknown codes, and codes that silenced nothing. Codes only `--deep` reports count
+    /// as unused only when `deep` ran.
+    fn findings(&self, deep: bool) -> Vec<Diagnostic> {
+        let mut out = vec![];
+        for (key, span) in &self.unknown {
+            let mut d = Diagnostic::warning(
+                rules::codes::UNKNOWN_LINT_CODE,
+                format!("`{key}` is not a dagaz lint code: this suppression silences nothing"),
+            )
+            .with_span(*span);
+            if let Some(n) = nearest_code(key) {
+                d = d.with_note(format!("did you mean `{n}`?"));
+            }
+            out.push(d);
+        }
+        for e in self.entries.iter().filter(|e| !e.used) {
+            if e.id >= "DZ0900" && !deep {
+                continue;
+            }
+            if resolve_code(e.id).is_some_and(is_fatal) {
+                out.push(
+                    Diagnostic::warning(
+                        rules::codes::UNUSED_SUPPRESSION,
+                        format!(
+                            "`{}` silences nothing: {} stops the checks and cannot be suppressed",
+                            e.written, e.id
+                        ),
+                    )
+                    .with_span(e.span),
+                );
+                continue;
+            }
+            let what = match e.line {
+                Some(l) => format!("on line {l}"),
+                None => "in this file".to_owned(),
+            };
+            out.push(
+                Diagnostic::warning(
+                    rules::codes::UNUSED_SUPPRESSION,
+                    format!(
+                        "`{}` silences nothing: no {} finding {what}",
+                        e.written, e.id
+                    ),
+                )
+                .with_span(e.span),
+            );
+        }
+        out
     }
 }

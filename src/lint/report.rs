@@ -16,7 +16,8 @@ fn location(r: &FileReport, d: &Diagnostic) -> (String, u32, u32) {
     }
 }
 
-/// `file:line:col: severity[CODE/name]: message`, one line per finding.
+/// `file:line:col: severity[CODE/name]: message`, one line per finding, then one indented
+/// `    note: …` line per note.
 pub fn concise(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for r in reports {
@@ -29,6 +30,9 @@ pub fn concise(reports: &[FileReport]) -> String {
                 d.code.name,
                 d.message
             );
+            for n in &d.notes {
+                out += &format!("    note: {n}\n");
+            }
         }
     }
     out
@@ -62,7 +66,7 @@ pub fn summary_line(reports: &[FileReport]) -> String {
             a.2 + r.count(Severity::Note),
         )
     });
-    let suppressed: usize = reports.iter().map(|r| r.suppressed).sum();
+    let suppressed: usize = reports.iter().map(|r| r.suppressed.len()).sum();
     format!(
         "{} file(s) checked: {e} error(s), {w} warning(s), {n} note(s){}",
         reports.len(),
@@ -96,7 +100,7 @@ fn diag_json(r: &FileReport, d: &Diagnostic) -> Value {
 pub fn json_doc(reports: &[FileReport]) -> String {
     let files: Vec<Value> = reports
         .iter()
-        .map(|r| json!({"file": r.display, "diagnostics": r.diagnostics.iter().map(|d| diag_json(r, d)).collect::<Vec<_>>(), "suppressed": r.suppressed}))
+        .map(|r| json!({"file": r.display, "diagnostics": r.diagnostics.iter().map(|d| diag_json(r, d)).collect::<Vec<_>>(), "suppressed": r.suppressed.len()}))
         .collect();
     let count = |s| reports.iter().map(|r| r.count(s)).sum::<usize>();
     let doc = json!({
@@ -109,11 +113,95 @@ pub fn json_doc(reports: &[FileReport]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
-/// SARIF 2.1.0 log with one run.
-pub fn sarif(reports: &[FileReport]) -> String {
+/// The `uriBaseId` of every artifact location: the folder lint ran from.
+pub const SARIF_SRCROOT: &str = "%SRCROOT%";
+
+/// Percent-encodes a path for a URI (RFC 3986): unreserved characters and `/` stay, every
+/// other byte of the UTF-8 text becomes `%XX`. Backslashes become `/`.
+pub fn percent_encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.replace('\\', "/").bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out += &format!("%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Removes `.` and `..` segments from a `/`-separated path without touching the file system.
+/// `..` at the start of a relative path stays.
+fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = vec![];
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| *p != "..") {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..");
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// The artifact location of `file` (as displayed): a relative, percent-encoded URI with
+/// [`SARIF_SRCROOT`] when the file is inside `root` (an absolute folder, `/`-separated), or
+/// else an absolute `file://` URI.
+fn artifact_location(file: &str, root: Option<&str>) -> Value {
+    let file = file.replace('\\', "/");
+    let root = root.map(|r| normalize(&r.replace('\\', "/")));
+    let absolute = match &root {
+        Some(r) if !file.starts_with('/') && !file.contains(':') => {
+            normalize(&format!("{r}/{file}"))
+        }
+        _ => normalize(&file),
+    };
+    if let Some(r) = &root {
+        let prefix = if r.ends_with('/') {
+            r.clone()
+        } else {
+            format!("{r}/")
+        };
+        if let Some(rel) = absolute.strip_prefix(&prefix) {
+            return json!({"uri": percent_encode_path(rel), "uriBaseId": SARIF_SRCROOT});
+        }
+    }
+    if absolute.starts_with('/') {
+        json!({"uri": format!("file://{}", percent_encode_path(&absolute))})
+    } else {
+        // No root given: relative to the folder lint ran from.
+        json!({"uri": percent_encode_path(&absolute), "uriBaseId": SARIF_SRCROOT})
+    }
+}
+
+/// A report's findings, then its silenced findings with how they were silenced.
+fn all(r: &FileReport) -> Vec<(&Diagnostic, Option<super::SuppressionKind>)> {
+    r.diagnostics
+        .iter()
+        .map(|d| (d, None))
+        .chain(r.suppressed.iter().map(|s| (&s.diagnostic, Some(s.kind))))
+        .collect()
+}
+
+/// SARIF 2.1.0 log with one run. `root` is the absolute folder lint ran from (the
+/// `%SRCROOT%` of the artifact URIs, given in `originalUriBaseIds`). Findings silenced by a
+/// comment or `--allow` are results with `suppressions` (`inSource` / `external`).
+pub fn sarif(reports: &[FileReport], root: Option<&str>) -> String {
     let mut rule_ids: Vec<&str> = reports
         .iter()
-        .flat_map(|r| r.diagnostics.iter().map(|d| d.code.id))
+        .flat_map(|r| all(r).into_iter().map(|(d, _)| d.code.id))
         .collect();
     rule_ids.sort_unstable();
     rule_ids.dedup();
@@ -131,36 +219,58 @@ pub fn sarif(reports: &[FileReport]) -> String {
         })
         .collect();
     let rule_ids = &rule_ids;
-    let results: Vec<Value> = reports
-        .iter()
-        .flat_map(|r| {
-            r.diagnostics.iter().map(move |d| {
-                let (f, l, c) = location(r, d);
-                json!({
-                    "ruleId": d.code.id,
-                    "ruleIndex": rule_ids.iter().position(|x| *x == d.code.id).unwrap_or(0),
-                    "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
-                    "message": {"text": d.message},
-                    "locations": [{"physicalLocation": {
-                        "artifactLocation": {"uri": f.replace('\\', "/")},
-                        "region": {"startLine": l.max(1), "startColumn": c.max(1)}
-                    }}]
-                })
-            })
-        })
-        .collect();
+    let mut results: Vec<Value> = vec![];
+    for r in reports {
+        for (d, kind) in all(r) {
+            let (f, l, c) = location(r, d);
+            let mut text = d.message.clone();
+            for n in &d.notes {
+                text += "\nnote: ";
+                text += n;
+            }
+            let mut v = json!({
+                "ruleId": d.code.id,
+                "ruleIndex": rule_ids.iter().position(|x| *x == d.code.id).unwrap_or(0),
+                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
+                "message": {"text": text},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": artifact_location(&f, root),
+                    "region": {"startLine": l.max(1), "startColumn": c.max(1)}
+                }}]
+            });
+            if let Some(k) = kind {
+                v["suppressions"] = json!([{"kind": match k {
+                    super::SuppressionKind::InSource => "inSource",
+                    super::SuppressionKind::External => "external",
+                }}]);
+            }
+            results.push(v);
+        }
+    }
+    let mut run = json!({
+        "tool": {"driver": {"name": "dagaz", "version": env!("CARGO_PKG_VERSION"), "informationUri": "https://github.com/dagaz-zrf/dagaz", "rules": rules}},
+        "results": results,
+    });
+    if let Some(r) = root {
+        let mut base = percent_encode_path(&normalize(&r.replace('\\', "/")));
+        if !base.ends_with('/') {
+            base.push('/');
+        }
+        if !base.starts_with('/') {
+            base.insert(0, '/');
+        }
+        run["originalUriBaseIds"] = json!({SARIF_SRCROOT: {"uri": format!("file://{base}")}});
+    }
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "dagaz", "version": env!("CARGO_PKG_VERSION"), "informationUri": "https://github.com/dagaz-zrf/dagaz", "rules": rules}},
-            "results": results,
-        }]
+        "runs": [run]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
-/// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`).
+/// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`); the
+/// notes follow the message as `note: …` lines (newlines encoded as `%0A`).
 pub fn github(reports: &[FileReport]) -> String {
     let esc = |s: &str| {
         s.replace('%', "%25")
@@ -177,13 +287,18 @@ pub fn github(reports: &[FileReport]) -> String {
                 Severity::Warning => "warning",
                 Severity::Note => "notice",
             };
+            let mut message = d.message.clone();
+            for n in &d.notes {
+                message += "\nnote: ";
+                message += n;
+            }
             out += &format!(
                 "::{kind} file={},line={},col={},title={}::{}\n",
                 prop(&f),
                 l.max(1),
                 c.max(1),
                 prop(&format!("{} {}", d.code.id, d.code.name)),
-                esc(&d.message)
+                esc(&message)
             );
         }
     }

@@ -14,6 +14,8 @@ pub mod codes {
     code!(UNKNOWN_TOP_LEVEL_FORM, "DZ0216", "unknown-top-level-form");
     code!(UNUSED_MACRO_ARGUMENT, "DZ0220", "unused-macro-argument");
     code!(DUPLICATE_VARIANT, "DZ0221", "duplicate-variant");
+    code!(UNKNOWN_LINT_CODE, "DZ0260", "unknown-lint-code");
+    code!(UNUSED_SUPPRESSION, "DZ0261", "unused-suppression");
     pub const NO_GAME_FORM: Code = crate::diagnostics::codes::NO_GAME;
     code!(ASYMMETRIC_SYMMETRY, "DZ0450", "asymmetric-symmetry");
     code!(DOUBLY_OCCUPIED, "DZ0451", "doubly-occupied");
@@ -191,7 +193,7 @@ pub static RULES: &[Rule] = &[
         core::EXPANSION_TOO_LARGE,
         Error,
         "macro expansion too large",
-        "Macro expansion produced more than 256 MiB of nodes and text (each produced node counts 72 bytes plus its text; the largest file in the shared corpus needs 7 MB), or the variants, each a full copy of its base game, copy more than 256 MiB in all. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
+        "Macro expansion produced more than 256 MiB of nodes and text (each produced node counts 56 bytes plus its text; the largest file in the shared corpus needs 5.5 MB), or the games and variants, each counted at its full size since each is checked on its own, amount to more than 2 GiB. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
         "expansion-too-large"
     ),
     rule!(
@@ -268,6 +270,20 @@ pub static RULES: &[Rule] = &[
         "an unknown form at the top level",
         "At the top level ZoG reads only `game`, `variant`, `define`, `include` and `version`.",
         "unknown-top-level-form"
+    ),
+    rule!(
+        codes::UNKNOWN_LINT_CODE,
+        Warning,
+        "an unknown code in a `; dagaz: allow(…)` comment",
+        "A suppression comment names a code or rule name that dagaz does not have (usually a typo); the note suggests the nearest one. It is a warning, not an error: a misspelt suppression silences nothing, so the finding it meant to silence is still reported. On the command line an unknown `--allow`, `--warn` or `--deny` code is a usage error (exit 2).",
+        "unknown-lint-code"
+    ),
+    rule!(
+        codes::UNUSED_SUPPRESSION,
+        Warning,
+        "a `; dagaz: allow(…)` comment silences nothing",
+        "No finding of that code is on the line the comment covers (its own line for a trailing comment, the next line for a comment alone on its line; the whole file for `allow-file`). The problem was fixed, or the comment sits on the wrong line. Codes that only `--deep` reports (`DZ09xx`) are checked only when `--deep` runs. Errors that stop the checks (syntax, includes, expansion limits) cannot be suppressed, so a comment naming them is reported too.",
+        "unused-suppression"
     ),
     rule!(
         codes::ASYMMETRIC_SYMMETRY,

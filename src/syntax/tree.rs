@@ -5,6 +5,7 @@
 //! distinct kinds.
 
 use crate::source::Span;
+use std::sync::Arc;
 
 /// The five node kinds of a ZRF file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,14 +41,57 @@ impl Kind {
     }
 }
 
+/// The children of a node: shared, copied on write, and no allocation when there are none
+/// (leaves). Reads go through `Deref` to a `Vec<Node>`.
+#[derive(Clone, Default)]
+pub struct Items(Option<Arc<Vec<Node>>>);
+
+static NO_ITEMS: Vec<Node> = Vec::new();
+
+impl Items {
+    /// Identifies the shared list (`None` when empty), e.g. to measure a subtree once.
+    pub fn shared_id(&self) -> Option<*const Vec<Node>> {
+        self.0.as_ref().map(Arc::as_ptr)
+    }
+}
+
+impl std::ops::Deref for Items {
+    type Target = Vec<Node>;
+    fn deref(&self) -> &Vec<Node> {
+        self.0.as_deref().unwrap_or(&NO_ITEMS)
+    }
+}
+
+impl From<Vec<Node>> for Items {
+    fn from(v: Vec<Node>) -> Self {
+        Items((!v.is_empty()).then(|| Arc::new(v)))
+    }
+}
+
+impl PartialEq for Items {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Items {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// A node. Leaves keep their text in `text` (strings without quotes, comments without the
 /// `;`); lists keep their children in `items`.
+///
+/// The children are shared ([`Items`]): cloning a node is cheap and a clone shares its
+/// subtrees until one of them is changed ([`Node::items_mut`] copies on write). Variants,
+/// which copy their base game, so share the base's sections instead of duplicating them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub kind: Kind,
     pub span: Span,
     pub text: String,
-    pub items: Vec<Node>,
+    pub items: Items,
 }
 
 impl Node {
@@ -56,7 +100,7 @@ impl Node {
             kind,
             span,
             text: text.into(),
-            items: Vec::new(),
+            items: Items::default(),
         }
     }
 
@@ -65,7 +109,7 @@ impl Node {
             kind: Kind::List,
             span,
             text: String::new(),
-            items,
+            items: Items::from(items),
         }
     }
 
@@ -124,8 +168,18 @@ impl Node {
             && self
                 .items
                 .iter()
-                .zip(&other.items)
+                .zip(other.items.iter())
                 .all(|(a, b)| a.same_tree(b))
+    }
+
+    /// The children, to change: copied first when shared with another tree.
+    pub fn items_mut(&mut self) -> &mut Vec<Node> {
+        Arc::make_mut(self.items.0.get_or_insert_with(Default::default))
+    }
+
+    /// Takes the children out, leaving none (copies them when shared).
+    pub fn take_items(&mut self) -> Vec<Node> {
+        std::mem::take(self.items_mut())
     }
 
     /// Number of nodes in this tree.
@@ -135,8 +189,16 @@ impl Node {
 
     /// Removes comments at every depth.
     pub fn strip_comments(&mut self) {
-        self.items.retain(|n| n.kind != Kind::Comment);
-        for n in &mut self.items {
+        if !self
+            .items
+            .iter()
+            .any(|n| n.kind == Kind::Comment || !n.items.is_empty())
+        {
+            return;
+        }
+        let items = self.items_mut();
+        items.retain(|n| n.kind != Kind::Comment);
+        for n in items {
             n.strip_comments();
         }
     }

@@ -164,7 +164,11 @@ pub fn run(a: Args) -> u8 {
         Format::Human => report::human(&reports),
         Format::Concise => report::concise(&reports),
         Format::Json => report::json_doc(&reports),
-        Format::Sarif => report::sarif(&reports),
+        Format::Sarif => {
+            // Artifact URIs are relative to the folder lint runs from (`%SRCROOT%`).
+            let cwd = std::env::current_dir().ok();
+            report::sarif(&reports, cwd.as_deref().and_then(Path::to_str))
+        }
         Format::Github => report::github(&reports),
     };
     if let Err(e) = write_output(a.output.as_deref(), text.as_bytes()) {
