@@ -52,6 +52,7 @@ pub mod codes {
     code!(NO_GAME, "DZ0211", "no-game");
     code!(UNKNOWN_VARIANT, "DZ0212", "unknown-variant");
     code!(INCLUDE_TOO_DEEP, "DZ0213", "include-too-deep");
+    code!(INCLUDE_OUTSIDE_PROJECT, "DZ0217", "include-outside-project");
     // Model compilation: names (03xx), board (04xx), players and turns (05xx), pieces and
     // moves (06xx), goals (07xx), options (08xx); engine runtime (09xx).
     code!(UNKNOWN_NAME, "DZ0301", "unknown-name");
@@ -74,6 +75,7 @@ pub mod codes {
     code!(UNKNOWN_CONDITION, "DZ0604", "unknown-condition");
     code!(TOO_MANY_ATTRIBUTES, "DZ0605", "too-many-attributes");
     code!(TOO_MANY_PIECE_TYPES, "DZ0606", "too-many-piece-types");
+    code!(UNKNOWN_MOVE_TYPE, "DZ0607", "unknown-move-type");
     code!(UNKNOWN_GOAL, "DZ0701", "unknown-goal");
     code!(BAD_GOAL, "DZ0702", "bad-goal");
     code!(BAD_OPTION_VALUE, "DZ0801", "bad-option-value");
@@ -145,16 +147,22 @@ pub fn render_human(d: &Diagnostic, sources: &SourceMap) -> String {
     let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code.id, d.message);
     if let Some(span) = d.span.filter(|s| (s.file.0 as usize) < sources.len()) {
         let file = sources.get(span.file);
-        let line = file.line_text(span.line);
+        let (line, col) = file.snippet(span.line, span.col);
         let num = span.line.to_string();
         let pad = " ".repeat(num.len());
         let _ = writeln!(out, "{pad}--> {}:{}:{}", file.display, span.line, span.col);
+        if file.hidden {
+            for n in &d.notes {
+                let _ = writeln!(out, "  = note: {n}");
+            }
+            return out;
+        }
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{num} | {}", line.replace('\t', " "));
-        let caret_pad = " ".repeat(span.col.saturating_sub(1) as usize);
+        let caret_pad = " ".repeat(col.saturating_sub(1) as usize);
         let width = line
             .chars()
-            .skip(span.col.saturating_sub(1) as usize)
+            .skip(col.saturating_sub(1) as usize)
             .take(span.len.max(1) as usize)
             .count()
             .max(1);
@@ -180,7 +188,7 @@ pub fn render_json(d: &Diagnostic, sources: &SourceMap) -> String {
         v["file"] = file.display.clone().into();
         v["line"] = span.line.into();
         v["column"] = span.col.into();
-        v["snippet"] = file.line_text(span.line).into();
+        v["snippet"] = file.snippet(span.line, span.col).0.into();
     }
     v.to_string()
 }

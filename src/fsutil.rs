@@ -1,11 +1,26 @@
 //! File output that never leaves a half-written file: write to a temporary file in the same
 //! folder, flush it to disk, then rename it over the target.
+//!
+//! A target that is not a regular file (a device such as `/dev/null`, a FIFO, `/dev/stdout`)
+//! or that is a symbolic link is written through, never replaced by a regular file: renaming
+//! over it would destroy the device node or the link.
 
 use std::io::Write;
 use std::path::Path;
 
-/// Writes `data` to `path` atomically.
+/// Writes `data` to `path` atomically (through it when it is not a plain regular file; see
+/// the module documentation). The temporary file is removed on every failure.
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let is_special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if is_link || is_special {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(!is_special)
+            .open(path)?;
+        f.write_all(data)?;
+        return f.flush();
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),

@@ -38,10 +38,42 @@ pub struct SourceFile {
     pub text: String,
     /// Byte offset of the start of every line.
     line_starts: Vec<u32>,
+    /// No snippet of this file is ever shown (an included file that is not ZRF: its text
+    /// could be anything, secrets included). See [`SourceMap::hide_text`].
+    pub hidden: bool,
 }
 
 impl SourceFile {
     /// Text of the 1-based line `line`, without its line ending.
+    /// At most [`SNIPPET_CHARS`] characters of line `line` around column `col` (1-based), for
+    /// a diagnostic: the excerpt (with `…` where the line was cut) and the column of `col`
+    /// within it. A 50 MB one-line file gives a short snippet, not the whole line.
+    pub fn snippet(&self, line: u32, col: u32) -> (String, u32) {
+        if self.hidden {
+            return (String::new(), 1);
+        }
+        let text = self.line_text(line);
+        let col = col.max(1) as usize - 1;
+        // Fast path: most lines are short.
+        if text.len() <= SNIPPET_CHARS {
+            return (text.to_owned(), col as u32 + 1);
+        }
+        let half = SNIPPET_CHARS / 2;
+        let first = col.saturating_sub(half);
+        let mut out = String::new();
+        let mut new_col = col - first;
+        if first > 0 {
+            out.push('…');
+            new_col += 1;
+        }
+        let mut chars = text.chars().skip(first);
+        out.extend(chars.by_ref().take(SNIPPET_CHARS));
+        if chars.next().is_some() {
+            out.push('…');
+        }
+        (out, new_col as u32 + 1)
+    }
+
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line as usize).saturating_sub(1);
         let Some(&start) = self.line_starts.get(i) else {
@@ -56,6 +88,28 @@ impl SourceFile {
     }
 }
 
+/// Largest rules file read, in bytes (published files are below 1 MB). A longer input,
+/// or an endless one such as `/dev/zero`, is refused without reading more than this.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads at most [`MAX_SOURCE_BYTES`] bytes of `path`; more is an error.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_SOURCE_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Longest source excerpt a diagnostic prints (see [`SourceFile::snippet`]).
+pub const SNIPPET_CHARS: usize = 200;
+
 /// All files read for one job.
 #[derive(Debug, Default)]
 pub struct SourceMap {
@@ -67,6 +121,11 @@ impl SourceMap {
         Self::default()
     }
 
+    /// Marks a file whose text must never be shown in a diagnostic.
+    pub fn hide_text(&mut self, id: FileId) {
+        self.files[id.0 as usize].hidden = true;
+    }
+
     /// Adds already-decoded text (used for bundled games and tests).
     pub fn add_text(&mut self, path: PathBuf, display: String, text: String) -> FileId {
         let line_starts = line_starts(&text);
@@ -75,6 +134,7 @@ impl SourceMap {
             display,
             text,
             line_starts,
+            hidden: false,
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -87,13 +147,36 @@ impl SourceMap {
         display: String,
         warnings: &mut Vec<Diagnostic>,
     ) -> Result<FileId, Diagnostic> {
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = read_capped(path).map_err(|e| {
             Diagnostic::error(
                 codes::IO_ERROR,
                 format!("cannot read `{}`: {}", path.display(), e),
             )
         })?;
         Ok(self.add_bytes(path.to_path_buf(), display, &bytes, warnings))
+    }
+
+    /// Like [`SourceMap::load`] for a file named by another file (an `include`): it must be
+    /// a regular file (not a device, a FIFO or a folder), so that reading it ends.
+    pub fn load_regular(
+        &mut self,
+        path: &Path,
+        display: String,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<FileId, Diagnostic> {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Diagnostic::error(
+                codes::IO_ERROR,
+                format!("cannot read `{}`: {}", path.display(), e),
+            )
+        })?;
+        if !meta.is_file() {
+            return Err(Diagnostic::error(
+                codes::IO_ERROR,
+                format!("`{}` is not a regular file", path.display()),
+            ));
+        }
+        self.load(path, display, warnings)
     }
 
     /// Decodes bytes (see the module docs) and adds them.
@@ -272,6 +355,20 @@ mod tests {
         let s = m.span_at(id, 6, 1); // 'd'
         assert_eq!((s.line, s.col), (2, 2));
         assert_eq!(m.get(id).line_text(2), "çd");
+        assert_eq!(m.get(id).snippet(2, 2), ("çd".to_owned(), 2));
         assert_eq!(m.span_at(id, 8, 1).line, 3);
+    }
+
+    #[test]
+    fn snippets_of_long_lines_are_cut_around_the_column() {
+        let mut m = SourceMap::new();
+        let long = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let id = m.add_bytes("x".into(), "x".into(), long.as_bytes(), &mut vec![]);
+        let (snip, col) = m.get(id).snippet(1, 5001);
+        assert!(snip.chars().count() <= SNIPPET_CHARS + 2, "{}", snip.len());
+        assert_eq!(snip.chars().nth(col as usize - 1), Some('X'));
+        assert!(snip.starts_with('…') && snip.ends_with('…'));
+        let (snip, col) = m.get(id).snippet(1, 1);
+        assert_eq!((snip.chars().next(), col), (Some('a'), 1));
     }
 }

@@ -29,6 +29,28 @@ pub fn suggestions<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>
     v.into_iter().map(|(_, c)| c).collect()
 }
 
+/// The one "did you mean" for a misspelt name among `candidates`: a name that differs only
+/// in case, else (for names of three characters or more: shorter names such as `e` or `a1`
+/// are all "near" each other) the nearest by [`suggestions`].
+pub fn name_suggestion<'a, S: AsRef<str> + 'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a S> + Clone,
+) -> Option<String> {
+    if let Some(c) = candidates
+        .clone()
+        .into_iter()
+        .find(|c| c.as_ref().eq_ignore_ascii_case(word))
+    {
+        return Some(c.as_ref().to_owned());
+    }
+    if word.chars().count() < 3 {
+        return None;
+    }
+    suggestions(word, candidates.into_iter().map(AsRef::as_ref))
+        .first()
+        .map(|s| (*s).to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -37,6 +59,13 @@ mod tests {
         assert_eq!(
             super::suggestions("ur-randm", ["ur-random", "chess"]),
             ["ur-random"]
+        );
+        let names = ["Y1".to_owned(), "a1".to_owned(), "north".to_owned()];
+        assert_eq!(super::name_suggestion("y1", &names).as_deref(), Some("Y1"));
+        assert_eq!(super::name_suggestion("b1", &names), None);
+        assert_eq!(
+            super::name_suggestion("nrth", &names).as_deref(),
+            Some("north")
         );
     }
 }

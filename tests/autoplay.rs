@@ -326,3 +326,102 @@ fn corpus_race_games_play_with_random_players() {
         .assert()
         .success();
 }
+
+/// Durability: SIGTERM (as Slurm preemption or `timeout` sends) stops a run like Ctrl-C; the
+/// games file then holds every finished game as valid JSON Lines (streamed and flushed game
+/// by game), and `--resume` completes it into exactly the records of an uninterrupted run.
+#[cfg(unix)]
+#[test]
+fn sigterm_keeps_finished_games_and_resume_completes_the_run() {
+    let args = [
+        "autoplay",
+        "ur-random",
+        "ur-random",
+        "-n",
+        "1000",
+        "-j",
+        "1",
+    ];
+    let cut = tmp("cut.jsonl");
+    let _ = std::fs::remove_file(&cut);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args(args)
+        .arg("--games-out")
+        .arg(&cut)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(&cut)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < 20
+    {
+        assert!(t0.elapsed().as_secs() < 60, "no game was streamed");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let kept = records(&cut);
+    assert!(!kept.is_empty());
+    if status.code() == Some(130) {
+        assert!(kept.len() < 1000, "interrupted but {} games", kept.len());
+    } else {
+        // The run may have finished before the signal arrived on a fast machine.
+        assert_eq!(status.code(), Some(0));
+    }
+    // A second run cannot write the same file while the first holds it: covered by the
+    // lock; here the first has ended, so resuming works.
+    dagaz()
+        .args(args)
+        .arg("--resume")
+        .arg(&cut)
+        .assert()
+        .success();
+    let full = tmp("uncut.jsonl");
+    autoplay(&args[1..], &full);
+    assert_eq!(records(&cut), records(&full));
+}
+
+/// Settings that cannot give a meaningful run are refused before any game, and a truncated
+/// last record (a kill in the middle of a write) is dropped with a warning on resume.
+#[test]
+fn meaningless_settings_and_truncated_records() {
+    for bad in [
+        &["-j", "0"][..],
+        &["--max-plies", "0"][..],
+        &["-n", "2", "--shard", "3/4"][..],
+    ] {
+        let out = dagaz()
+            .args(["autoplay", "ur-random", "ur-random"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    let f = tmp("truncated.jsonl");
+    autoplay(&["ur-random", "ur-simple", "-n", "4"], &f);
+    let mut text = std::fs::read_to_string(&f).unwrap();
+    let full = records(&f);
+    text.truncate(text.len() - 30); // the last record loses its end and its line break
+    std::fs::write(&f, &text).unwrap();
+    let out = dagaz()
+        .args(["autoplay", "ur-random", "ur-simple", "-n", "4", "--resume"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("dropped an incomplete last record"));
+    assert_eq!(records(&f), full);
+    // A smaller -n than the file holds is refused.
+    dagaz()
+        .args(["autoplay", "ur-random", "ur-simple", "-n", "2", "--resume"])
+        .arg(&f)
+        .assert()
+        .code(2);
+}

@@ -369,3 +369,144 @@ fn xml_input_converts_back() {
     assert_eq!(zrf, direct);
     assert!(String::from_utf8_lossy(&zrf).contains("\"x\r\ny\""));
 }
+
+/// Hostile tree XML: deep nesting is refused (no stack overflow), leaves that cannot be
+/// printed as the same ZRF token are refused (not written as different ZRF), and a one-line
+/// input gives a short snippet.
+#[test]
+fn hostile_tree_xml_is_refused_with_a_diagnostic() {
+    let deep = format!(
+        "<zrf stage=\"syntax\">{}{}</zrf>",
+        "<list>".repeat(100_000),
+        "</list>".repeat(100_000)
+    );
+    let cases = [
+        ("deep.xml", deep.as_str(), "nested deeper than 256"),
+        (
+            "space.xml",
+            "<zrf stage=\"syntax\"><list><atom>a b</atom></list></zrf>",
+            "an atom with a blank",
+        ),
+        (
+            "quote.xml",
+            "<zrf stage=\"syntax\"><list><string>say \"hi\"</string></list></zrf>",
+            "a string with",
+        ),
+        (
+            "number.xml",
+            "<zrf stage=\"syntax\"><list><number>1e5</number></list></zrf>",
+            "a number that is not",
+        ),
+        (
+            "empty.xml",
+            "<zrf stage=\"syntax\"><list><atom/></list></zrf>",
+            "an empty atom",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let p = temp_file(name, text);
+        let out = dagaz()
+            .args(["convert", "--to", "zrf"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}: wrote output");
+        assert!(
+            err.contains("DZ0004") && err.contains(want),
+            "{name}: {err}"
+        );
+        assert!(err.len() < 2_000, "{name}: {} bytes on stderr", err.len());
+    }
+}
+
+/// `-o` writes through a symbolic link and a FIFO instead of replacing them with a regular
+/// file, `/dev/null` stays a device, and a failed write to stdout (a closed pipe) exits 2.
+#[cfg(unix)]
+#[test]
+fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_file("out.txt", "").with_file_name("");
+    let target = dir.join("target.xml");
+    let link = dir.join("link.xml");
+    std::fs::write(&target, "old").unwrap();
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let st = dagaz()
+        .args(["convert", "tictactoe", "-o"])
+        .arg(&link)
+        .output()
+        .unwrap()
+        .status;
+    assert!(st.success());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .starts_with("<?xml")
+    );
+    // A FIFO: read it while dagaz writes.
+    let fifo = dir.join("pipe.xml");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_string(&mut s)
+                .unwrap();
+            s
+        })
+    };
+    let st = dagaz()
+        .args(["convert", "tictactoe", "-o"])
+        .arg(&fifo)
+        .output()
+        .unwrap()
+        .status;
+    assert!(st.success());
+    assert!(reader.join().unwrap().starts_with("<?xml"));
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    let st = dagaz()
+        .args(["convert", "tictactoe", "-o", "/dev/null"])
+        .output()
+        .unwrap()
+        .status;
+    assert!(st.success());
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    // stdout closed before dagaz writes: exit 2 with a message, no panic.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args(["perft", "--suite", "tictactoe"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot write to stdout") && !err.contains("panicked"),
+        "{err}"
+    );
+}

@@ -363,6 +363,15 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
+    // An Axiom game cannot be played: DZ0802 (lint only warns, DZ0803).
+    let axiom = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tests/lint/axiom-engine/bad.zrf", "--depth", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(axiom.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&axiom.stderr).contains("DZ0802"));
     let div = |j: &str| {
         let o = Command::cargo_bin("dagaz")
             .unwrap()
@@ -423,4 +432,204 @@ fn perft_json_is_versioned() {
 fn perft_chess_depth_6() {
     let mut e = bundled("chess", None);
     assert_eq!(perft(&mut e, 6), 119_060_324);
+}
+
+/// ZoG forms (docs/semantics.md): every `tests/fixtures/forms/NAME.zrf` lints without an
+/// error or a warning, and each of its variants has, at the start position, exactly the moves that
+/// `NAME.moves` lists under `[VARIANT TITLE]` (one move per line, order ignored).
+#[test]
+fn zog_form_fixtures_give_their_move_lists() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/forms");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut problems = vec![];
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let expected_text = std::fs::read_to_string(path.with_extension("moves"))
+            .unwrap_or_else(|_| panic!("{name}: no .moves file"));
+        let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut current = None;
+        for line in expected_text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(t) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                current = Some(t.to_owned());
+                expected.entry(t.to_owned()).or_default();
+            } else {
+                let v = current.clone().expect("a move before any [variant]");
+                expected.get_mut(&v).unwrap().push(line.to_owned());
+            }
+        }
+        let report = dagaz::lint::lint_path(&path, &name, &Default::default()).unwrap();
+        for d in report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity >= dagaz::diagnostics::Severity::Warning)
+        {
+            problems.push(format!("{name}: lint finding {} {}", d.code.id, d.message));
+        }
+        let loaded = load_path(&path, &name, Limits::default()).unwrap();
+        let titles: Vec<String> = loaded.games.iter().map(|g| g.title.clone()).collect();
+        if titles != expected.keys().cloned().collect::<Vec<_>>() {
+            let mut sorted = titles.clone();
+            sorted.sort();
+            if sorted != expected.keys().cloned().collect::<Vec<_>>() {
+                problems.push(format!(
+                    "{name}: variants {titles:?} but .moves lists {:?}",
+                    expected.keys()
+                ));
+            }
+        }
+        for g in &loaded.games {
+            let Some(want) = expected.get(&g.title) else {
+                continue;
+            };
+            let e = match Model::compile(g) {
+                Ok(m) => Engine::new(m),
+                Err(d) => {
+                    problems.push(format!("{name} [{}]: does not compile: {d:?}", g.title));
+                    continue;
+                }
+            };
+            let s = e.initial_state();
+            let mut l = MoveList::new();
+            let mut e = e;
+            e.legal_moves(&s, &mut l);
+            let mut got: Vec<String> = l.iter().map(|m| e.notation(m)).collect();
+            got.sort();
+            let mut want = want.clone();
+            want.sort();
+            if got != want {
+                problems.push(format!(
+                    "{name} [{}]:\n  expected {want:?}\n  got      {got:?}",
+                    g.title
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Occupier forms in goals decide games as documented (docs/semantics.md, "Occupier forms
+/// in goals"): plays moves in `tests/fixtures/forms/occupier-goals.zrf` and checks results.
+#[test]
+fn occupier_goals_decide_games() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/occupier-goals.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let play = |variant: &str, moves: &[&str]| {
+        let mut e = engine_of_text(&text, Some(variant));
+        let mut s = e.initial_state();
+        for want in moves {
+            let mut l = MoveList::new();
+            e.legal_moves(&s, &mut l);
+            let m = l
+                .iter()
+                .find(|m| e.notation(m) == *want)
+                .unwrap_or_else(|| panic!("{variant}: no move {want}"))
+                .clone();
+            e.make(&mut s, &m);
+        }
+        e.outcome(&s).map(|o| o.results)
+    };
+    use PlayerResult::{Loss, Win};
+    // White's Man on b1 is an opponent's Man for Black, who loses.
+    assert_eq!(play("Opponent", &["Man a1 - b1"]), Some(vec![Win, Loss]));
+    // White's home holds no White Man once it has moved.
+    assert_eq!(play("Not", &["Man a1 - b1"]), Some(vec![Loss, Win]));
+    // Men of any owner on b1 and c1: the player to move (White) is tested first.
+    assert_eq!(play("Any owner", &["Man a1 - b1"]), None);
+    assert_eq!(
+        play("Any owner", &["Man a1 - b1", "Man d1 - c1"]),
+        Some(vec![Loss, Win])
+    );
+    // Side by side with an opponent's Man, east as each player sees it.
+    assert_eq!(
+        play("Relative", &["Man a1 - b1", "Man d1 - c1"]),
+        Some(vec![Loss, Win])
+    );
+    assert_eq!(play("Finished", &[]), Some(vec![Loss, Win]));
+}
+
+/// `create` without a piece type and attributes named `not-…` (docs/semantics.md): plays
+/// `tests/fixtures/forms/create-and-attributes.zrf` and looks at the board.
+#[test]
+fn create_without_type_and_not_attributes() {
+    use dagaz::model::piece;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/create-and-attributes.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let after = |variant: &str, mv: &str| {
+        let mut e = engine_of_text(&text, Some(variant));
+        let mut s = e.initial_state();
+        let mut l = MoveList::new();
+        e.legal_moves(&s, &mut l);
+        let m = l.iter().find(|m| e.notation(m) == mv).expect(mv).clone();
+        e.make(&mut s, &m);
+        let m = e.model();
+        let at = |name: &str| e.piece_at(&s, m.position(name).unwrap());
+        let describe = |v: u32| {
+            (v != 0).then(|| {
+                (
+                    m.piece_types[piece::ty(v) as usize].name.clone(),
+                    m.players[piece::owner(v) as usize].name.clone(),
+                )
+            })
+        };
+        (describe(at("a1")), describe(at("b1")), at("b2"))
+    };
+    let man = |owner: &str| Some(("Man".to_owned(), owner.to_owned()));
+    let (a1, b1, _) = after("Create for a player", "Man a1 - b1");
+    assert_eq!((a1, b1), (man("Black"), man("White")));
+    let (a1, b1, _) = after("Create here", "Man a1 - b1");
+    assert_eq!((a1, b1), (man("White"), man("White")));
+    // The Post's `not-locked?` is its own attribute: true at the start, false after moving.
+    let (_, _, post) = after("Create for a player", "Post a2 - b2");
+    let e = engine_of_text(&text, None);
+    let attr = e
+        .model()
+        .attributes
+        .iter()
+        .position(|a| a == "not-locked?")
+        .unwrap();
+    assert!(!piece::attr(post, attr as u32));
+}
+
+/// A piece that can never come into play (not set up, not dropped, never created or
+/// promoted to) does not stop a game from compiling when its moves name something the
+/// board lacks: its errors become warnings and its blocks are dropped (docs/semantics.md).
+#[test]
+fn pieces_never_in_play_do_not_block_compilation() {
+    let text = r#"(game (title "Base") (players A B) (turn-order A B)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1) (ne 1 -1))))
+      (board-setup (A (Man b1) (Bishop a1)))
+      (piece (name Man) (moves (n (verify empty?) add)))
+      (piece (name Bishop) (moves (ne (verify empty?) add)))
+      (loss-condition (A B) stalemated))
+    (variant (title "No bishops")
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1))))
+      (board-setup (A (Man b1))))
+    (variant (title "Bishops kept")
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+        (directions (n 0 -1)))))"#;
+    let loaded = load_text("never.zrf", text, Limits::default());
+    let compile = |t: &str| Model::compile(loaded.find_game(t).unwrap());
+    let m = compile("No bishops").expect("the Bishop never comes into play");
+    assert!(
+        m.warnings.iter().any(|d| d.code.id == "DZ0602"
+            && d.notes.iter().any(|n| n.contains("never comes into play")))
+    );
+    assert_eq!(perft(&mut Engine::new(m), 1), 1);
+    // Set up, the Bishop is in play: its unknown direction is an error.
+    assert!(compile("Bishops kept").is_err());
+    assert_eq!(perft(&mut Engine::new(compile("Base").unwrap()), 1), 2);
 }

@@ -1,12 +1,24 @@
-//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`): `bad.zrf` must give
+//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`, and `NAME--case/` for
+//! further cases of the same rule): `bad.zrf` must give
 //! exactly `bad.expected` (concise format, a snapshot) and contain the rule's code;
 //! `good.zrf` must lint clean; an optional `args` file adds flags (e.g. `--deep`) to both.
 //! Set `DAGAZ_BLESS=1` to rewrite the snapshots after a
 //! deliberate change, and review the diff.
 //!
-//! Also: output formats, suppressions, levels, `--explain`, and the bundled games.
+//! Also: output formats, suppressions, levels, `--explain`, the bundled games, and the
+//! shared corpus against the checked-in lists of `tests/corpus/` (see
+//! [`corpus_error_files_and_unplayable_games_match_the_lists`]).
+
+mod common;
 
 use assert_cmd::Command;
+use dagaz::diagnostics::Severity;
+use dagaz::engine::{Engine, MoveList};
+use dagaz::expand::{Limits, load_path};
+use dagaz::lint::{LintOptions, lint_loaded};
+use dagaz::model::Model;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn dagaz() -> Command {
@@ -31,6 +43,8 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
     let mut problems = vec![];
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        // `NAME--case/`: a further case of rule NAME (its own bad and good files).
+        let rule = name.split("--").next().unwrap_or(&name);
         // Extra flags for the rule (e.g. `--deep`), the same for the bad and the good file.
         let extra: Vec<String> = std::fs::read_to_string(dir.join("args"))
             .map(|a| a.split_whitespace().map(str::to_owned).collect())
@@ -42,7 +56,7 @@ fn every_rule_fixture_matches_its_snapshot_and_its_fix_is_clean() {
             .output()
             .unwrap();
         let stdout = String::from_utf8(out.stdout).unwrap();
-        if !stdout.contains(&format!("/{name}]")) {
+        if !stdout.contains(&format!("/{rule}]")) {
             problems.push(format!(
                 "{name}: bad.zrf does not report `{name}`:\n{stdout}"
             ));
@@ -523,5 +537,344 @@ fn deep_lint_accepts_stalemate_in_checkmate_games() {
     };
     assert!(!lint("mate.zrf").contains("no-move-no-goal"));
     assert!(lint("count.zrf").contains("no-move-no-goal"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Hostile inputs around files (issue: hardening): includes that leave the project through a
+/// symbolic link, an included file that is not ZRF (its text is never echoed), folders with
+/// a symbolic-link loop and a FIFO, and a file larger than the size cap.
+#[cfg(unix)]
+#[test]
+fn hostile_files_and_folders_are_bounded() {
+    let root = std::env::temp_dir().join(format!("dagaz-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let project = root.join("project");
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::write(root.join("secret.txt"), "TOKEN=hunter2 (").unwrap();
+    std::fs::write(project.join("notes.txt"), "PASSWORD=swordfish (").unwrap();
+    std::os::unix::fs::symlink(root.join("secret.txt"), project.join("link.zrf")).unwrap();
+    let game =
+        std::fs::read_to_string(fixture("include-outside-project").with_file_name("good.zrf"))
+            .unwrap();
+    std::fs::write(
+        project.join("main.zrf"),
+        format!("(include \"link.zrf\")\n(include \"notes.txt\")\n{game}"),
+    )
+    .unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "human"])
+        .arg(project.join("main.zrf"))
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("DZ0217") && all.contains("symbolic link"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("hunter2") && !all.contains("swordfish"),
+        "{all}"
+    );
+    // A loop of folders and a FIFO named like a rules file: the walk ends and skips it.
+    std::os::unix::fs::symlink(&project, project.join("sub").join("back")).unwrap();
+    let fifo = project.join("sub").join("pipe.zrf");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&project)
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("main.zrf") && !stdout.contains("pipe.zrf"),
+        "{stdout}"
+    );
+    // A diamond: each file includes the next twice, 30 deep (2^30 splices unbounded).
+    let diamond = root.join("diamond");
+    std::fs::create_dir_all(&diamond).unwrap();
+    for i in 0..30 {
+        let text = format!("(include \"f{0}.zrf\")\n(include \"f{0}.zrf\")\n", i + 1);
+        std::fs::write(diamond.join(format!("f{i}.zrf")), text).unwrap();
+    }
+    std::fs::write(diamond.join("f30.zrf"), "(define last y)\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(diamond.join("f0.zrf"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DZ0207") && stdout.contains("includes splice more than"),
+        "{stdout}"
+    );
+    // Larger than the 16 MiB cap: refused without reading it all (exit 2, I/O error).
+    let big = root.join("big.zrf");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(20 << 20).unwrap();
+    let out = dagaz().args(["lint"]).arg(&big).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 16 MiB"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// What the corpus sweep found in one file: its first error-level lint finding, if any,
+/// and the games (by list key) that cannot be played, with why.
+struct CorpusFile {
+    rel: String,
+    lint_error: Option<String>,
+    unplayable: Vec<(String, String)>,
+}
+
+/// Loads, lints and plays the start position of one corpus file (library calls only: no
+/// process per file).
+fn sweep_corpus_file(path: &Path) -> CorpusFile {
+    let rel = common::corpus_rel(path);
+    let loaded = load_path(path, &rel, Limits::default()).expect("corpus file readable");
+    let mut unplayable = vec![];
+    if loaded.has_errors() {
+        let d = loaded.diagnostics.iter().find(|d| d.is_error()).unwrap();
+        unplayable.push(("*".to_owned(), format!("load: {} {}", d.code.id, d.message)));
+    } else {
+        // Two games with one title are told apart by their rank among those with it.
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for g in &loaded.games {
+            let n = seen.entry(g.title.as_str()).or_default();
+            *n += 1;
+            let key = if *n == 1 {
+                g.title.clone()
+            } else {
+                format!("{} #{n}", g.title)
+            };
+            let why = match Model::compile(g) {
+                Err(d) => {
+                    let d = d.iter().find(|d| d.is_error()).unwrap();
+                    Some(format!("compile: {} {}", d.code.id, d.message))
+                }
+                Ok(m) => {
+                    let mut e = Engine::new(m);
+                    let s = e.initial_state();
+                    let mut list = MoveList::new();
+                    e.legal_moves(&s, &mut list);
+                    let runtime = e.take_diagnostics();
+                    if let Some(d) = runtime.first() {
+                        Some(format!("start position: {} {}", d.code.id, d.message))
+                    } else if list.is_empty() && e.outcome(&s).is_none_or(|o| o.goal.is_none()) {
+                        Some("start position: no legal move and no goal reached".to_owned())
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(w) = why {
+                unplayable.push((key, w));
+            }
+        }
+    }
+    let report = lint_loaded(loaded, &rel, &LintOptions::default());
+    let lint_error = report
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .map(|d| format!("{} {}", d.code.id, d.message));
+    CorpusFile {
+        rel,
+        lint_error,
+        unplayable,
+    }
+}
+
+/// A `tests/corpus/NAME` list: key → explanation. A key is the fields of a line but the
+/// last; the last field (tab-separated) says what is really wrong with the file.
+fn read_corpus_list(name: &str, fields: usize) -> BTreeMap<String, String> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(name);
+    let text = std::fs::read_to_string(&p).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(fields, '\t').collect();
+            assert_eq!(
+                f.len(),
+                fields,
+                "{name}: bad line (want {fields} tab-separated fields): {l}"
+            );
+            (f[..fields - 1].join("\t"), f[fields - 1].trim().to_owned())
+        })
+        .collect()
+}
+
+/// Rewrites a list: the found keys, each with its old explanation when it had one, else
+/// `TODO explain` and the finding.
+fn write_corpus_list(
+    name: &str,
+    header: &str,
+    found: &BTreeMap<String, String>,
+    old: &BTreeMap<String, String>,
+) {
+    let mut text = header.to_owned();
+    for (key, finding) in found {
+        let why = old
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| format!("TODO explain ({finding})"));
+        text += &format!("{key}\t{why}\n");
+    }
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Problems of one list against what the sweep found: new members, members gone, entries
+/// still to explain.
+fn compare_corpus_list(
+    name: &str,
+    found: &BTreeMap<String, String>,
+    listed: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut problems = vec![];
+    for (k, finding) in found {
+        if !listed.contains_key(k) {
+            problems.push(format!("{name}: new member `{k}`: {finding}"));
+        }
+    }
+    for k in listed.keys() {
+        if !found.contains_key(k) {
+            problems.push(format!(
+                "{name}: `{k}` is fine now: remove its line from tests/corpus/{name} (or run with DAGAZ_BLESS=1)"
+            ));
+        }
+    }
+    for (k, why) in listed {
+        if found.contains_key(k) && why.starts_with("TODO") {
+            problems.push(format!("{name}: `{k}` is not explained yet: {why}"));
+        }
+    }
+    problems
+}
+
+const LINT_ERRORS_HEADER: &str = "\
+# Shared-corpus files with an error-level `dagaz lint` finding (default options), checked
+# exactly by tests/lint.rs (corpus_error_files_and_unplayable_games_match_the_lists).
+# PATH<TAB>what is really wrong with the file (a bug in the file, or the dagaz limitation).
+# Regenerate with DAGAZ_BLESS=1 (explanations of remaining entries are kept).
+";
+
+const UNPLAYABLE_HEADER: &str = "\
+# Shared-corpus games that do not load, compile, or have a legal move in the start position
+# (checked exactly by tests/lint.rs, corpus_error_files_and_unplayable_games_match_the_lists).
+# PATH<TAB>GAME TITLE (`*` = the whole file; `TITLE #2` = the second game with that title)
+# <TAB>what is really wrong. Regenerate with DAGAZ_BLESS=1 (explanations are kept).
+";
+
+/// The shared corpus against two checked-in lists: `tests/corpus/lint-errors.txt`, the files
+/// with an error-level lint finding, and `tests/corpus/unplayable.txt`, the games that do not
+/// load, compile, or have a legal move in the start position (and have reached no goal).
+///
+/// The test fails when a list gains a member (a new false positive, or a regression of the
+/// engine), when a member disappears (the list must stay exact, so that each line keeps
+/// meaning "this file is known to be wrong, and why"), and when an entry is not explained.
+/// Exactness is affordable because the lists regenerate themselves: after a change to lint
+/// or the engine, run
+///
+/// ```text
+/// DAGAZ_BLESS=1 cargo test --test lint corpus_error_files
+/// ```
+///
+/// which rewrites both lists, keeps the explanation of every entry that remains and writes
+/// `TODO explain (finding)` for new ones; replace each TODO by one line saying what is
+/// really wrong with the file (look at the file), then review the diff. Unlike
+/// `tests/engine.rs` (300 random plies per game, files that do not load skipped), this checks
+/// only the start position, but of every game, including files that do not load.
+#[test]
+fn corpus_error_files_and_unplayable_games_match_the_lists() {
+    let swept: Vec<CorpusFile> = common::corpus_files()
+        .par_iter()
+        .map(|p| sweep_corpus_file(p))
+        .collect();
+    let mut lint_found = BTreeMap::new();
+    let mut play_found = BTreeMap::new();
+    for f in &swept {
+        if let Some(e) = &f.lint_error {
+            lint_found.insert(f.rel.clone(), e.clone());
+        }
+        for (title, why) in &f.unplayable {
+            play_found.insert(format!("{}\t{title}", f.rel), why.clone());
+        }
+    }
+    let lint_listed = read_corpus_list("lint-errors.txt", 2);
+    let play_listed = read_corpus_list("unplayable.txt", 3);
+    if std::env::var("DAGAZ_BLESS").as_deref() == Ok("1") {
+        write_corpus_list(
+            "lint-errors.txt",
+            LINT_ERRORS_HEADER,
+            &lint_found,
+            &lint_listed,
+        );
+        write_corpus_list(
+            "unplayable.txt",
+            UNPLAYABLE_HEADER,
+            &play_found,
+            &play_listed,
+        );
+        return;
+    }
+    let mut problems = compare_corpus_list("lint-errors.txt", &lint_found, &lint_listed);
+    problems.extend(compare_corpus_list(
+        "unplayable.txt",
+        &play_found,
+        &play_listed,
+    ));
+    assert!(
+        problems.is_empty(),
+        "{} problem(s); after a deliberate change run DAGAZ_BLESS=1 and explain new entries:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// A file of `define`s only is a macro library: linted alone it has no game and unused
+/// macros by design, and nothing is reported. A file with nothing in it still is.
+#[test]
+fn macro_libraries_lint_clean() {
+    let dir = std::env::temp_dir().join(format!("dagaz-library-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lib = dir.join("common.zrf");
+    std::fs::write(
+        &lib,
+        "; shared moves\n(define step ($1 (verify empty?) add))\n",
+    )
+    .unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && !stdout.contains('['), "{stdout}");
+    let empty = dir.join("empty.zrf");
+    std::fs::write(&empty, "(version \"2.0\")\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no-game"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -54,6 +54,8 @@ pub(crate) struct Scratch {
     /// [0] normal runs, [1] attack runs.
     pub frames: [Frame; 2],
     pub attack_target: u32,
+    /// Only blocks of this move type attack ([`NONE`]: all), for `(attacked? MOVE-TYPE)`.
+    pub attack_move_type: u32,
     pub in_attack: bool,
     pub loop_budget: u32,
     pub loop_overflow: bool,
@@ -83,6 +85,7 @@ impl Scratch {
             last_to: NONE,
             frames: Default::default(),
             attack_target: NONE,
+            attack_move_type: NONE,
             in_attack: false,
             loop_budget: 10_000,
             loop_overflow: false,

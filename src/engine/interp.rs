@@ -365,6 +365,14 @@ impl Scratch {
                 Op::Create { owner, ty, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
                         let owner = if owner == NONE { self.mover } else { owner };
+                        // A type left out is the moving piece's (nothing to copy: no piece).
+                        let ty = if ty != NONE {
+                            ty
+                        } else if piece != 0 {
+                            piece::ty(piece)
+                        } else {
+                            return false;
+                        };
                         let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
                         self.frames[k].actions.push(Action::Create(c, pc));
                     }
@@ -492,12 +500,13 @@ impl Scratch {
             Pred::Marked => c == r.mark,
             Pred::Flag(i) => i < 64 && r.flags >> i & 1 == 1,
             Pred::PosFlag(i) => self.frames[k].posflags.contains(&(i, c)),
-            Pred::Attacked | Pred::Defended => {
+            Pred::Attacked(mt) | Pred::Defended(mt) => {
                 if self.in_attack {
                     return false;
                 }
                 let ghost_ty = if r.piece != 0 { piece::ty(r.piece) } else { 0 };
-                if pred == Pred::Attacked {
+                self.attack_move_type = mt;
+                let found = if matches!(pred, Pred::Attacked(_)) {
                     let ghost = piece::make(ghost_ty, self.mover, 0);
                     self.attacked_by_others(t, c, self.mover, ghost)
                 } else {
@@ -507,7 +516,9 @@ impl Scratch {
                         .unwrap_or(self.mover);
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)
-                }
+                };
+                self.attack_move_type = NONE;
+                found
             }
             Pred::LastFrom => c == self.last_from,
             Pred::LastTo => c == self.last_to,
@@ -562,6 +573,9 @@ impl Scratch {
         self.mover = o;
         let mut found = false;
         for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+            if self.attack_move_type != NONE && b.move_type != self.attack_move_type {
+                continue;
+            }
             if let Some(r) = &t.reach
                 && !r.may_reach(o, b.start, cell, sq)
             {

@@ -225,7 +225,7 @@ fn uses_attack_tests(m: &Model) -> bool {
         matches!(
             op,
             Op::Test {
-                pred: Pred::Attacked | Pred::Defended,
+                pred: Pred::Attacked(_) | Pred::Defended(_),
                 ..
             }
         )

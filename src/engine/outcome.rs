@@ -7,7 +7,7 @@
 //! as a draw, and so does a player to move with no legal move. See docs/semantics.md.
 
 use super::{Engine, State};
-use crate::model::{GoalCond, GoalKind, piece};
+use crate::model::{GoalCond, GoalKind, Occupants, Owner, piece};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,6 +171,21 @@ impl Engine {
         v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
     }
 
+    /// True when the square `pos` matches one of `occ`, tested for player `p`.
+    fn occupied(&self, s: &State, pos: u32, p: usize, occ: &Occupants) -> bool {
+        let v = s.cells[pos as usize];
+        occ.iter().any(|o| {
+            let found = v != 0
+                && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
+                && match o.owner {
+                    Owner::Own => piece::owner(v) == p as u32,
+                    Owner::Opponent => piece::owner(v) != p as u32,
+                    Owner::Any => true,
+                };
+            found != o.negate
+        })
+    }
+
     fn holds(
         &mut self,
         c: &GoalCond,
@@ -215,7 +230,7 @@ impl Engine {
                 })
             }
             GoalCond::AbsoluteConfig {
-                types,
+                occupants,
                 positions,
                 zones,
                 any_position,
@@ -224,24 +239,24 @@ impl Engine {
                 let pos_ok = if positions.is_empty() {
                     true
                 } else if *any_position {
-                    positions.iter().any(|&q| self.owns(s, q, p, types))
+                    positions.iter().any(|&q| self.occupied(s, q, p, occupants))
                 } else {
-                    positions.iter().all(|&q| self.owns(s, q, p, types))
+                    positions.iter().all(|&q| self.occupied(s, q, p, occupants))
                 };
                 pos_ok
                     && zones.iter().all(|&z| {
                         m.zone_sets[p][z as usize]
                             .iter()
-                            .any(|q| self.owns(s, q, p, types))
+                            .any(|q| self.occupied(s, q, p, occupants))
                     })
             }
-            GoalCond::RelativeConfig { types, dirs } => {
+            GoalCond::RelativeConfig { steps, dirs } => {
                 let t = &self.t;
                 let links = &t.links[p];
                 (0..t.model.num_positions() as u32).any(|start| {
                     let mut pos = start;
-                    for (i, tys) in types.iter().enumerate() {
-                        if !self.owns(s, pos, p, tys) {
+                    for (i, occ) in steps.iter().enumerate() {
+                        if !self.occupied(s, pos, p, occ) {
                             return false;
                         }
                         if let Some(&d) = dirs.get(i) {

@@ -1,17 +1,33 @@
 //! `(include "file")`: splices the top-level forms of another file, resolved relative to
 //! the including file's folder. A missing file, an include cycle or too deep a chain of
 //! includes is an error at the include's position.
+//!
+//! Includes stay inside the project: the folder of the file named on the command line
+//! (`root_dir`). An absolute path, a `..` climbing above that folder, or a symbolic link
+//! leading out of it is refused (`DZ0217`) before anything is read, and an included file
+//! must be a regular file of bounded size (`SourceMap::load_regular`).
 
 use crate::diagnostics::{Diagnostic, codes};
 use crate::source::{FileId, SourceMap};
 use crate::syntax::{Kind, Node, parse};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Longest chain of nested includes.
 pub const MAX_INCLUDE_DEPTH: usize = 32;
 
+/// Most bytes of included text spliced into one file, counting a file once per `include`
+/// that splices it, plus [`INCLUDE_OVERHEAD`] per include. Real files include a few
+/// kilobytes; a "diamond" of files that each include the next twice would otherwise splice
+/// 2^depth copies.
+pub const MAX_SPLICED_BYTES: u64 = 16 << 20;
+
+/// What one splice costs besides its text (the forms' memory), for [`MAX_SPLICED_BYTES`].
+pub const INCLUDE_OVERHEAD: u64 = 256;
+
 /// Resolves includes among `forms` (the top-level forms of file `file`), recursively.
-/// Returns the spliced top-level forms; diagnostics are appended to `diags`.
+/// Returns the spliced top-level forms; diagnostics are appended to `diags`. Each included
+/// file is read and parsed once (cached by its real path), however often it is included.
 pub fn splice_includes(
     sources: &mut SourceMap,
     file: FileId,
@@ -19,9 +35,18 @@ pub fn splice_includes(
     root_dir: &Path,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Node> {
-    let mut stack = vec![canonical(&sources.get(file).path)];
+    let main = canonical(&sources.get(file).path);
+    let mut s = Splicer {
+        sources,
+        root_dir,
+        stack: vec![main],
+        cache: HashMap::new(),
+        spliced: 0,
+        over_budget: false,
+        diags,
+    };
     let mut out = Vec::with_capacity(forms.len());
-    splice(sources, file, forms, root_dir, &mut stack, diags, &mut out);
+    s.splice(file, forms, &mut out);
     out
 }
 
@@ -29,20 +54,42 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-fn splice(
-    sources: &mut SourceMap,
-    file: FileId,
-    forms: Vec<Node>,
-    root_dir: &Path,
-    stack: &mut Vec<PathBuf>,
-    diags: &mut Vec<Diagnostic>,
-    out: &mut Vec<Node>,
-) {
-    for form in forms {
-        if form.head() != Some("include") {
-            out.push(form);
-            continue;
+/// The state of one include resolution.
+struct Splicer<'a> {
+    sources: &'a mut SourceMap,
+    root_dir: &'a Path,
+    /// Real paths of the files being spliced (cycle detection).
+    stack: Vec<PathBuf>,
+    /// Files already read, by real path: their id, their forms and their size.
+    cache: HashMap<PathBuf, (FileId, Vec<Node>, u64)>,
+    /// Bytes spliced so far (see [`MAX_SPLICED_BYTES`]).
+    spliced: u64,
+    over_budget: bool,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Splicer<'_> {
+    fn splice(&mut self, file: FileId, forms: Vec<Node>, out: &mut Vec<Node>) {
+        for form in forms {
+            if self.over_budget {
+                return;
+            }
+            if form.head() != Some("include") {
+                out.push(form);
+                continue;
+            }
+            let Some((id, forms, canon)) = self.resolve(file, &form) else {
+                continue;
+            };
+            self.stack.push(canon);
+            self.splice(id, forms, out);
+            self.stack.pop();
         }
+    }
+
+    /// Reads (or takes from the cache) the file an `include` form names.
+    fn resolve(&mut self, file: FileId, form: &Node) -> Option<(FileId, Vec<Node>, PathBuf)> {
+        let diags = &mut *self.diags;
         let target = match form.args() {
             [n] if n.kind == Kind::Str || n.kind == Kind::Atom => n.text.clone(),
             _ => {
@@ -53,20 +100,35 @@ fn splice(
                     )
                     .with_span(form.span),
                 );
-                continue;
+                return None;
             }
         };
-        let base = sources
+        let base = self
+            .sources
             .get(file)
             .path
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
         // Files written on Windows use backslashes in include paths.
-        let path = base.join(target.replace('\\', "/"));
+        let written = target.replace('\\', "/");
+        let path = match confined(&base, &written, self.root_dir) {
+            Ok(p) => p,
+            Err(why) => {
+                diags.push(
+                    Diagnostic::error(
+                        codes::INCLUDE_OUTSIDE_PROJECT,
+                        format!("`(include \"{target}\")` is refused: {why}"),
+                    )
+                    .with_span(form.span)
+                    .with_note("includes must stay inside the folder of the file being checked"),
+                );
+                return None;
+            }
+        };
         let canon = canonical(&path);
-        if let Some(pos) = stack.iter().position(|p| *p == canon) {
-            let chain: Vec<String> = stack[pos..]
+        if let Some(pos) = self.stack.iter().position(|p| *p == canon) {
+            let chain: Vec<String> = self.stack[pos..]
                 .iter()
                 .chain(std::iter::once(&canon))
                 .map(|p| {
@@ -83,9 +145,9 @@ fn splice(
                 )
                 .with_span(form.span),
             );
-            continue;
+            return None;
         }
-        if stack.len() >= MAX_INCLUDE_DEPTH {
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
             diags.push(
                 Diagnostic::error(
                     codes::INCLUDE_TOO_DEEP,
@@ -93,30 +155,102 @@ fn splice(
                 )
                 .with_span(form.span),
             );
-            continue;
+            return None;
         }
-        let display = relative_display(&path, root_dir);
-        let mut warnings = Vec::new();
-        let id = match sources.load(&path, display.clone(), &mut warnings) {
-            Ok(id) => id,
-            Err(_) => {
-                diags.push(
-                    Diagnostic::error(
-                        codes::INCLUDE_NOT_FOUND,
-                        format!("included file `{display}` cannot be read"),
-                    )
-                    .with_span(form.span),
-                );
-                continue;
+        if !self.cache.contains_key(&canon) {
+            let display = relative_display(&path, self.root_dir);
+            let mut warnings = Vec::new();
+            let id = match self
+                .sources
+                .load_regular(&path, display.clone(), &mut warnings)
+            {
+                Ok(id) => id,
+                Err(e) => {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::INCLUDE_NOT_FOUND,
+                            format!("included file `{display}` cannot be read"),
+                        )
+                        .with_span(form.span)
+                        .with_note(e.message),
+                    );
+                    return None;
+                }
+            };
+            diags.extend(warnings);
+            let parsed = parse(self.sources, id);
+            if crate::diagnostics::has_errors(&parsed.diagnostics) {
+                // Not ZRF: never echo its text (it could be any file of the project).
+                self.sources.hide_text(id);
             }
-        };
-        diags.extend(warnings);
-        let parsed = parse(sources, id);
-        diags.extend(parsed.diagnostics);
-        stack.push(canon);
-        splice(sources, id, parsed.forms, root_dir, stack, diags, out);
-        stack.pop();
+            diags.extend(parsed.diagnostics);
+            let size = self.sources.get(id).text.len() as u64;
+            self.cache.insert(canon.clone(), (id, parsed.forms, size));
+        }
+        let (id, forms, size) = &self.cache[&canon];
+        self.spliced += size + INCLUDE_OVERHEAD;
+        if self.spliced > MAX_SPLICED_BYTES {
+            self.over_budget = true;
+            self.diags.push(
+                Diagnostic::error(
+                    codes::EXPANSION_TOO_LARGE,
+                    format!(
+                        "includes splice more than {} MiB of text (a file included many times over)",
+                        MAX_SPLICED_BYTES >> 20
+                    ),
+                )
+                .with_span(form.span),
+            );
+            return None;
+        }
+        Some((*id, forms.clone(), canon))
     }
+}
+
+/// Lexically joins `base` and `written` (no file-system access), dropping `.` and applying
+/// `..`; `None` when a `..` climbs above `root`, which must be a prefix of `base`.
+fn lexical_join(base: &Path, written: &str, root: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut out = base.to_path_buf();
+    for c in Path::new(written).components() {
+        match c {
+            Component::Normal(n) => out.push(n),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if out == root || !out.starts_with(root) || !out.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The path of an include written `written` in a file of folder `base`, when it stays
+/// inside `root_dir`; otherwise why not.
+fn confined(base: &Path, written: &str, root_dir: &Path) -> Result<PathBuf, &'static str> {
+    let is_windows_absolute = written.len() >= 2
+        && written.as_bytes()[1] == b':'
+        && written.as_bytes()[0].is_ascii_alphabetic();
+    if Path::new(written).is_absolute() || written.starts_with('/') || is_windows_absolute {
+        return Err("an absolute path");
+    }
+    let path =
+        lexical_join(base, written, root_dir).ok_or("its `..` leads outside the project folder")?;
+    // A symbolic link may still lead out: compare real paths when the file exists.
+    if let (Ok(real), Ok(real_root)) = (
+        std::fs::canonicalize(&path),
+        std::fs::canonicalize(if root_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root_dir
+        }),
+    ) && !real.starts_with(&real_root)
+    {
+        return Err("it resolves (through a symbolic link) outside the project folder");
+    }
+    Ok(path)
 }
 
 /// `path` relative to `root_dir` with `/` separators, when it lies below it.

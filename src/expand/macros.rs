@@ -146,6 +146,10 @@ pub struct Expander<'a> {
     warned_unbound: HashSet<(String, usize)>,
     /// Names of the macros called at least once.
     pub called: HashSet<String>,
+    /// `(macro, k)`: a `$k` written in a macro called (directly or not) by `macro` found no
+    /// k-th argument in its own call and took `macro`'s (dynamic scope). `macro` then uses
+    /// its parameter k even when its own body never writes `$k`.
+    pub dynamic_uses: HashSet<(String, usize)>,
 }
 
 impl<'a> Expander<'a> {
@@ -168,6 +172,7 @@ impl<'a> Expander<'a> {
             aborted: false,
             warned_unbound: HashSet::new(),
             called: HashSet::new(),
+            dynamic_uses: HashSet::new(),
         }
     }
 
@@ -346,12 +351,24 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Looks up argument `k` (1-based) in the innermost call, then outwards.
-    fn argument(&self, k: usize) -> Option<&Node> {
+    /// Looks up argument `k` (1-based) in the innermost call, then outwards (recording a
+    /// use found outwards in [`Expander::dynamic_uses`]).
+    fn argument(&mut self, k: usize) -> Option<&Node> {
+        let i = self.argument_frame(k)?;
+        self.chain[i].2.get(k - 1)
+    }
+
+    /// The index in `chain` of the call whose k-th argument `$k` takes (see
+    /// [`Expander::argument`]).
+    fn argument_frame(&mut self, k: usize) -> Option<usize> {
         if k == 0 {
             return None;
         }
-        self.chain.iter().rev().find_map(|c| c.2.get(k - 1))
+        let i = self.chain.iter().rposition(|c| c.2.len() >= k)?;
+        if i + 1 != self.chain.len() && !self.dynamic_uses.contains(&(self.chain[i].0.clone(), k)) {
+            self.dynamic_uses.insert((self.chain[i].0.clone(), k));
+        }
+        Some(i)
     }
 
     /// Substitutes the call's arguments for `$k` in `n`, counting every node of `n` against
@@ -387,14 +404,15 @@ impl<'a> Expander<'a> {
             Kind::Atom | Kind::Str if n.text.contains('$') => {
                 if n.kind == Kind::Atom
                     && let Some(k) = whole_parameter(&n.text)
-                    && let Some(arg) = self.argument(k)
+                    && let Some(i) = self.argument_frame(k)
                 {
+                    let arg = &self.chain[i].2[k - 1];
                     let (bytes, nodes) = (node_bytes(arg), arg.size());
                     if self.produced.saturating_add(bytes) > self.limits.max_bytes {
                         self.over_budget = true;
                         return Some(Node::list(vec![], n.span));
                     }
-                    let copy = arg.clone();
+                    let copy = self.chain[i].2[k - 1].clone();
                     self.charge(bytes, nodes);
                     return Some(copy);
                 }

@@ -8,6 +8,7 @@
 
 pub mod include;
 pub mod macros;
+pub mod options;
 pub mod variants;
 
 pub use macros::Limits;
@@ -44,7 +45,8 @@ pub struct MacroInfo {
     pub span: crate::source::Span,
     /// True when some expansion called it.
     pub called: bool,
-    /// The `$k` numbers its body uses.
+    /// The `$k` numbers its body uses, and those that macros it calls take from its
+    /// arguments (dynamic scope).
     pub parameters: Vec<usize>,
 }
 
@@ -181,7 +183,18 @@ fn finish(
                 name: m.name.clone(),
                 span: m.span,
                 called: ex.called.contains(&m.name),
-                parameters: macros::parameters_used(&m.body),
+                parameters: {
+                    let mut p = macros::parameters_used(&m.body);
+                    p.extend(
+                        ex.dynamic_uses
+                            .iter()
+                            .filter(|(name, _)| *name == m.name)
+                            .map(|&(_, k)| k),
+                    );
+                    p.sort_unstable();
+                    p.dedup();
+                    p
+                },
             })
             .collect();
         infos.sort_by_key(|m| (m.span.file.0, m.span.offset));

@@ -1,12 +1,18 @@
 //! Variants: each `(variant …)` is merged into a copy of the nearest preceding `(game …)`.
 //!
 //! Merging rules (`../shared/docs/zrf-semantics.md` §1.5): `piece` sections are replaced by
-//! name and new ones added; `option`s are overridden one name at a time; if the variant has
+//! name and new ones added; `option`s are overridden one name at a time, in either spelling
+//! (`(option "pass turn" …)` or `(pass-turn …)`, see [`super::options`]); if the variant has
 //! any goal (`win-condition`, `loss-condition`, `draw-condition`, `count-condition`) all the
 //! base goals are dropped; every other section (`title`, `players`, `board`, …) replaces all
 //! sections of the same keyword. `(default)` marks the initially selected game and is not
 //! copied. A game titled `-` is a menu separator and is not playable.
+//!
+//! A variant written before the file's first `(game …)` inherits from that game (the one
+//! after it); only a file with no game at all reads its variants as complete games
+//! (docs/semantics.md, "A variant with no game before it").
 
+use super::options::option_section;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 
@@ -64,7 +70,7 @@ fn piece_name(n: &Node) -> Option<&str> {
 }
 
 fn option_name(n: &Node) -> Option<&str> {
-    n.args().first().and_then(Node::word)
+    option_section(n).map(|o| o.name)
 }
 
 /// Merges `variant` sections into a copy of `base` sections.
@@ -94,12 +100,10 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
                     None => out.push(sec.clone()),
                 }
             }
-            "option" => {
+            _ if option_section(sec).is_some() => {
+                // `(option "pass turn" …)` and `(pass-turn …)` name the same option.
                 let name = option_name(sec);
-                match out
-                    .iter()
-                    .position(|s| s.head() == Some("option") && option_name(s) == name)
-                {
+                match out.iter().position(|s| option_name(s) == name) {
                     Some(i) => out[i] = sec.clone(),
                     None => out.push(sec.clone()),
                 }
@@ -144,7 +148,11 @@ pub fn merge_variants(
     // Sizes of sections already counted, by their shared children: a variant's sections are
     // mostly its base's, so each is measured once.
     let mut sizes: std::collections::HashMap<*const Vec<Node>, usize> = Default::default();
-    let mut base: Option<(usize, &Node)> = None;
+    // Variants written before the file's first game inherit from that game (see below).
+    let mut base: Option<(usize, &Node)> = forms
+        .iter()
+        .find(|f| f.head() == Some("game"))
+        .map(|g| (0, g));
     let mut game_count = 0usize;
     for form in forms {
         match form.head() {
@@ -168,7 +176,7 @@ pub fn merge_variants(
                         diags.push(
                             Diagnostic::warning(
                                 codes::VARIANT_WITHOUT_GAME,
-                                "`variant` before any `game`: it is read as a complete game of its own",
+                                "the file has no `game`: this `variant` is read as a complete game of its own",
                             )
                             .with_span(form.span),
                         );
@@ -260,6 +268,32 @@ mod tests {
             print_compact(&games[1].form),
             r#"(game (title "V") (players A B) (piece (name P) (x 2)) (piece (name Q)) (option "o1" true) (option "o2" false) (piece (name R)) (draw-condition (A) y))"#
         );
+    }
+
+    #[test]
+    fn variants_before_the_first_game_inherit_from_it() {
+        let src = r#"(variant (title "Early") (board-setup (A (P b1))))
+            (game (title "G") (players A B) (piece (name P)) (board-setup (A (P a1))))
+            (variant (title "Late") (players X Y))"#;
+        let forms = parse_text(src, FileId(0)).forms;
+        let mut d = vec![];
+        let games = merge_variants(&forms, &mut d, usize::MAX);
+        assert!(d.is_empty(), "{d:?}");
+        let printed: Vec<String> = games.iter().map(|g| print_compact(&g.form)).collect();
+        assert_eq!(
+            printed,
+            vec![
+                r#"(game (title "Early") (players A B) (piece (name P)) (board-setup (A (P b1))))"#,
+                r#"(game (title "G") (players A B) (piece (name P)) (board-setup (A (P a1))))"#,
+                r#"(game (title "Late") (players X Y) (piece (name P)) (board-setup (A (P a1))))"#,
+            ]
+        );
+        assert_eq!(games[0].base_index, 0);
+        // A file of variants only: each is a game of its own, with a warning.
+        let forms = parse_text(r#"(variant (title "V") (players A B))"#, FileId(0)).forms;
+        let games = merge_variants(&forms, &mut d, usize::MAX);
+        assert_eq!(games[0].base_index, usize::MAX);
+        assert_eq!(d.len(), 1);
     }
 
     #[test]

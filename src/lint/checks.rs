@@ -10,25 +10,7 @@ use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
 use std::collections::{HashMap, HashSet};
 
-/// Options that Zillions of Games knows (the v2 option names; see
-/// `../shared/docs/zrf-semantics.md` §5), plus dagaz's own AI options.
-pub const ZOG_OPTIONS: &[&str] = &[
-    "animate captures",
-    "animate drops",
-    "discard cascades",
-    "highlight goals",
-    "include off-pieces",
-    "maximal captures",
-    "pass partial",
-    "pass turn",
-    "prevent flipping",
-    "progressive levels",
-    "recycle captures",
-    "recycle promotions",
-    "show moves list",
-    "smart moves",
-    "allow flipping",
-];
+pub use crate::expand::options::ZOG_OPTIONS;
 
 /// Option names that are Dagaz (JavaScript) extensions: a plain ZRF engine ignores them.
 /// Names ending in `-extension`, ` extension`, `-invariant` or `-restrictions` are too.
@@ -75,12 +57,48 @@ fn option_name(n: &Node) -> Option<&str> {
     n.args().first().and_then(Node::word)
 }
 
+/// True for a macro library: a file of `define`s (and includes) only, written to be included
+/// by games (`sliding-puzzles/common.zrf`). It needs no game, and its macros are used by the
+/// files that include it.
+pub fn is_library(loaded: &Loaded) -> bool {
+    let mut defines = false;
+    for f in &loaded.syntax {
+        match f.head() {
+            Some("define") => defines = true,
+            Some("include" | "version") => {}
+            _ if f.kind == Kind::Comment => {}
+            _ => return false,
+        }
+    }
+    defines
+}
+
+/// The `(engine …)` section of a game whose moves an Axiom plug-in defines.
+pub fn axiom_engine(g: &GameDef) -> Option<&Node> {
+    g.form.args().iter().find(|s| s.head() == Some("engine"))
+}
+
 /// Runs every lint-only check on `loaded`.
 pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
     let mut out = vec![];
     macros(loaded, &mut out);
     for g in &loaded.games {
-        game(g, &mut out);
+        if axiom_engine(g).is_some() {
+            // Axiom defines the moves and the goals: its dummy blocks, pieces without moves
+            // and missing goals are by design.
+            let mut found = vec![];
+            game(g, &mut found);
+            out.extend(found.into_iter().filter(|d| {
+                ![
+                    codes::NO_GOAL,
+                    codes::PIECE_WITHOUT_MOVES,
+                    codes::BLOCK_NEVER_ADDS,
+                ]
+                .contains(&d.code)
+            }));
+        } else {
+            game(g, &mut out);
+        }
     }
     top_level(loaded, &mut out);
     out
@@ -89,7 +107,7 @@ pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
 fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
     for m in &loaded.macros {
         // Macros of included files are libraries: only the main file's must all be used.
-        if !m.called && m.span.file == loaded.main {
+        if !m.called && m.span.file == loaded.main && !is_library(loaded) {
             out.push(
                 Diagnostic::warning(
                     codes::UNUSED_MACRO,
@@ -137,7 +155,7 @@ fn top_level(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
             ),
         }
     }
-    if loaded.games.is_empty() && !loaded.has_errors() {
+    if loaded.games.is_empty() && !loaded.has_errors() && !is_library(loaded) {
         let span = loaded
             .syntax
             .first()
@@ -238,13 +256,16 @@ pub const GAME_SECTIONS: &[&str] = &[
     "animate-drops",
     "include-off-pieces",
     "recycle-promotions",
+    "maximal-captures",
 ];
 
 fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
     for s in sections {
-        let known = s.head().is_some_and(|h| GAME_SECTIONS.contains(&h));
+        let known = s.head().is_some_and(|h| {
+            GAME_SECTIONS.contains(&h) || crate::expand::options::keyword_option(h).is_some()
+        });
         if !known {
             let what = s
                 .head()
@@ -313,6 +334,11 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
     }
     // Pieces.
     let types = move_types(form);
+    let piece_names: HashSet<&str> = sections
+        .iter()
+        .filter(|s| s.head() == Some("piece"))
+        .filter_map(|p| p.name_value().and_then(Node::word))
+        .collect();
     for p in sections.iter().filter(|s| s.head() == Some("piece")) {
         let name = p.name_value().and_then(Node::word);
         let has_dummy = p.child_form("dummy").is_some();
@@ -350,6 +376,8 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                 if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
                     && let Some(t) = l.args().last().and_then(Node::atom)
                     && !types.contains(t)
+                    // `(add-partial King)`: a promotion that continues with the block's type.
+                    && !(l.args().len() == 1 && piece_names.contains(t))
                 {
                     let near = suggestions(t, types.iter().map(String::as_str));
                     let mut d = Diagnostic::error(
@@ -366,6 +394,37 @@ fn game(g: &GameDef, out: &mut Vec<Diagnostic>) {
                     out.push(d);
                 }
             });
+        }
+    }
+    // Images: the atoms of `(image P "file" … Q "file" …)` name players.
+    let players: Vec<String> = sections
+        .iter()
+        .rfind(|s| s.head() == Some("players"))
+        .map(|s| {
+            s.args()
+                .iter()
+                .filter_map(Node::word)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if !players.is_empty() {
+        for p in sections.iter().filter(|s| s.head() == Some("piece")) {
+            for img in p.args().iter().filter(|s| s.head() == Some("image")) {
+                for a in img.args().iter().filter(|a| a.kind == Kind::Atom) {
+                    if !players.contains(&a.text) {
+                        let mut d = Diagnostic::error(
+                            crate::diagnostics::codes::UNKNOWN_PLAYER,
+                            format!("unknown player `{}` in the piece's `image`", a.text),
+                        )
+                        .with_span(a.span);
+                        if let Some(s) = crate::text::name_suggestion(&a.text, &players) {
+                            d = d.with_note(format!("did you mean `{s}`?"));
+                        }
+                        out.push(d);
+                    }
+                }
+            }
         }
     }
     // Board setup: a position set twice.

@@ -134,6 +134,19 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
     let mut diags = loaded.diagnostics.clone();
     if !loaded.has_errors() {
         for g in &loaded.games {
+            if let Some(e) = checks::axiom_engine(g) {
+                diags.push(
+                    Diagnostic::warning(
+                        rules::codes::AXIOM_ENGINE,
+                        format!(
+                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked, and dagaz cannot play it",
+                            g.title
+                        ),
+                    )
+                    .with_span(e.span),
+                );
+                continue;
+            }
             match crate::model::Model::compile(g) {
                 Ok(mut m) => {
                     diags.append(&mut m.warnings);
@@ -216,7 +229,11 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
 /// Errors that stop the pipeline (syntax, includes) cannot be allowed away: nothing after
 /// them was checked.
 fn is_fatal(code: Code) -> bool {
-    code.id < "DZ0200" || matches!(code.id, "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207")
+    code.id < "DZ0200"
+        || matches!(
+            code.id,
+            "DZ0201" | "DZ0202" | "DZ0206" | "DZ0207" | "DZ0217"
+        )
 }
 
 /// Lints the file at `path`.

@@ -32,6 +32,7 @@ pub mod codes {
     code!(DEEP_UNREACHED_POSITION, "DZ0953", "unreached-position");
     code!(DEEP_PIECE_NEVER_MOVES, "DZ0954", "piece-never-moves");
     code!(DAGAZ_EXTENSION_OPTION, "DZ0851", "dagaz-extension-option");
+    code!(AXIOM_ENGINE, "DZ0803", "axiom-engine");
 }
 
 /// One rule's documentation.
@@ -145,6 +146,13 @@ pub static RULES: &[Rule] = &[
         "include-not-found"
     ),
     rule!(
+        core::INCLUDE_OUTSIDE_PROJECT,
+        Error,
+        "an include leads outside the project folder",
+        "Includes are resolved relative to the including file and must stay inside the folder of the file named on the command line. An absolute path (`/etc/passwd`, `C:\\x`), a `..` that climbs above that folder, or a symbolic link that points outside it is refused without reading the file, so that linting an untrusted rules file in CI cannot read (and echo) other files of the machine. Copy the shared file into the project.",
+        "include-outside-project"
+    ),
+    rule!(
         core::INCLUDE_CYCLE,
         Error,
         "a file includes itself",
@@ -203,8 +211,8 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::VARIANT_WITHOUT_GAME,
         Warning,
-        "`variant` before any `game`",
-        "A variant inherits from the nearest preceding game; with none, dagaz reads it as a complete game.",
+        "`variant` in a file without `game`",
+        "A variant inherits from the nearest preceding game, or, when it is written before the file's first game, from that game. In a file with no `game` at all, dagaz reads each variant as a complete game; write `game` for the first one.",
         "variant-without-game"
     ),
     rule!(
@@ -223,21 +231,21 @@ pub static RULES: &[Rule] = &[
         codes::NO_GAME_FORM,
         Warning,
         "the file defines no game",
-        "The file has no `(game …)` form. That is fine for a macro library meant to be included, not for a rules file: ZoG refuses to open it. Add the game, or allow the code in the library (`; dagaz: allow-file(no-game)`).",
+        "The file has no `(game …)` form, so ZoG refuses to open it. A macro library meant to be included (a file of `define`s and `include`s only) is not reported.",
         "no-game"
     ),
     rule!(
         codes::UNUSED_MACRO,
         Warning,
         "a macro is never used",
-        "A macro defined in the file is never called. Macros of included files are not reported: they are libraries.",
+        "A macro defined in the file is never called. Macros of included files, and of a file of `define`s only (a library linted on its own), are not reported: they are libraries.",
         "unused-macro"
     ),
     rule!(
         codes::UNUSED_MACRO_PARAMETER,
         Warning,
         "a macro ignores one of its arguments",
-        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body.",
+        "The body uses `$k` but not some `$j` with j < k, so the j-th argument of every call is ignored: often a typo in the body. A `$j` read by a helper macro that this one calls without a j-th argument counts as a use (dynamic scope: the helper takes this call's argument).",
         "unused-macro-parameter"
     ),
     rule!(
@@ -328,7 +336,7 @@ pub static RULES: &[Rule] = &[
         core::DUPLICATE_NAME,
         Warning,
         "a piece type is defined twice",
-        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it.",
+        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it. A player listed twice in `(players …)` is an error: the turn order, the setup and the goals could not tell the two apart.",
         "duplicate-name"
     ),
     rule!(
@@ -361,9 +369,9 @@ pub static RULES: &[Rule] = &[
     ),
     rule!(
         core::UNKNOWN_POSITION,
-        Warning,
+        Error,
         "a position that is not on the board",
-        "The name is not a position of the board: usually a typo, or a position of a larger board the file was adapted from. In the setup, a zone or a link the name is skipped (a warning: the piece or link silently disappears); in `unlink`, `position?` and goals it is an error. Fix the name or the board.",
+        "The name is not a position of the board: usually a typo, or a position of a larger board the file was adapted from. In the setup, a zone or a link the engine leaves the name out, so the piece or the link silently disappears: lint reports an error (one per zone, listing its unknown names) and the game still loads. A name that `kill-positions` removed is not a typo: a zone skips it quietly, a setup piece placed there is a warning. In `unlink`, `position?` and goals an unknown name stops the game from loading. Fix the name or the board; a note suggests a position that differs only in case or by a letter.",
         "unknown-position"
     ),
     rule!(
@@ -398,7 +406,7 @@ pub static RULES: &[Rule] = &[
         core::UNKNOWN_PLAYER,
         Error,
         "a player that is not declared",
-        "The turn order, the setup, a `symmetry` or a goal names a player missing from `(players …)`, usually a typo. Fix the name or declare the player.",
+        "The turn order, the setup, a `symmetry`, a zone's or a piece image's `players`, or a goal names a player missing from `(players …)`, usually a typo. A zone or an image that names an unknown player is still loaded for the others, so the mistake would go unseen in play. Fix the name or declare the player.",
         "unknown-player"
     ),
     rule!(
@@ -458,6 +466,13 @@ pub static RULES: &[Rule] = &[
         "too-many-piece-types"
     ),
     rule!(
+        core::UNKNOWN_MOVE_TYPE,
+        Error,
+        "a move-type that no move block declares",
+        "A turn of the turn order (`(White jump)`) or `move-priorities` names a move-type that no `(move-type …)` of a piece's moves or drops declares. Such a turn offers no move at all, and such a priority ranks nothing. In a turn-order entry the second word may also be a player (`(Red Neutral)`: Red moves Neutral's pieces), so the message says it is neither. Fix the spelling; a note suggests the nearest declared name.",
+        "unknown-move-type"
+    ),
+    rule!(
         core::UNKNOWN_GOAL,
         Error,
         "an unknown goal condition",
@@ -481,9 +496,15 @@ pub static RULES: &[Rule] = &[
     rule!(
         core::ENGINE_EXTENSION,
         Error,
-        "an Axiom engine",
-        "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played.",
-        "engine-extension"
+        "(perft, autoplay, convert) an Axiom engine",
+        "`(engine \"…axiom.dll\")` defines the moves in Forth outside the file; dagaz plays only what the ZRF defines, so the game cannot be played or compiled to a model. Not reported by `lint`, which checks the ZRF part of such a file and reports `axiom-engine` instead."
+    ),
+    rule!(
+        codes::AXIOM_ENGINE,
+        Warning,
+        "moves and goals defined by an Axiom engine",
+        "`(engine \"…axiom.dll\")` hands the moves and the end of the game to Axiom's ForthScript files beside the rules file. The file is valid ZoG; lint checks its ZRF part (syntax, macros, board, pieces, setup, options) and skips what Axiom defines: the dummy move blocks, pieces without moves, the missing goals. dagaz cannot play the game (`perft` and `autoplay` report DZ0802). Nothing to fix in the file; allow the code to silence it.",
+        "axiom-engine"
     ),
     rule!(
         core::STEP_BUDGET_EXCEEDED,

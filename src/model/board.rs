@@ -33,6 +33,8 @@ pub struct Board {
     /// `links[pos * directions.len() + dir]`.
     pub links: Vec<u32>,
     pub dummy: PosSet,
+    /// Names of positions that `kill-positions` removed: known to the board, but gone.
+    pub killed: std::collections::HashSet<String>,
 }
 
 /// Words of a list's arguments (atoms, numbers, strings).
@@ -79,24 +81,34 @@ impl BoardBuilder {
         }
     }
 
-    fn pos_or_warn(&self, n: &Node, diags: &mut Vec<Diagnostic>) -> Option<u32> {
+    /// A link's end: an unknown name is an error for lint that the engine recovers from by
+    /// skipping the link (`soft`, docs/semantics.md "Lenient board reading").
+    fn pos_or_soft(&self, n: &Node, soft: &mut Vec<Diagnostic>) -> Option<u32> {
         let name = n.word().unwrap_or("(…)");
         let p = self.index.get(name).copied();
         if p.is_none() {
-            diags.push(
-                Diagnostic::warning(
-                    codes::UNKNOWN_POSITION,
-                    format!("link names an unknown position `{name}`; ignored"),
-                )
-                .with_span(n.span),
-            );
+            let mut d = Diagnostic::error(
+                codes::UNKNOWN_POSITION,
+                format!("link names an unknown position `{name}`; the link is ignored"),
+            )
+            .with_span(n.span);
+            if let Some(s) = crate::text::name_suggestion(name, self.positions.iter()) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            soft.push(d);
         }
         p
     }
 
     /// Reads one `(board …)` section's structure (grids, positions, links, kills, dummies).
-    /// Symmetry and zones are read later by [`read_symmetry`] and [`read_zone`].
-    pub fn read_board(&mut self, board: &Node, diags: &mut Vec<Diagnostic>) {
+    /// Symmetry and zones are read later by [`read_symmetry`] and [`read_zone`]. Errors the
+    /// engine recovers from (a link to an unknown position is skipped) go to `soft`.
+    pub fn read_board(
+        &mut self,
+        board: &Node,
+        diags: &mut Vec<Diagnostic>,
+        soft: &mut Vec<Diagnostic>,
+    ) {
         // Positions first (grids, positions, dummy), then links, then removals.
         for s in board.args() {
             match s.head() {
@@ -141,8 +153,8 @@ impl BoardBuilder {
                         continue;
                     }
                     let (Some(a), Some(b)) = (
-                        self.pos_or_warn(&pair.items[0], diags),
-                        self.pos_or_warn(&pair.items[1], diags),
+                        self.pos_or_soft(&pair.items[0], soft),
+                        self.pos_or_soft(&pair.items[1], soft),
                     ) else {
                         continue;
                     };
@@ -354,7 +366,15 @@ impl BoardBuilder {
                 dummy.insert(remap[p as usize]);
             }
         }
+        let killed = self
+            .positions
+            .iter()
+            .zip(&self.killed)
+            .filter(|(_, k)| **k)
+            .map(|(n, _)| n.clone())
+            .collect();
         Board {
+            killed,
             positions: names,
             position_index: index,
             directions: self.directions,

@@ -36,8 +36,10 @@ pub enum Pred {
     Marked,
     Flag(u32),
     PosFlag(u32),
-    Attacked,
-    Defended,
+    /// Some opponent block (of this move type; [`NONE`] for any) could capture here.
+    Attacked(u32),
+    /// The same for the mover's side.
+    Defended(u32),
     LastFrom,
     LastTo,
     Attr(u32),
@@ -91,7 +93,7 @@ pub enum Op {
     Flip(Target),
     ChangeOwner(Target),
     ChangeType(u32, Target),
-    /// Owner [`NONE`] means the mover.
+    /// Owner [`NONE`] means the mover; type [`NONE`] the moving piece's type.
     Create {
         owner: u32,
         ty: u32,
@@ -138,6 +140,8 @@ pub struct Compiler<'a> {
     pub has_partial: bool,
     /// Move type of the block being compiled (for a bare `add-partial`).
     current_type: u32,
+    /// Move types that some `(move-type …)` marker declares (see [`Compiler::declare_move_types`]).
+    declared_move_types: std::collections::HashSet<String>,
     nd: u32,
 }
 
@@ -164,8 +168,17 @@ impl<'a> Compiler<'a> {
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
+            declared_move_types: Default::default(),
             nd,
         }
+    }
+
+    /// Declares the move types named by the game's `(move-type …)` markers, so that a lone
+    /// argument of `add-partial` can be told apart: a declared move type continues with that
+    /// type; otherwise a piece type name promotes and continues with the block's own type.
+    pub fn declare_move_types<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        self.declared_move_types
+            .extend(names.into_iter().map(str::to_owned));
     }
 
     pub fn move_type(&mut self, name: &str) -> u32 {
@@ -390,7 +403,13 @@ impl<'a> Compiler<'a> {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
-                        (vec![], self.move_type(w))
+                        match self.names.types.get(w) {
+                            // `(add-partial King)`: promote, continue with this block's type.
+                            Some(&t) if !self.declared_move_types.contains(w) => {
+                                (vec![t], self.current_type)
+                            }
+                            _ => (vec![], self.move_type(w)),
+                        }
                     }
                     [ts @ .., m] => {
                         let types = ts.iter().filter_map(|a| self.piece_type(a)).collect();
@@ -430,17 +449,29 @@ impl<'a> Compiler<'a> {
                     owner = *p;
                     rest = &rest[1..];
                 }
-                let Some(ty) = rest.first().and_then(|a| self.piece_type(a)) else {
-                    if rest.is_empty() {
-                        self.err(
-                            codes::BAD_INSTRUCTION,
-                            "`create` needs a piece type".into(),
-                            n,
-                        );
+                // The piece type may be left out (`(create White)`, `(create a1)`): the
+                // created piece then has the moving piece's type.
+                let ty = match rest.first() {
+                    Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
+                        rest = &rest[1..];
+                        self.piece_type(a).unwrap_or(NONE)
                     }
-                    return;
+                    Some(a) if self.target(a).is_none() => {
+                        // Neither a type nor a target: report it as an unknown type.
+                        let _ = self.piece_type(a);
+                        return;
+                    }
+                    _ => NONE,
                 };
-                let t = self.target_or_here(&rest[1..], h, n);
+                let t = self.target_or_here(rest, h, n);
+                if rest.len() > 1 {
+                    self.err(
+                        codes::BAD_INSTRUCTION,
+                        "`create` takes [player] [piece type] [position or direction]".into(),
+                        n,
+                    );
+                    return;
+                }
                 self.emit(Op::Create {
                     owner,
                     ty,
@@ -634,12 +665,27 @@ impl<'a> Compiler<'a> {
             });
             return;
         }
-        let (negate, base) = match name.strip_prefix("not-") {
-            Some(b) => (true, b),
-            None => (false, name),
+        // An attribute used as a predicate, whether its name carries the `?` or not. A
+        // declared attribute whose own name starts with `not-` (`not-locked?`) is read as
+        // itself; `not-` negates only when the rest is the attribute.
+        let attribute = |n: &str| {
+            self.names
+                .attributes
+                .get(n)
+                .or_else(|| {
+                    n.strip_suffix('?')
+                        .and_then(|b| self.names.attributes.get(b))
+                })
+                .copied()
         };
-        // An attribute used as a predicate, whether its name carries the `?` or not.
-        if let Some(&a) = self.names.attributes.get(base) {
+        let (negate, base, attr) = match attribute(name) {
+            Some(a) => (false, name, Some(a)),
+            None => match name.strip_prefix("not-") {
+                Some(b) => (true, b, attribute(b)),
+                None => (false, name, None),
+            },
+        };
+        if let Some(a) = attr {
             let target = self.target_or_here(args, name, at);
             self.emit(Op::Test {
                 pred: Pred::Attr(a),
@@ -663,8 +709,26 @@ impl<'a> Compiler<'a> {
             "enemy" => (Pred::Enemy, args),
             "neutral" => (Pred::Neutral, args),
             "marked" => (Pred::Marked, args),
-            "attacked" => (Pred::Attacked, args),
-            "defended" => (Pred::Defended, args),
+            "attacked" | "defended" => {
+                // `(attacked? MOVE-TYPE)`: only the attackers' blocks of that move type
+                // count. A direction or position argument keeps its usual meaning.
+                let (mt, rest) = match args.first().and_then(Node::word) {
+                    Some(w)
+                        if self.declared_move_types.contains(w)
+                            && self.dir(w).is_none()
+                            && !self.names.positions.contains_key(w) =>
+                    {
+                        (self.move_type(w), &args[1..])
+                    }
+                    _ => (NONE, args),
+                };
+                let p = if base == "attacked" {
+                    Pred::Attacked(mt)
+                } else {
+                    Pred::Defended(mt)
+                };
+                (p, rest)
+            }
             "last-from" => (Pred::LastFrom, args),
             "last-to" => (Pred::LastTo, args),
             "on-board" => (Pred::OnBoard, args),

@@ -7,10 +7,8 @@ use super::goals::{GoalNames, compile_goal};
 use super::*;
 use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
 use crate::syntax::Node;
-
-fn words(n: &Node) -> Vec<&str> {
-    n.args().iter().filter_map(Node::word).collect()
-}
+use crate::text::name_suggestion;
+use std::collections::HashSet;
 
 fn section<'a>(game: &'a Node, name: &'a str) -> impl Iterator<Item = &'a Node> + 'a {
     game.args().iter().filter(move |s| s.head() == Some(name))
@@ -24,6 +22,9 @@ fn sub<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
 pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let g = &game.form;
     let mut diags: Vec<Diagnostic> = Vec::new();
+    // Errors the engine recovers from by skipping a name (docs/semantics.md "Names that are
+    // dropped"): lint reports them as errors, the model still loads, with them in `warnings`.
+    let mut soft: Vec<Diagnostic> = Vec::new();
 
     if let Some(e) = section(g, "engine").next() {
         diags.push(
@@ -41,7 +42,18 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     let mut players: Vec<Player> = Vec::new();
     for s in section(g, "players") {
         players.clear();
-        for w in words(s) {
+        for n in s.args() {
+            let Some(w) = n.word() else { continue };
+            if players.iter().any(|p| p.name == w) {
+                diags.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_NAME,
+                        format!("player `{w}` is listed twice in `players`"),
+                    )
+                    .with_span(n.span),
+                );
+                continue;
+            }
             players.push(Player {
                 name: w.to_owned(),
                 random: w.starts_with('?'),
@@ -73,7 +85,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     }
     let mut bb = BoardBuilder::default();
     for b in &boards {
-        bb.read_board(b, &mut diags);
+        bb.read_board(b, &mut diags, &mut soft);
     }
     // Directions used only in symmetry declarations still need an index.
     let super::board::Board {
@@ -83,6 +95,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         direction_index,
         links,
         dummy: dummy_positions,
+        killed,
     } = bb.finish();
     if positions.is_empty() {
         diags.push(
@@ -162,27 +175,57 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 });
                 let mut set = PosSet::new(positions.len());
                 if let Some(ps) = sub(s, "positions") {
+                    // Positions removed by `kill-positions` are known names: skipped quietly.
+                    let mut unknown: Vec<&Node> = Vec::new();
                     for w in ps.args() {
                         let name = w.word().unwrap_or("");
                         match position_index.get(name) {
                             Some(&p) => set.insert(p),
-                            None => diags.push(
-                                Diagnostic::warning(
-                                    codes::UNKNOWN_POSITION,
-                                    format!(
-                                        "zone `{}` names an unknown position `{name}`",
-                                        zones[z as usize]
-                                    ),
-                                )
-                                .with_span(w.span),
-                            ),
+                            None if killed.contains(name) => {}
+                            None => unknown.push(w),
                         }
+                    }
+                    if let Some(first) = unknown.first() {
+                        let names: Vec<String> =
+                            unknown.iter().map(|w| format!("`{}`", w.text)).collect();
+                        let mut d = Diagnostic::error(
+                            codes::UNKNOWN_POSITION,
+                            format!(
+                                "zone `{}` names {} not on the board: {}",
+                                zones[z as usize],
+                                if unknown.len() == 1 {
+                                    "a position"
+                                } else {
+                                    "positions"
+                                },
+                                names.join(", ")
+                            ),
+                        )
+                        .with_span(first.span);
+                        for w in &unknown {
+                            if let Some(sg) = name_suggestion(&w.text, &positions) {
+                                d = d.with_note(format!("`{}`: did you mean `{sg}`?", w.text));
+                            }
+                        }
+                        soft.push(d);
                     }
                 }
                 let zplayers: Vec<u32> = match sub(s, "players") {
-                    Some(pl) => words(pl)
+                    Some(pl) => pl
+                        .args()
                         .iter()
-                        .filter_map(|w| player_index.get(*w).copied())
+                        .filter_map(|w| {
+                            let name = w.word()?;
+                            let p = player_index.get(name).copied();
+                            if p.is_none() {
+                                soft.push(unknown_player(
+                                    w,
+                                    &format!("in zone `{}`", zones[z as usize]),
+                                    &players,
+                                ));
+                            }
+                            p
+                        })
                         .collect(),
                     None => (0..players.len() as u32).collect(),
                 };
@@ -300,6 +343,18 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         },
         vec![String::new()],
     );
+    compiler.declare_move_types(
+        pieces
+            .iter()
+            .flat_map(|p| p.args())
+            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+            .flat_map(|s| s.args())
+            .filter(|b| b.head() == Some("move-type"))
+            .filter_map(|b| b.args().first().and_then(Node::word)),
+    );
+    let mut declared_types: HashSet<&str> = HashSet::new();
+    // Which of the compiler's diagnostics each piece type's blocks produced.
+    let mut piece_diags: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     for p in &pieces {
         let Some(name) = sub(p, "name")
             .and_then(|n| n.args().first())
@@ -308,13 +363,15 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             continue;
         };
         let ti = type_index[name] as usize;
+        let first_diag = compiler.diags.len();
         for (kind, is_drop) in [("moves", false), ("drops", true)] {
             for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
                 let mut mt = 0u32;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
-                        mt =
-                            compiler.move_type(b.args().first().and_then(Node::word).unwrap_or(""));
+                        let name = b.args().first().and_then(Node::word).unwrap_or("");
+                        mt = compiler.move_type(name);
+                        declared_types.insert(name);
                         continue;
                     }
                     let start = compiler.block(b, mt);
@@ -330,6 +387,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 }
             }
         }
+        piece_diags.push((ti, first_diag..compiler.diags.len()));
     }
 
     // Turn order.
@@ -364,11 +422,22 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 pieces_of: p,
                 move_type: None,
             };
-            for w in &ws[1..] {
-                let w = w.word().unwrap_or("");
+            for wn in &ws[1..] {
+                let w = wn.word().unwrap_or("");
                 match player_index.get(w) {
                     Some(&q) => turn.pieces_of = q,
-                    None => turn.move_type = Some(compiler.move_type(w)),
+                    None => {
+                        if !declared_types.contains(w) {
+                            soft.push(unknown_move_type(
+                                wn,
+                                "the turn order",
+                                true,
+                                &declared_types,
+                                &players,
+                            ));
+                        }
+                        turn.move_type = Some(compiler.move_type(w));
+                    }
                 }
             }
             turns.push(turn);
@@ -397,11 +466,23 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     // Move priorities.
     let mut prio_names: Vec<u32> = Vec::new();
     for s in section(g, "move-priorities") {
-        prio_names = words(s).iter().map(|w| compiler.move_type(w)).collect();
+        prio_names.clear();
+        for wn in s.args() {
+            let Some(w) = wn.word() else { continue };
+            if !declared_types.contains(w) {
+                soft.push(unknown_move_type(
+                    wn,
+                    "`move-priorities`",
+                    false,
+                    &declared_types,
+                    &players,
+                ));
+            }
+            prio_names.push(compiler.move_type(w));
+        }
     }
 
-    let code_diags = std::mem::take(&mut compiler.diags);
-    diags.extend(code_diags);
+    let mut code_diags = std::mem::take(&mut compiler.diags);
     let Compiler {
         code,
         type_lists,
@@ -464,13 +545,28 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                         Some(&pos) => {
                             setup.push((pos, piece::make(ty, p, piece_types[ty as usize].attrs)))
                         }
-                        None => diags.push(
+                        None if killed.contains(w) => diags.push(
                             Diagnostic::warning(
                                 codes::UNKNOWN_POSITION,
-                                format!("setup names an unknown position `{w}`"),
+                                format!(
+                                    "setup names position `{w}`, which `kill-positions` removes; the piece is left out"
+                                ),
                             )
                             .with_span(args[i].span),
                         ),
+                        None => {
+                            let mut d = Diagnostic::error(
+                                codes::UNKNOWN_POSITION,
+                                format!(
+                                    "setup names position `{w}`, which is not on the board; the piece is left out"
+                                ),
+                            )
+                            .with_span(args[i].span);
+                            if let Some(sg) = name_suggestion(w, &positions) {
+                                d = d.with_note(format!("did you mean `{sg}`?"));
+                            }
+                            soft.push(d);
+                        }
                     }
                     i += 1;
                 }
@@ -482,6 +578,36 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     for &(_, ty, _) in &hand_setup {
         unlimited_drops[ty as usize] = false;
     }
+
+    // A piece type that can never be on the board (not set up, not in hand, not droppable,
+    // never added, promoted to or created by a piece that can) cannot affect play: errors in
+    // its blocks (a variant's board without the directions of a base piece it no longer
+    // uses) are warnings, and its blocks are dropped (docs/semantics.md).
+    let in_play = types_in_play(
+        &piece_types,
+        &setup,
+        &hand_setup,
+        &unlimited_drops,
+        &code,
+        &type_lists,
+    );
+    for (ti, range) in &piece_diags {
+        if in_play[*ti] || !code_diags[range.clone()].iter().any(Diagnostic::is_error) {
+            continue;
+        }
+        let name = &piece_types[*ti].name;
+        for d in &mut code_diags[range.clone()] {
+            if d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+                d.notes.push(format!(
+                    "piece `{name}` never comes into play (not set up, not dropped, never created or promoted to): its moves are ignored"
+                ));
+            }
+        }
+        piece_types[*ti].moves.clear();
+        piece_types[*ti].drops.clear();
+    }
+    diags.extend(code_diags);
 
     // Goals.
     let gn = GoalNames {
@@ -511,25 +637,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     // Options.
     let mut options = Options::default();
     for s in g.args() {
-        let (name, value) = match s.head() {
-            Some("option") => (
-                s.args().first().and_then(Node::word).unwrap_or(""),
-                s.args().get(1).and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-turn") => (
-                "pass turn",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("pass-partial") => (
-                "pass partial",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            Some("recycle-captures") => (
-                "recycle captures",
-                s.args().first().and_then(Node::word).unwrap_or(""),
-            ),
-            _ => continue,
+        // `(option "name" v)` and the ZoG 1.x keyword forms (`(maximal-captures v)`) alike.
+        let Some(o) = crate::expand::options::option_section(s) else {
+            continue;
         };
+        let name = o.name;
+        let value = o.value.and_then(Node::word).unwrap_or("");
         let bool_value = |diags: &mut Vec<Diagnostic>| match value {
             "true" => true,
             "false" => false,
@@ -582,11 +695,22 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     }
 
     if has_errors(&diags) {
+        diags.append(&mut soft);
         return Err(diags);
     }
+    // A token written once in a macro body and expanded twice gives the same finding twice.
+    let mut seen = HashSet::new();
     let warnings = diags
         .into_iter()
         .filter(|d| d.severity < Severity::Error)
+        .chain(soft)
+        .filter(|d| {
+            seen.insert((
+                d.code.id,
+                d.span.map(|s| (s.file.0, s.offset)),
+                d.message.clone(),
+            ))
+        })
         .collect();
     Ok(Model {
         title: game.title.clone(),
@@ -624,30 +748,144 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     })
 }
 
+/// An unknown player named by `n` (in a zone's or an image's `players`), with a did-you-mean.
+pub(crate) fn unknown_player(n: &Node, place: &str, players: &[Player]) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        codes::UNKNOWN_PLAYER,
+        format!("unknown player `{}` {place}", n.text),
+    )
+    .with_span(n.span);
+    if let Some(s) = name_suggestion(&n.text, players.iter().map(|p| &p.name)) {
+        d = d.with_note(format!("did you mean `{s}`?"));
+    }
+    d
+}
+
+/// A move-type that no move block declares (in `place`); in a turn-order entry the word may
+/// also have meant a player.
+fn unknown_move_type(
+    n: &Node,
+    place: &str,
+    or_player: bool,
+    declared: &HashSet<&str>,
+    players: &[Player],
+) -> Diagnostic {
+    let msg = if or_player {
+        format!(
+            "`{}` in {place} is neither a player nor a move-type of any move block",
+            n.text
+        )
+    } else {
+        format!("move-type `{}` in {place} has no move block", n.text)
+    };
+    let mut d = Diagnostic::error(codes::UNKNOWN_MOVE_TYPE, msg).with_span(n.span);
+    let mut names: Vec<&str> = declared.iter().copied().collect();
+    names.sort_unstable();
+    if or_player {
+        names.extend(players.iter().map(|p| p.name.as_str()));
+    }
+    if let Some(s) = name_suggestion(&n.text, &names) {
+        d = d.with_note(format!("did you mean `{s}`?"));
+    }
+    d
+}
+
+/// Which piece types can ever stand on the board: those set up on it or in a hand, those
+/// with drop blocks and drops available, and, transitively, those that the blocks of such a
+/// type add, promote to (`add T`, `add-partial T …`, `change-type T`) or create.
+fn types_in_play(
+    types: &[PieceType],
+    setup: &[(u32, u32)],
+    hand: &[(u32, u32, u32)],
+    unlimited_drops: &[bool],
+    code: &[Op],
+    type_lists: &[u32],
+) -> Vec<bool> {
+    let mut in_play = vec![false; types.len()];
+    let mut todo: Vec<usize> = Vec::new();
+    let mark = |t: usize, in_play: &mut Vec<bool>, todo: &mut Vec<usize>| {
+        if t < in_play.len() && !in_play[t] {
+            in_play[t] = true;
+            todo.push(t);
+        }
+    };
+    for &(_, pc) in setup {
+        mark(piece::ty(pc) as usize, &mut in_play, &mut todo);
+    }
+    for &(_, t, n) in hand {
+        if n > 0 {
+            mark(t as usize, &mut in_play, &mut todo);
+        }
+    }
+    for (t, ty) in types.iter().enumerate() {
+        if !ty.drops.is_empty() && unlimited_drops[t] {
+            mark(t, &mut in_play, &mut todo);
+        }
+    }
+    while let Some(t) = todo.pop() {
+        for b in types[t].moves.iter().chain(&types[t].drops) {
+            for op in &code[b.start as usize..] {
+                match *op {
+                    Op::End => break,
+                    Op::Add { types, ntypes, .. } => {
+                        for &u in &type_lists[types as usize..(types + ntypes) as usize] {
+                            mark(u as usize, &mut in_play, &mut todo);
+                        }
+                    }
+                    Op::ChangeType(u, _) => mark(u as usize, &mut in_play, &mut todo),
+                    Op::Create { ty, .. } if ty != NONE => {
+                        mark(ty as usize, &mut in_play, &mut todo)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    in_play
+}
+
 /// Decides, per `absolute-config`, whether every named position must be filled (the
 /// default) or one is enough: one is enough when no listed player starts with as many
-/// pieces of the listed types as there are named positions (docs/semantics.md).
+/// matching pieces as there are named positions (docs/semantics.md). Pieces that match are
+/// those of the occupant tests: the player's own (bare types), the other players'
+/// (`opponent`) or everybody's (`any-owner`); a negated test (`(not T)`) can always be met,
+/// so it keeps "all".
 fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &[(u32, u32)], hand: &[(u32, u32, u32)]) {
     match c {
         GoalCond::AbsoluteConfig {
-            types,
+            occupants,
             positions,
             any_position,
             ..
         } => {
+            if occupants.iter().any(|o| o.negate) {
+                *any_position = false;
+                return;
+            }
+            let owned = |o: &super::goals::Occupant, p: u32, owner: u32| match o.owner {
+                super::goals::Owner::Own => owner == p,
+                super::goals::Owner::Opponent => owner != p,
+                super::goals::Owner::Any => true,
+            };
             let most = players
                 .iter()
                 .map(|&p| {
                     let on_board = setup
                         .iter()
                         .filter(|&&(_, pc)| {
-                            piece::owner(pc) == p
-                                && (types.is_empty() || types.contains(&piece::ty(pc)))
+                            occupants.iter().any(|o| {
+                                owned(o, p, piece::owner(pc))
+                                    && (o.types.is_empty() || o.types.contains(&piece::ty(pc)))
+                            })
                         })
                         .count();
                     let in_hand: u32 = hand
                         .iter()
-                        .filter(|&&(hp, t, _)| hp == p && (types.is_empty() || types.contains(&t)))
+                        .filter(|&&(hp, t, _)| {
+                            occupants.iter().any(|o| {
+                                owned(o, p, hp) && (o.types.is_empty() || o.types.contains(&t))
+                            })
+                        })
                         .map(|&(_, _, n)| n)
                         .sum();
                     on_board + in_hand as usize

@@ -38,17 +38,18 @@ pub enum GoalCond {
     /// The player has lost a piece of one of these types (fewer on board and in hand than at
     /// the start).
     Captured(Vec<u32>),
-    /// Pieces of these types on the listed positions (all of them, see `any_position`) and
-    /// in the listed zones (one cell each).
+    /// A square matching `occupants` on the listed positions (all of them, see
+    /// `any_position`) and in the listed zones (one cell each).
     AbsoluteConfig {
-        types: Vec<u32>,
+        occupants: Occupants,
         positions: Vec<u32>,
         zones: Vec<u32>,
         any_position: bool,
     },
-    /// A chain: piece of `types[0]`, step `dirs[0]`, piece of `types[1]`, …
+    /// A chain: a square matching `steps[0]`, step `dirs[0]`, a square matching
+    /// `steps[1]`, …
     RelativeConfig {
-        types: Vec<Vec<u32>>,
+        steps: Vec<Occupants>,
         dirs: Vec<u32>,
     },
     And(Vec<GoalCond>),
@@ -78,6 +79,30 @@ impl GoalCond {
         }
     }
 }
+
+/// Whose piece an occupant test looks for, relative to the player the goal is tested for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The tested player's own piece (a bare type name).
+    Own,
+    /// A piece of any other player: `(opponent T)`.
+    Opponent,
+    /// A piece of any player: `(any-owner T)`.
+    Any,
+}
+
+/// One occupant test of `absolute-config` and `relative-config`: the square holds a piece of
+/// one of `types` (any type when empty) owned as `owner`. With `negate` (`(not T)`) the test
+/// is inverted: the square holds no such piece (it may be empty).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Occupant {
+    pub types: Vec<u32>,
+    pub owner: Owner,
+    pub negate: bool,
+}
+
+/// The occupant tests of one item: a square matches when any of them does.
+pub type Occupants = Vec<Occupant>;
 
 /// One goal.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +202,71 @@ fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> O
     Some(out)
 }
 
+/// Reads the piece-type items of `absolute-config` (or one item of `relative-config`):
+/// bare type names (the tested player's pieces) and the occupier forms `(opponent T …)`,
+/// `(any-owner T …)` and `(not T …)`, which may nest (`(not (opponent T))`). A plain list
+/// of type names groups alternatives.
+fn occupants(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Occupants> {
+    let mut out: Occupants = Vec::new();
+    let mut own = Vec::new();
+    collect_occupants(nodes, (Owner::Own, false), &mut own, &mut out, names, diags)?;
+    if !own.is_empty() || out.is_empty() {
+        out.insert(
+            0,
+            Occupant {
+                types: own,
+                owner: Owner::Own,
+                negate: false,
+            },
+        );
+    }
+    Some(out)
+}
+
+fn collect_occupants(
+    nodes: &[Node],
+    (owner, negate): (Owner, bool),
+    plain: &mut Vec<u32>,
+    out: &mut Occupants,
+    names: &GoalNames,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    for n in nodes {
+        let wrapper = match n.head() {
+            Some("opponent") => Some((Owner::Opponent, negate)),
+            Some("any-owner") => Some((Owner::Any, negate)),
+            Some("not") => Some((owner, !negate)),
+            _ => None,
+        };
+        if let Some((o, neg)) = wrapper {
+            if n.args().is_empty() {
+                diags.push(
+                    Diagnostic::error(
+                        codes::BAD_GOAL,
+                        format!("`({} …)` needs a piece type", n.head().unwrap_or("")),
+                    )
+                    .with_span(n.span),
+                );
+                return None;
+            }
+            let mut types = Vec::new();
+            collect_occupants(n.args(), (o, neg), &mut types, out, names, diags)?;
+            if !types.is_empty() {
+                out.push(Occupant {
+                    types,
+                    owner: o,
+                    negate: neg,
+                });
+            }
+        } else if n.is_list() {
+            collect_occupants(&n.items, (owner, negate), plain, out, names, diags)?;
+        } else {
+            plain.extend(types_of(std::slice::from_ref(n), names, diags)?);
+        }
+    }
+    Some(())
+}
+
 fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<GoalCond> {
     if let Some(w) = n.atom() {
         return Some(match w {
@@ -241,7 +331,7 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                 );
                 return None;
             };
-            let types = types_of(ts, names, diags)?;
+            let occupants = occupants(ts, names, diags)?;
             let mut positions = Vec::new();
             let mut zones = Vec::new();
             for item in flat_words(std::slice::from_ref(last)) {
@@ -262,18 +352,18 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                 }
             }
             GoalCond::AbsoluteConfig {
-                types,
+                occupants,
                 positions,
                 zones,
                 any_position: false,
             }
         }
         "relative-config" => {
-            let mut types = Vec::new();
+            let mut steps = Vec::new();
             let mut dirs = Vec::new();
             for (i, a) in args.iter().enumerate() {
                 if i % 2 == 0 {
-                    types.push(types_of(std::slice::from_ref(a), names, diags)?);
+                    steps.push(occupants(std::slice::from_ref(a), names, diags)?);
                 } else {
                     let w = a.word().unwrap_or("");
                     match names.directions.get(w) {
@@ -291,7 +381,7 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                     }
                 }
             }
-            if types.len() != dirs.len() + 1 {
+            if steps.len() != dirs.len() + 1 {
                 diags.push(
                     Diagnostic::error(
                         codes::BAD_GOAL,
@@ -301,7 +391,7 @@ fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Goal
                 );
                 return None;
             }
-            GoalCond::RelativeConfig { types, dirs }
+            GoalCond::RelativeConfig { steps, dirs }
         }
         _ => {
             diags.push(

@@ -18,7 +18,7 @@ use crate::expand::GameDef;
 use std::collections::HashMap;
 
 pub use code::{Op, Pred, Target};
-pub use goals::{Goal, GoalCond, GoalKind};
+pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 
 /// "No link", "no position".
 pub const NONE: u32 = u32::MAX;
@@ -238,13 +238,16 @@ pub struct Model {
     pub royal_types: Vec<u32>,
     /// Some block uses `add-partial`.
     pub has_partial: bool,
-    /// Warnings found while compiling.
+    /// The findings of a successful compile: warnings, and the errors the engine recovers
+    /// from by leaving a name out (a setup, zone or link position that is not on the board,
+    /// an unknown player in a zone, an undeclared move-type in the turn order or
+    /// `move-priorities`; docs/semantics.md "Names that are dropped").
     pub warnings: Vec<Diagnostic>,
 }
 
 impl Model {
     /// Compiles a merged game. Errors (and the warnings found with them) come back as the
-    /// `Err` value; warnings of a successful compile are in [`Model::warnings`].
+    /// `Err` value; the findings of a successful compile are in [`Model::warnings`].
     pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         compile::compile(game)
     }

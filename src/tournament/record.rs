@@ -114,6 +114,44 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
     Ok(out)
 }
 
+/// The records of a `--games-out` file being resumed: like [`read_records`], but a last line
+/// cut short by a kill (no line break, not JSON) is dropped and reported in `dropped_tail`,
+/// and two records of the same game are an error.
+pub fn read_run(text: &str, name: &str) -> Result<(Vec<GameRecord>, Option<String>), String> {
+    let (body, dropped) = match text.rfind('\n') {
+        Some(i) if i + 1 < text.len() => {
+            let tail = &text[i + 1..];
+            if serde_json::from_str::<GameRecord>(tail).is_ok() {
+                (text, None)
+            } else {
+                let line = text[..=i].lines().count() + 1;
+                (
+                    &text[..=i],
+                    Some(format!(
+                        "{name}:{line}: dropped an incomplete last record ({} bytes, cut by an interrupted run)",
+                        tail.len()
+                    )),
+                )
+            }
+        }
+        None if !text.trim().is_empty() && serde_json::from_str::<GameRecord>(text).is_err() => {
+            ("", Some(format!("{name}:1: dropped an incomplete record")))
+        }
+        _ => (text, None),
+    };
+    let records = read_records(body, name)?;
+    let mut seen = std::collections::HashSet::new();
+    for r in &records {
+        if !seen.insert(r.game_index) {
+            return Err(format!(
+                "{name}: game {} is recorded twice; the file is not one run's output",
+                r.game_index
+            ));
+        }
+    }
+    Ok((records, dropped))
+}
+
 /// Writes records as JSON Lines, sorted by game index.
 pub fn write_records(records: &[GameRecord]) -> String {
     let mut v: Vec<&GameRecord> = records.iter().collect();

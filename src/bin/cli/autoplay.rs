@@ -5,15 +5,17 @@ use dagaz::ai::engine_game::EngineGame;
 use dagaz::model::Model;
 use dagaz::stats::sprt::{Decision, Sprt};
 use dagaz::stats::{Summary, axiom_lines, human, summarize};
-use dagaz::tournament::record::{GameRecord, RunSettings, read_records, write_records};
+use dagaz::tournament::record::{GameRecord, RunSettings, read_run, write_records};
 use dagaz::tournament::spec::{PlayerSpec, resolve, same_rules};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Set by Ctrl-C: workers stop taking new games; what finished is written.
+/// Set by Ctrl-C, SIGTERM or SIGHUP: workers stop taking new games; what finished is
+/// already in the games file.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Play AI against AI: two variants of the same rules, many games, with statistics.
@@ -63,7 +65,8 @@ pub struct Args {
     /// print a JSON summary (schema_version 1) instead of the text
     #[arg(long)]
     pub json: bool,
-    /// write one JSON record per game (JSON Lines), atomically
+    /// write one JSON record per game (JSON Lines): each game is appended and flushed as it
+    /// finishes, and the file is rewritten in game order at the end
     #[arg(long, value_name = "FILE")]
     pub games_out: Option<PathBuf>,
     /// play only slice K of N of the game indices (pairs stay together), e.g. 2/8
@@ -152,6 +155,20 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if a.games == 0 {
         return Err("-n must be at least 1".to_owned());
     }
+    if a.jobs == Some(0) {
+        return Err("-j must be at least 1".to_owned());
+    }
+    if a.max_plies == 0 {
+        return Err("--max-plies must be at least 1".to_owned());
+    }
+    if let Some((k, n)) = shard
+        && (k - 1) * 2 >= a.games
+    {
+        return Err(format!(
+            "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
+            a.games
+        ));
+    }
     let pa = resolve(&a.a)?;
     let pb = resolve(&a.b)?;
     if !same_rules(&pa, &pb) {
@@ -179,7 +196,20 @@ fn run_inner(a: Args) -> Result<u8, String> {
     {
         let text = std::fs::read_to_string(r)
             .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
-        previous = read_records(&text, &r.display().to_string())?;
+        let (records, dropped) = read_run(&text, &r.display().to_string())?;
+        if let Some(w) = dropped {
+            eprintln!("warning: {w}");
+        }
+        previous = records;
+        if let Some(beyond) = previous.iter().find(|x| x.game_index >= a.games) {
+            return Err(format!(
+                "`{}` already holds game {} of a run of at least {} games: -n {} would shrink it",
+                r.display(),
+                beyond.game_index,
+                beyond.game_index + 1,
+                a.games
+            ));
+        }
         // The same run, possibly extended with a larger -n.
         let same = |x: &GameRecord| {
             x.run_seed == a.seed
@@ -237,14 +267,35 @@ fn run_inner(a: Args) -> Result<u8, String> {
         }
         eprintln!("\ninterrupted: finishing the games in progress (Ctrl-C again to quit now)");
     });
-    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &STOP, &|_| bar.inc(1))?;
+    // The games file is opened, locked and filled with the resumed games before the first
+    // game, so that a bad path fails at once and a kill loses only games in progress.
+    let out_path = a.games_out.as_ref().or(a.resume.as_ref());
+    let games_file = out_path
+        .map(|p| GamesFile::open(p, &previous))
+        .transpose()?;
+    let write_error: Mutex<Option<String>> = Mutex::new(None);
+    let on_done = |r: &GameRecord| {
+        bar.inc(1);
+        if let Some(f) = &games_file
+            && let Err(e) = f.append(r)
+        {
+            STOP.store(true, Ordering::SeqCst);
+            write_error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &STOP, &on_done)?;
     bar.finish_and_clear();
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     let mut records = previous;
     records.extend(outcome.records);
     records.sort_by_key(|r| r.game_index);
-    if let Some(out) = a.games_out.as_ref().or(a.resume.as_ref()) {
-        dagaz::fsutil::write_atomic(out, write_records(&records).as_bytes())
-            .map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
+    if let Some(f) = games_file {
+        f.finish(&records)?;
     }
     if records.is_empty() {
         return Err("no game was played".to_owned());
@@ -313,6 +364,65 @@ fn run_inner(a: Args) -> Result<u8, String> {
     } else {
         PROBLEMS
     })
+}
+
+/// The `--games-out` file of a run: locked against a second run, appended to and flushed
+/// game by game, and rewritten in game-index order (atomically) when the run ends.
+struct GamesFile {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+    /// A regular file (rewritten sorted at the end); a FIFO or a device is only streamed to.
+    regular: bool,
+}
+
+impl GamesFile {
+    fn open(path: &Path, previous: &[GameRecord]) -> Result<GamesFile, String> {
+        let err = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
+        let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(err)?;
+        if regular {
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(format!(
+                        "`{}` is being written by another dagaz run",
+                        path.display()
+                    ));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(err(e)),
+            }
+            // Start from the resumed games only (an incomplete last line is dropped).
+            file.set_len(0).map_err(err)?;
+        }
+        file.write_all(write_records(previous).as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(err)?;
+        Ok(GamesFile {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            regular,
+        })
+    }
+
+    fn append(&self, r: &GameRecord) -> Result<(), String> {
+        let line = write_records(std::slice::from_ref(r));
+        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        f.write_all(line.as_bytes())
+            .and_then(|_| f.flush())
+            .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))
+    }
+
+    fn finish(self, records: &[GameRecord]) -> Result<(), String> {
+        if self.regular {
+            dagaz::fsutil::write_atomic(&self.path, write_records(records).as_bytes())
+                .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))?;
+        }
+        Ok(())
+    }
 }
 
 fn json_report(

@@ -40,17 +40,11 @@ pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
         Some(p) if p != Path::new("-") => dagaz::fsutil::write_atomic(p, data)
             .map_err(|e| format!("cannot write `{}`: {e}", p.display())),
         _ => {
+            // A closed pipe (`| head`) or a full disk loses data: the caller exits 2 with
+            // the message, so a script never mistakes a cut output for a complete one.
             let mut o = std::io::stdout().lock();
             o.write_all(data)
                 .and_then(|_| o.flush())
-                .or_else(|e| {
-                    // A closed pipe (`| head`) is not an error of ours.
-                    if e.kind() == std::io::ErrorKind::BrokenPipe {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                })
                 .map_err(|e| format!("cannot write to stdout: {e}"))
         }
     }

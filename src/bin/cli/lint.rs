@@ -71,15 +71,28 @@ pub struct Args {
     pub explain: Option<String>,
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The rules files under `path`: `.zrf` regular files of a folder, recursively and sorted, or
+/// `path` itself. Each folder is walked once (symbolic-link loops end), and only regular files
+/// are taken from folders (a FIFO or a device named `x.zrf` would block or never end).
+fn collect(
+    path: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
     if path.is_dir() {
+        let canonical = std::fs::canonicalize(path)?;
+        if !seen.insert(canonical) {
+            return Ok(());
+        }
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         entries.sort();
         for e in entries {
-            if e.is_dir() || e.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")) {
-                collect(&e, out)?;
+            if e.is_dir()
+                || (e.is_file() && e.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")))
+            {
+                collect(&e, out, seen)?;
             }
         }
     } else {
@@ -136,7 +149,7 @@ pub fn run(a: Args) -> u8 {
             continue;
         }
         let mut files = vec![];
-        if let Err(e) = collect(p, &mut files) {
+        if let Err(e) = collect(p, &mut files, &mut Default::default()) {
             return usage_error(&format!("cannot read `{}`: {e}", p.display()));
         }
         for f in files {

@@ -1,12 +1,13 @@
 //! `dagaz perft`: counts the leaves of the legal-move tree of a game, checks them against
 //! expected values, or runs a whole `.perft` suite.
 
-use crate::common::{DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error};
+use crate::common::{
+    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output,
+};
 use dagaz::engine::perft::{DivideEntry, divide};
 use dagaz::engine::{Engine, State};
 use dagaz::expand::{Limits, Loaded, load_path, load_text};
 use dagaz::model::Model;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -191,7 +192,9 @@ pub fn run(a: Args) -> u8 {
     } else {
         out.push_str(&format!("{nodes}\n"));
     }
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if let Err(e) = write_output(None, out.as_bytes()) {
+        return usage_error(&e);
+    }
     if !a.json {
         eprintln!(
             "{title}: depth {depth}, {nodes} leaves in {secs:.3}s ({:.0} leaves/s)",
@@ -263,17 +266,20 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
                 "expected": expected, "ok": ok, "seconds": secs,
             }));
         } else {
-            println!(
-                "{game} {variant} {depth}: got {nodes} expected {expected} {} {secs:.3}s",
+            let line = format!(
+                "{game} {variant} {depth}: got {nodes} expected {expected} {} {secs:.3}s\n",
                 if ok { "ok" } else { "MISMATCH" }
             );
+            if let Err(e) = write_output(None, line.as_bytes()) {
+                return usage_error(&e);
+            }
         }
     }
     if a.json {
-        println!(
-            "{}",
-            serde_json::json!({"schema_version": PERFT_SCHEMA_VERSION, "cases": results, "failures": failures})
-        );
+        let doc = serde_json::json!({"schema_version": PERFT_SCHEMA_VERSION, "cases": results, "failures": failures});
+        if let Err(e) = write_output(None, format!("{doc}\n").as_bytes()) {
+            return usage_error(&e);
+        }
     }
     if failures > 0 { PROBLEMS } else { OK }
 }
