@@ -119,6 +119,18 @@ fn mutate(src: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
 
 #[test]
 fn mutated_corpus_never_panics_or_hangs() {
+    mutated_corpus(CASES_PER_FILE, 4000);
+}
+
+/// The long run: 300 mutations of every corpus file (about 100,000 cases). Run with
+/// `cargo test --release --test robustness -- --ignored`.
+#[test]
+#[ignore]
+fn mutated_corpus_long_run() {
+    mutated_corpus(300, 100_000);
+}
+
+fn mutated_corpus(cases_per_file: usize, at_least: usize) {
     use rayon::prelude::*;
     let files = common::corpus_files();
     let results: Vec<(String, Duration, bool)> = files
@@ -127,10 +139,10 @@ fn mutated_corpus_never_panics_or_hangs() {
         .flat_map_iter(|(fi, path)| {
             let src = std::fs::read(path).unwrap();
             let rel = common::corpus_rel(path);
-            (0..CASES_PER_FILE).map(move |k| {
+            (0..cases_per_file).map(move |k| {
                 let mut rng = Rng::derive(0x5EED, (fi * 1000 + k) as u64);
                 // Macro bombs (kinds 5 and 6) are costly by design: one case in 50.
-                let kind = if (fi * CASES_PER_FILE + k).is_multiple_of(50) {
+                let kind = if (fi * cases_per_file + k).is_multiple_of(50) {
                     5 + k % 2
                 } else {
                     [0, 1, 2, 3, 4, 7, 8, 9, 10, 11][(fi + k) % 10]
@@ -172,7 +184,7 @@ fn mutated_corpus_never_panics_or_hangs() {
         .iter()
         .filter(|r| !r.2 || r.1 > CASE_LIMIT)
         .collect();
-    assert!(results.len() >= 4000, "only {} cases", results.len());
+    assert!(results.len() >= at_least, "only {} cases", results.len());
     assert!(bad.is_empty(), "failing or slow cases: {bad:?}");
     let slowest = results.iter().map(|r| r.1).max().unwrap();
     eprintln!("{} mutated cases, slowest {:?}", results.len(), slowest);
@@ -207,4 +219,246 @@ fn string_gluing_and_variant_copies_stop_at_the_byte_budget() {
     let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code.id).collect();
     assert_eq!(codes, ["DZ0207"], "{:?}", l.diagnostics);
     assert!(l.games.len() < 300, "{}", l.games.len());
+}
+
+/// A random rules file from a small grammar of ZRF forms: boards of random size and
+/// directions, pieces whose blocks mix steps, tests, `verify`, `if`/`while`, captures,
+/// promotions, flags, partial moves, drops and `create`, random setups, options and goals.
+/// Unlike mutations of real files, these compile most of the time, so they reach the model
+/// compiler and the engine (move generation, partial chains, king safety, goals).
+fn random_game(rng: &mut Rng) -> String {
+    let pick = |rng: &mut Rng, v: &[&str]| v[rng.below(v.len())].to_owned();
+    let files = 2 + rng.below(6);
+    let ranks = 1 + rng.below(6);
+    let file_names: Vec<String> = (0..files)
+        .map(|i| ((b'a' + i as u8) as char).to_string())
+        .collect();
+    let rank_names: Vec<String> = (1..=ranks).rev().map(|i| i.to_string()).collect();
+    let dirs = ["n", "s", "e", "w", "ne", "nw", "se", "sw"];
+    let deltas = ["0 -1", "0 1", "1 0", "-1 0", "1 -1", "-1 -1", "1 1", "-1 1"];
+    let positions: Vec<String> = file_names
+        .iter()
+        .flat_map(|f| rank_names.iter().map(move |r| format!("{f}{r}")))
+        .collect();
+    let pos = |rng: &mut Rng| positions[rng.below(positions.len())].clone();
+    let types = ["Man", "King", "Stone"];
+    let move_types = ["normal", "jump", "extra"];
+    let cond = |rng: &mut Rng| -> String {
+        let base = pick(
+            rng,
+            &[
+                "empty?",
+                "friend?",
+                "enemy?",
+                "not-empty?",
+                "(piece? King)",
+                "(in-zone? goal)",
+                "attacked?",
+                "not-attacked?",
+                "(flag? f)",
+                "marked?",
+                "last-to?",
+                "(on-board? n)",
+                "true",
+                "(position? a1)",
+                "never-moved?",
+            ],
+        );
+        match rng.below(4) {
+            0 => format!("(not {base})"),
+            1 => format!("(and {base} {})", pick(rng, &["empty?", "enemy?", "true"])),
+            2 => format!(
+                "(or {base} {})",
+                pick(rng, &["friend?", "false", "(empty? e)"])
+            ),
+            _ => base,
+        }
+    };
+    let instr = |rng: &mut Rng, depth: usize| -> String {
+        let mut out = vec![];
+        for _ in 0..1 + rng.below(6) {
+            let i = match rng.below(16) {
+                0..=3 => pick(rng, &dirs),
+                4 => format!("(verify {})", cond(rng)),
+                5 => "capture".to_owned(),
+                6 => format!("(set-flag f {})", cond(rng)),
+                7 => "mark".to_owned(),
+                8 => "back".to_owned(),
+                9 => "to".to_owned(),
+                10 => format!("(change-type {})", pick(rng, &types)),
+                11 if depth < 2 => format!("(if {} add else {})", cond(rng), pick(rng, &dirs)),
+                12 if depth < 2 => {
+                    format!("(while {} {} add)", cond(rng), pick(rng, &dirs))
+                }
+                13 => format!("(add-partial {})", pick(rng, &move_types)),
+                14 => format!("(create {})", pick(rng, &["", "Black", "a1", "Black King"])),
+                _ => format!(
+                    "(set-attribute never-moved? {})",
+                    pick(rng, &["false", "true"])
+                ),
+            };
+            out.push(i);
+        }
+        out.push(pick(
+            rng,
+            &[
+                "add",
+                "(add King Stone)",
+                "(add-partial jump)",
+                "add-copy",
+                "cascade (go from) add",
+            ],
+        ));
+        format!("({})", out.join(" "))
+    };
+    let mut pieces = String::new();
+    for t in types {
+        let mut blocks = String::new();
+        for _ in 0..1 + rng.below(3) {
+            if rng.below(3) == 0 {
+                blocks += &format!("(move-type {}) ", pick(rng, &move_types));
+            }
+            blocks += &instr(rng, 0);
+            blocks.push(' ');
+        }
+        let drops = if rng.below(3) == 0 {
+            format!("(drops ({} (verify empty?) add))", pick(rng, &["", "n"]))
+        } else {
+            String::new()
+        };
+        pieces +=
+            &format!("(piece (name {t}) (attribute never-moved? true) (moves {blocks}) {drops})\n");
+    }
+    let setup = |rng: &mut Rng| -> String {
+        (0..1 + rng.below(4))
+            .map(|_| format!("({} {} {})", pick(rng, &types), pos(rng), pos(rng)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let goal = pick(
+        rng,
+        &[
+            "(loss-condition (White Black) stalemated)",
+            "(win-condition (White Black) (pieces-remaining 0 King))",
+            "(loss-condition (White Black) (checkmated King))",
+            "(win-condition (White) (absolute-config Man (goal)))",
+            "(win-condition (White Black) (relative-config Stone e Stone))",
+            "(draw-condition (White Black) repetition)",
+            "(count-condition (White Black) stalemated)",
+            "(win-condition (Black) (absolute-config (opponent Man) (not King) (a1)))",
+        ],
+    );
+    let option = pick(
+        rng,
+        &[
+            "(option \"maximal captures\" true)",
+            "(option \"pass turn\" forced)",
+            "(option \"pass partial\" true)",
+            "(maximal-captures 2)",
+            "(option \"recycle captures\" true)",
+            "",
+        ],
+    );
+    let used_dirs: Vec<String> = dirs
+        .iter()
+        .zip(deltas)
+        .map(|(d, x)| format!("({d} {x})"))
+        .collect();
+    format!(
+        "(game (title \"Random\") (players White Black) (turn-order {turns})
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions (\"{f}\" (10 0)) (\"{r}\" (0 10)))
+     (directions {d}))
+     (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))
+     (zone (name goal) (players White Black) (positions {g})))
+  {pieces}
+  (board-setup (White {sw} (Man off {o})) (Black {sb}))
+  (move-priorities jump normal)
+  {option}
+  {goal})",
+        turns = pick(
+            rng,
+            &[
+                "White Black",
+                "White (Black jump) White Black",
+                "(White Black) Black",
+                "White Black repeat White"
+            ]
+        ),
+        f = file_names.join("/"),
+        r = rank_names.join("/"),
+        d = used_dirs.join(" "),
+        g = pos(rng),
+        sw = setup(rng),
+        sb = setup(rng),
+        o = rng.below(3),
+    )
+}
+
+fn random_games(cases: usize) {
+    use rayon::prelude::*;
+    let results: Vec<(usize, Duration, bool, bool)> = (0..cases)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Rng::derive(0xF022, i as u64);
+            let text = random_game(&mut rng);
+            let t = Instant::now();
+            let mut compiled = false;
+            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let l = dagaz::expand::load_text("random.zrf", &text, Limits::default());
+                if let Some(g) = l.default_game()
+                    && let Ok(model) = dagaz::model::Model::compile(g)
+                {
+                    compiled = true;
+                    let mut e = dagaz::engine::Engine::new(model);
+                    e.budget.chain_nodes = 5_000;
+                    let mut s = e.initial_state();
+                    let mut moves = dagaz::engine::MoveList::new();
+                    for _ in 0..PLAYOUT_PLIES {
+                        e.legal_moves(&s, &mut moves);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let m = moves.get(rng.below(moves.len())).unwrap().clone();
+                        let u = e.make(&mut s, &m);
+                        if rng.below(4) == 0 {
+                            e.unmake(&mut s, &m, u);
+                        }
+                        let _ = e.outcome(&s);
+                    }
+                }
+            }))
+            .is_ok();
+            (i, t.elapsed(), ok, compiled)
+        })
+        .collect();
+    let bad: Vec<_> = results
+        .iter()
+        .filter(|r| !r.2 || r.1 > CASE_LIMIT)
+        .map(|r| (r.0, r.1, r.2))
+        .collect();
+    let compiled = results.iter().filter(|r| r.3).count();
+    eprintln!("{cases} random games, {compiled} compiled and played");
+    assert!(
+        bad.is_empty(),
+        "failing or slow cases (index, time, ok): {bad:?}"
+    );
+    assert!(
+        compiled * 2 >= cases,
+        "only {compiled} of {cases} random games compiled"
+    );
+}
+
+/// Random games from the grammar above: none may panic or hang (bounded run for CI).
+#[test]
+fn random_games_never_panic_or_hang() {
+    random_games(5_000);
+}
+
+/// The long run of the random-game generator: 100,000 cases. Run with
+/// `cargo test --release --test robustness -- --ignored`.
+#[test]
+#[ignore]
+fn random_games_long_run() {
+    random_games(100_000);
 }
