@@ -487,3 +487,45 @@ fn identity_guards_resume_stats_and_merge() {
         .assert()
         .success();
 }
+
+/// Memory and start-up do not depend on `-n`: a run of 2^64-1 games starts playing at once
+/// (no per-game reservation, no enumeration of the indices); it is stopped with SIGTERM.
+#[cfg(unix)]
+#[test]
+fn a_huge_n_starts_at_once() {
+    let out = tmp("huge.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args([
+            "autoplay",
+            "ur-random",
+            "ur-random",
+            "-j",
+            "1",
+            "--shard",
+            "3/7",
+        ])
+        .args(["-n", "18446744073709551615", "--games-out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(&out)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < 3
+    {
+        assert!(t0.elapsed().as_secs() < 30, "no game after 30 s");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    // Shard 3 of 7 takes pairs 2, 9, 16, …: games 4, 5, 18, 19, …
+    let first: Vec<u64> = records(&out).iter().map(|r| r.game_index).take(3).collect();
+    assert_eq!(first, vec![4, 5, 18]);
+}

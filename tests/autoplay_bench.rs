@@ -55,6 +55,7 @@ fn ur_games_per_second(threads: usize, games: u64) -> f64 {
         skip: Default::default(),
         sprt: None,
         identity: None,
+        light_records: false,
     };
     let t = Instant::now();
     let out = run(

@@ -295,6 +295,7 @@ mod tests {
             skip: Default::default(),
             sprt: None,
             identity: None,
+            light_records: false,
         };
         let out = run(
             &Toy::default(),
@@ -364,6 +365,7 @@ mod tests {
                 skip: Default::default(),
                 sprt: Some(crate::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
                 identity: None,
+                light_records: false,
             };
             let out = run(
                 &Toy::default(),
@@ -394,6 +396,7 @@ mod tests {
                 skip: Default::default(),
                 sprt: None,
                 identity: None,
+                light_records: false,
             };
             let out = run(
                 &Toy::default(),

@@ -28,7 +28,7 @@ use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRec
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Default ply cap (Ur games take about 150-250 plies, dice included).
@@ -48,11 +48,33 @@ pub struct RunConfig {
     pub sprt: Option<Sprt>,
     /// Copied into every record (see [`record::RunIdentity`]).
     pub identity: Option<record::RunIdentity>,
+    /// Drop each record's moves once `on_done` has seen it (it streams them to a file), so
+    /// that a long run holds only what statistics need.
+    pub light_records: bool,
 }
 
 /// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.
 pub fn in_shard(index: u64, shard: Option<(u64, u64)>) -> bool {
     shard.is_none_or(|(k, n)| (index / 2) % n == k - 1)
+}
+
+/// How many games of `0..games` a run plays: those of its shard, less those already
+/// played (`skip`). Computed without enumerating the indices, so `-n` may be huge.
+pub fn games_to_play(games: u64, shard: Option<(u64, u64)>, skip: &HashSet<u64>) -> u64 {
+    let in_run = match shard {
+        None => games,
+        Some((k, n)) => {
+            let r = k - 1;
+            let full_pairs = games / 2;
+            let pairs = full_pairs / n + u64::from(full_pairs % n > r);
+            2 * pairs + u64::from(games % 2 == 1 && full_pairs % n == r)
+        }
+    };
+    let skipped = skip
+        .iter()
+        .filter(|&&i| i < games && in_shard(i, shard))
+        .count() as u64;
+    in_run - skipped
 }
 
 /// The game seed of game `index`.
@@ -279,19 +301,35 @@ pub fn run<G: Game + Sync>(
     for c in &configs {
         Ai::new(proto, c.clone())?;
     }
-    let indices: Vec<u64> = (0..cfg.settings.games)
-        .filter(|&i| in_shard(i, cfg.shard) && !cfg.skip.contains(&i))
-        .collect();
-    let next = AtomicUsize::new(0);
-    // Finished games by position in `indices`, and the SPRT prefix bookkeeping.
+    // Game indices are handed out lazily, in increasing order (no per-game reservation:
+    // memory and start-up time do not depend on -n). `position` numbers the games of this
+    // run in that order; the SPRT looks at consecutive positions only.
+    let total = games_to_play(cfg.settings.games, cfg.shard, &cfg.skip);
+    let next = Mutex::new((0u64, 0usize)); // (next raw index, next position)
+    let take = || -> Option<(usize, u64)> {
+        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
+        while n.0 < cfg.settings.games {
+            let i = n.0;
+            n.0 += 1;
+            if in_shard(i, cfg.shard) && !cfg.skip.contains(&i) {
+                n.1 += 1;
+                return Some((n.1 - 1, i));
+            }
+        }
+        None
+    };
+    // Finished games with their positions, and the SPRT prefix bookkeeping: scores of
+    // finished games waiting for the games before them.
     struct Shared {
-        done: Vec<Option<GameRecord>>,
+        done: Vec<(usize, GameRecord)>,
+        waiting: std::collections::BTreeMap<usize, Option<f64>>,
         prefix: usize,
         sprt: Option<SprtState>,
         decided_at: Option<usize>,
     }
     let shared = Mutex::new(Shared {
-        done: vec![None; indices.len()],
+        done: Vec::new(),
+        waiting: Default::default(),
         prefix: 0,
         sprt: cfg.sprt.map(SprtState::new),
         decided_at: None,
@@ -317,8 +355,7 @@ pub fn run<G: Game + Sync>(
                     if stop.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
                         break;
                     }
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = indices.get(k) else { break };
+                    let Some((k, index)) = take() else { break };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)
                     }));
@@ -337,15 +374,22 @@ pub fn run<G: Game + Sync>(
                     };
                     rec.identity = cfg.identity.clone();
                     on_done(&rec);
+                    let score = rec.score_a;
+                    if cfg.light_records {
+                        // Streamed by `on_done`: statistics need no moves.
+                        rec.moves = Vec::new();
+                    }
                     let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    sh.done[k] = Some(rec);
+                    sh.done.push((k, rec));
+                    if sh.decided_at.is_none() {
+                        sh.waiting.insert(k, score);
+                    }
                     // Advance the prefix of consecutive finished games (SPRT bookkeeping).
-                    while sh.decided_at.is_none()
-                        && sh.prefix < indices.len()
-                        && sh.done[sh.prefix].is_some()
-                    {
+                    while sh.decided_at.is_none() {
                         let p = sh.prefix;
-                        let score = sh.done[p].as_ref().and_then(|r| r.score_a);
+                        let Some(score) = sh.waiting.remove(&p) else {
+                            break;
+                        };
                         sh.prefix += 1;
                         let prefix = sh.prefix;
                         if let (Some(st), Some(x)) = (sh.sprt.as_mut(), score) {
@@ -360,13 +404,49 @@ pub fn run<G: Game + Sync>(
             });
         }
     });
-    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    let keep = sh.decided_at.unwrap_or(indices.len());
-    let records: Vec<GameRecord> = sh.done.into_iter().take(keep).flatten().collect();
-    let interrupted = sh.decided_at.is_none() && records.len() < indices.len();
+    let mut sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    sh.done.sort_by_key(|d| d.0);
+    let keep = sh.decided_at.unwrap_or(usize::MAX);
+    let records: Vec<GameRecord> = sh
+        .done
+        .into_iter()
+        .filter(|d| d.0 < keep)
+        .map(|d| d.1)
+        .collect();
+    let interrupted = sh.decided_at.is_none() && (records.len() as u64) < total;
     Ok(RunOutcome {
         records,
         interrupted,
         sprt: sh.sprt,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_to_play_counts_without_enumerating() {
+        for games in 0..40u64 {
+            for shard in [
+                None,
+                Some((1, 1)),
+                Some((1, 3)),
+                Some((2, 3)),
+                Some((3, 3)),
+                Some((4, 5)),
+            ] {
+                let skip: HashSet<u64> = [0, 3, 7, 100].into_iter().collect();
+                let enumerated = (0..games)
+                    .filter(|&i| in_shard(i, shard) && !skip.contains(&i))
+                    .count() as u64;
+                assert_eq!(
+                    games_to_play(games, shard, &skip),
+                    enumerated,
+                    "{games} {shard:?}"
+                );
+            }
+        }
+        assert_eq!(games_to_play(u64::MAX, None, &HashSet::new()), u64::MAX);
+    }
 }

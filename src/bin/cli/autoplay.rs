@@ -266,10 +266,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
         skip: previous.iter().map(|r| r.game_index).collect(),
         sprt,
         identity: Some(identity),
+        light_records: false,
     };
-    let todo = (0..a.games)
-        .filter(|&i| dagaz::tournament::in_shard(i, shard) && !cfg.skip.contains(&i))
-        .count() as u64;
+    let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
         if std::io::stderr().is_terminal() {
@@ -298,6 +297,10 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous))
         .transpose()?;
+    // Records streamed to a regular file are read back from it at the end: in memory, a
+    // record needs no moves (the bulk of it) for the statistics.
+    let mut cfg = cfg;
+    cfg.light_records = games_file.as_ref().is_some_and(|f| f.regular);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
@@ -441,12 +444,34 @@ impl GamesFile {
             .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))
     }
 
+    /// Rewrites the file in game order, with exactly the games of `records` (an SPRT
+    /// decision drops later games), read back from the file itself: the records in memory
+    /// may have lost their moves.
     fn finish(self, records: &[GameRecord]) -> Result<(), String> {
-        if self.regular {
-            dagaz::fsutil::write_atomic(&self.path, write_records(records).as_bytes())
-                .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))?;
+        if !self.regular {
+            return Ok(());
         }
-        Ok(())
+        let name = self.path.display().to_string();
+        let text = std::fs::read_to_string(&self.path)
+            .map_err(|e| format!("cannot read back `{name}`: {e}"))?;
+        let keep: std::collections::HashSet<u64> = records.iter().map(|r| r.game_index).collect();
+        let mut lines: Vec<(u64, &str)> = Vec::with_capacity(records.len());
+        let mut seen = std::collections::HashSet::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let r: GameRecord = serde_json::from_str(line)
+                .map_err(|e| format!("`{name}` was changed during the run: {e}"))?;
+            if keep.contains(&r.game_index) && seen.insert(r.game_index) {
+                lines.push((r.game_index, line));
+            }
+        }
+        lines.sort_by_key(|l| l.0);
+        let mut out = String::with_capacity(text.len());
+        for (_, l) in lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        dagaz::fsutil::write_atomic(&self.path, out.as_bytes())
+            .map_err(|e| format!("cannot write `{name}`: {e}"))
     }
 }
 
