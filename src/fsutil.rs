@@ -8,6 +8,48 @@
 use std::io::Write;
 use std::path::Path;
 
+/// Like [`write_atomic`], with the data produced by `fill` into a buffered writer, so that
+/// a large output need not be held in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let is_special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if is_link || is_special {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(!is_special)
+            .open(path)?;
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)?;
+        return w.flush();
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Writes `data` to `path` atomically (through it when it is not a plain regular file; see
 /// the module documentation). The temporary file is removed on every failure.
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {

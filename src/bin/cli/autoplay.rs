@@ -297,10 +297,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous))
         .transpose()?;
-    // Records streamed to a regular file are read back from it at the end: in memory, a
-    // record needs no moves (the bulk of it) for the statistics.
+    // In memory a record needs no moves (the bulk of it) for the statistics; the games
+    // file is rewritten from its own lines at the end.
     let mut cfg = cfg;
-    cfg.light_records = games_file.as_ref().is_some_and(|f| f.regular);
+    cfg.light_records = true;
+    for r in &mut previous {
+        r.moves = Vec::new();
+    }
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
@@ -445,33 +448,55 @@ impl GamesFile {
     }
 
     /// Rewrites the file in game order, with exactly the games of `records` (an SPRT
-    /// decision drops later games), read back from the file itself: the records in memory
-    /// may have lost their moves.
+    /// decision drops later games), copied line by line from the file itself (the records
+    /// in memory have no moves): memory holds an index of the lines, not their text.
     fn finish(self, records: &[GameRecord]) -> Result<(), String> {
+        use std::io::{BufRead, Read, Seek};
         if !self.regular {
             return Ok(());
         }
+        #[derive(serde::Deserialize)]
+        struct Index {
+            game_index: u64,
+        }
         let name = self.path.display().to_string();
-        let text = std::fs::read_to_string(&self.path)
-            .map_err(|e| format!("cannot read back `{name}`: {e}"))?;
+        let err = |e: std::io::Error| format!("cannot read back `{name}`: {e}");
         let keep: std::collections::HashSet<u64> = records.iter().map(|r| r.game_index).collect();
-        let mut lines: Vec<(u64, &str)> = Vec::with_capacity(records.len());
+        let mut file = std::fs::File::open(&self.path).map_err(err)?;
+        let mut lines: Vec<(u64, u64, usize)> = Vec::with_capacity(records.len());
         let mut seen = std::collections::HashSet::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let r: GameRecord = serde_json::from_str(line)
-                .map_err(|e| format!("`{name}` was changed during the run: {e}"))?;
-            if keep.contains(&r.game_index) && seen.insert(r.game_index) {
-                lines.push((r.game_index, line));
+        let mut offset = 0u64;
+        let mut reader = std::io::BufReader::new(&mut file);
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = reader.read_line(&mut line).map_err(err)?;
+            if n == 0 {
+                break;
             }
+            if !line.trim().is_empty() {
+                let r: Index = serde_json::from_str(line.trim_end())
+                    .map_err(|e| format!("`{name}` was changed during the run: {e}"))?;
+                if keep.contains(&r.game_index) && seen.insert(r.game_index) {
+                    lines.push((r.game_index, offset, line.trim_end().len()));
+                }
+            }
+            offset += n as u64;
         }
+        drop(reader);
         lines.sort_by_key(|l| l.0);
-        let mut out = String::with_capacity(text.len());
-        for (_, l) in lines {
-            out.push_str(l);
-            out.push('\n');
-        }
-        dagaz::fsutil::write_atomic(&self.path, out.as_bytes())
-            .map_err(|e| format!("cannot write `{name}`: {e}"))
+        dagaz::fsutil::write_atomic_with(&self.path, |w| {
+            let mut buf = Vec::new();
+            for &(_, at, len) in &lines {
+                file.seek(std::io::SeekFrom::Start(at))?;
+                buf.resize(len, 0);
+                file.read_exact(&mut buf)?;
+                w.write_all(&buf)?;
+                w.write_all(b"\n")?;
+            }
+            Ok(())
+        })
+        .map_err(|e| format!("cannot write `{name}`: {e}"))
     }
 }
 
