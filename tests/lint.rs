@@ -968,3 +968,62 @@ fn included_files_are_named_from_the_working_directory() {
         ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hostile inputs under a 2 GB address-space limit set by the test (issue: hardening): each
+/// must end with a diagnostic (exit 1) or a clean result, never an abort, within 60 s. The
+/// cases: strings doubled through 30 macro levels, 300 variants of a large expansion, and
+/// a 10 MB rules file.
+#[cfg(target_os = "linux")]
+#[test]
+fn hostile_inputs_stay_within_2_gb() {
+    let dir = std::env::temp_dir().join(format!("dagaz-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut glue = String::from("(define s0 $1)\n");
+    for i in 1..=30 {
+        glue += &format!("(define s{i} (s{p} \"$1$1\"))\n", p = i - 1);
+    }
+    glue += "(game (title (s30 \"ab\")) (players A B))\n";
+    let mut variants = String::from("(define m0 (x y z w))\n");
+    variants += &format!("(define m1 {})\n", "(m0) ".repeat(100));
+    variants += &format!("(define m2 {})\n", "(m1) ".repeat(600));
+    variants += "(game (title \"G\") (players A B) (board-setup (m2)))\n";
+    for i in 0..300 {
+        variants += &format!("(variant (title \"V{i}\"))\n");
+    }
+    let mut big = String::from(
+        "(game (title \"Big\") (players A B) (board (grid (start-rectangle 0 0 1 1) (dimensions (\"a/b\" (1 0)) (\"2/1\" (0 1))) (directions (n 0 -1))))\n",
+    );
+    let mut i = 0;
+    while big.len() < 10_000_000 {
+        big += &format!(" (piece (name P{i}) (moves (n add) (n (verify empty?) add)))\n");
+        i += 1;
+    }
+    big += ")\n";
+    for (name, text, want) in [
+        ("glue.zrf", glue, Some("DZ0207")),
+        ("variants.zrf", variants, Some("DZ0207")),
+        ("big.zrf", big, None),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let bin = assert_cmd::cargo::cargo_bin("dagaz");
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152; exec \"$0\" lint --format concise \"$1\"")
+            .arg(&bin)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {:?} {stderr}",
+            out.status
+        );
+        if let Some(code) = want {
+            assert!(stdout.contains(code), "{name}: {stdout}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
