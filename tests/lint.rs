@@ -1027,3 +1027,63 @@ fn hostile_inputs_stay_within_2_gb() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--include-dir`: an include not found beside the including file is looked up in the
+/// given folders (and read only there); without the flag it stays refused or missing.
+#[test]
+fn include_dirs_extend_where_includes_may_be_read() {
+    let root = std::env::temp_dir().join(format!("dagaz-incdir-{}", std::process::id()));
+    let (project, lib) = (root.join("project"), root.join("lib"));
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(
+        lib.join("moves.zrf"),
+        "(define step ($1 (verify empty?) add))\n",
+    )
+    .unwrap();
+    let game =
+        std::fs::read_to_string(fixture("include-outside-project").with_file_name("good.zrf"))
+            .unwrap()
+            .replace("(n (verify empty?) add)", "(step n)");
+    std::fs::write(
+        project.join("main.zrf"),
+        format!("(include \"moves.zrf\")\n{game}"),
+    )
+    .unwrap();
+    let without = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(project.join("main.zrf"))
+        .output()
+        .unwrap();
+    assert_eq!(without.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&without.stdout).contains("DZ0201"));
+    for cmd in [
+        &["lint", "--format", "concise"][..],
+        &["perft", "--depth", "1"][..],
+    ] {
+        let with = dagaz()
+            .args(cmd)
+            .arg("--include-dir")
+            .arg(&lib)
+            .arg(project.join("main.zrf"))
+            .output()
+            .unwrap();
+        assert!(
+            with.status.success(),
+            "{cmd:?}: {}{}",
+            String::from_utf8_lossy(&with.stdout),
+            String::from_utf8_lossy(&with.stderr)
+        );
+    }
+    // From the include folder a `..` still may not climb out.
+    std::fs::write(lib.join("moves.zrf"), "(include \"../secret.zrf\")\n").unwrap();
+    std::fs::write(root.join("secret.zrf"), "(define step ($1 add))\n").unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise", "--include-dir"])
+        .arg(&lib)
+        .arg(project.join("main.zrf"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("DZ0217"));
+    let _ = std::fs::remove_dir_all(&root);
+}

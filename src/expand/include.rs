@@ -33,6 +33,7 @@ pub fn splice_includes(
     file: FileId,
     forms: Vec<Node>,
     root_dir: &Path,
+    include_dirs: &[PathBuf],
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Node> {
     let main = canonical(&sources.get(file).path);
@@ -45,6 +46,7 @@ pub fn splice_includes(
     let mut s = Splicer {
         sources,
         root_dir,
+        include_dirs,
         shown_dir,
         stack: vec![main],
         cache: HashMap::new(),
@@ -65,6 +67,9 @@ fn canonical(p: &Path) -> PathBuf {
 struct Splicer<'a> {
     sources: &'a mut SourceMap,
     root_dir: &'a Path,
+    /// Further folders includes may read (`--include-dir`), searched in order after the
+    /// including file's folder.
+    include_dirs: &'a [PathBuf],
     /// `root_dir` as the user named it (the main file's display path's folder).
     shown_dir: PathBuf,
     /// Real paths of the files being spliced (cycle detection).
@@ -98,11 +103,10 @@ impl Splicer<'_> {
 
     /// Reads (or takes from the cache) the file an `include` form names.
     fn resolve(&mut self, file: FileId, form: &Node) -> Option<(FileId, Vec<Node>, PathBuf)> {
-        let diags = &mut *self.diags;
         let target = match form.args() {
             [n] if n.kind == Kind::Str || n.kind == Kind::Atom => n.text.clone(),
             _ => {
-                diags.push(
+                self.diags.push(
                     Diagnostic::error(
                         codes::MALFORMED_INCLUDE,
                         "`include` takes exactly one file name, e.g. (include \"common.zrf\")",
@@ -121,7 +125,9 @@ impl Splicer<'_> {
             .unwrap_or_default();
         // Files written on Windows use backslashes in include paths.
         let written = target.replace('\\', "/");
-        let path = match confined(&base, &written, self.root_dir) {
+        let located = self.locate(&base, &written);
+        let diags = &mut *self.diags;
+        let path = match located {
             Ok(p) => p,
             Err(why) => {
                 diags.push(
@@ -130,7 +136,9 @@ impl Splicer<'_> {
                         format!("`(include \"{target}\")` is refused: {why}"),
                     )
                     .with_span(form.span)
-                    .with_note("includes must stay inside the folder of the file being checked"),
+                    .with_note(
+                        "includes must stay inside the folder of the file being checked (or an --include-dir)",
+                    ),
                 );
                 return None;
             }
@@ -236,9 +244,44 @@ fn lexical_join(base: &Path, written: &str, root: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
+impl Splicer<'_> {
+    /// Where an include written `written` in a file of folder `base` leads: relative to
+    /// `base`, inside the folder (main folder or include folder) that holds `base`; when no
+    /// file is there, in the first `--include-dir` that has it. Never outside those folders.
+    fn locate(&self, base: &Path, written: &str) -> Result<PathBuf, &'static str> {
+        let roots: Vec<&Path> = std::iter::once(self.root_dir)
+            .chain(self.include_dirs.iter().map(PathBuf::as_path))
+            .collect();
+        let home = roots
+            .iter()
+            .copied()
+            .filter(|r| base.starts_with(r))
+            .max_by_key(|r| r.components().count())
+            .unwrap_or(self.root_dir);
+        let first = confined(base, written, home, &roots);
+        if matches!(&first, Ok(p) if p.exists()) {
+            return first;
+        }
+        for dir in self.include_dirs {
+            if let Ok(p) = confined(dir, written, dir, &roots)
+                && p.exists()
+            {
+                return Ok(p);
+            }
+        }
+        first
+    }
+}
+
 /// The path of an include written `written` in a file of folder `base`, when it stays
-/// inside `root_dir`; otherwise why not.
-fn confined(base: &Path, written: &str, root_dir: &Path) -> Result<PathBuf, &'static str> {
+/// inside `root_dir` (lexically) and, following symbolic links, inside one of `roots`;
+/// otherwise why not.
+fn confined(
+    base: &Path,
+    written: &str,
+    root_dir: &Path,
+    roots: &[&Path],
+) -> Result<PathBuf, &'static str> {
     let is_windows_absolute = written.len() >= 2
         && written.as_bytes()[1] == b':'
         && written.as_bytes()[0].is_ascii_alphabetic();
@@ -248,16 +291,18 @@ fn confined(base: &Path, written: &str, root_dir: &Path) -> Result<PathBuf, &'st
     let path =
         lexical_join(base, written, root_dir).ok_or("its `..` leads outside the project folder")?;
     // A symbolic link may still lead out: compare real paths when the file exists.
-    if let (Ok(real), Ok(real_root)) = (
-        std::fs::canonicalize(&path),
-        std::fs::canonicalize(if root_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            root_dir
-        }),
-    ) && !real.starts_with(&real_root)
-    {
-        return Err("it resolves (through a symbolic link) outside the project folder");
+    if let Ok(real) = std::fs::canonicalize(&path) {
+        let inside = roots.iter().any(|r| {
+            std::fs::canonicalize(if r.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                r
+            })
+            .is_ok_and(|real_root| real.starts_with(real_root))
+        });
+        if !inside {
+            return Err("it resolves (through a symbolic link) outside the project folder");
+        }
     }
     Ok(path)
 }

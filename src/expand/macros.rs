@@ -20,9 +20,13 @@ use crate::source::Span;
 use crate::syntax::{Kind, Node};
 use std::collections::{HashMap, HashSet};
 
-/// Bounds on macro expansion (and on the copies variant merging makes).
-#[derive(Clone, Copy, Debug)]
+/// Bounds on loading a rules file: macro expansion, the copies variant merging makes, and
+/// the folders besides the main file's that includes may read.
+#[derive(Clone, Debug)]
 pub struct Limits {
+    /// Folders (`--include-dir`) where includes may also be found and read, after the
+    /// including file's own folder; see [`crate::expand::include`].
+    pub include_dirs: Vec<std::path::PathBuf>,
     /// Nested macro calls.
     pub max_depth: usize,
     /// Bytes of nodes produced by macro expansion, counted by [`node_bytes`].
@@ -40,6 +44,7 @@ pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 impl Default for Limits {
     fn default() -> Self {
         Limits {
+            include_dirs: Vec::new(),
             max_depth: 64,
             max_bytes: DEFAULT_MAX_BYTES,
             max_merged_bytes: 8 * DEFAULT_MAX_BYTES,

@@ -179,14 +179,20 @@ fn finish(
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let mut forms =
-            include::splice_includes(&mut sources, main, forms, &root_dir, &mut diagnostics);
+        let mut forms = include::splice_includes(
+            &mut sources,
+            main,
+            forms,
+            &root_dir,
+            &limits.include_dirs,
+            &mut diagnostics,
+        );
         for f in &mut forms {
             f.strip_comments();
         }
         forms.retain(|f| f.kind != crate::syntax::Kind::Comment);
         let macros = macros::collect_defines(&mut forms, &mut diagnostics);
-        let mut ex = macros::Expander::new(&macros, limits);
+        let mut ex = macros::Expander::new(&macros, limits.clone());
         expanded = ex.expand_forms(&forms);
         expansion_size = ex.produced();
         expansion_complete = !ex

@@ -42,6 +42,8 @@ pub struct LintOptions {
     pub deny_warnings: bool,
     /// `--deep`: random playouts on the engine.
     pub deep: Option<deep::DeepOptions>,
+    /// `--include-dir`: further folders includes may read.
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 impl LintOptions {
@@ -330,7 +332,11 @@ pub fn lint_path(
     display: &str,
     opts: &LintOptions,
 ) -> Result<FileReport, Diagnostic> {
-    let loaded = crate::expand::load_path(path, display, Limits::default())?;
+    let limits = Limits {
+        include_dirs: opts.include_dirs.clone(),
+        ..Limits::default()
+    };
+    let loaded = crate::expand::load_path(path, display, limits)?;
     Ok(lint_loaded(loaded, display, opts))
 }
 

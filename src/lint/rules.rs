@@ -151,7 +151,7 @@ pub static RULES: &[Rule] = &[
         core::INCLUDE_OUTSIDE_PROJECT,
         Error,
         "an include leads outside the project folder",
-        "Includes are resolved relative to the including file and must stay inside the folder of the file named on the command line. An absolute path (`/etc/passwd`, `C:\\x`), a `..` that climbs above that folder, or a symbolic link that points outside it is refused without reading the file, so that linting an untrusted rules file in CI cannot read (and echo) other files of the machine. Copy the shared file into the project.",
+        "Includes are resolved relative to the including file (then in the folders given with `--include-dir`) and must stay inside the folder of the file named on the command line or those folders. An absolute path (`/etc/passwd`, `C:\\x`), a `..` that climbs above that folder, or a symbolic link that points outside it is refused without reading the file, so that linting an untrusted rules file in CI cannot read (and echo) other files of the machine. Copy the shared file into the project, or name its folder with `--include-dir`.",
         "include-outside-project"
     ),
     rule!(

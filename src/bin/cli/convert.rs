@@ -48,6 +48,10 @@ pub struct Args {
     /// write here (atomically) instead of stdout
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// a folder where includes may also be read (after the including file's own folder);
+    /// repeatable. Includes never leave the main file's folder and these folders
+    #[arg(long = "include-dir", value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
     /// with --stage expanded: only this game or variant (title or slug)
     #[arg(long, value_name = "NAME")]
     pub variant: Option<String>,
@@ -143,7 +147,14 @@ pub fn run(a: Args) -> u8 {
             Limits::default(),
         )),
         (None, Stage::Syntax) => load_syntax(&a.file, &display),
-        (None, Stage::Expanded | Stage::Model) => load_path(&a.file, &display, Limits::default()),
+        (None, Stage::Expanded | Stage::Model) => load_path(
+            &a.file,
+            &display,
+            Limits {
+                include_dirs: a.include_dir.clone(),
+                ..Limits::default()
+            },
+        ),
     };
     let loaded = match loaded {
         Ok(l) => l,

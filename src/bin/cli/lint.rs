@@ -69,6 +69,10 @@ pub struct Args {
     /// print the documentation of a rule, with a bad and a good example
     #[arg(long, value_name = "CODE")]
     pub explain: Option<String>,
+    /// a folder where includes may also be read (after the including file's own folder);
+    /// repeatable. Includes never leave the main file's folder and these folders
+    #[arg(long = "include-dir", value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
 }
 
 /// The rules files under `path`: `.zrf` regular files of a folder, recursively and sorted, or
@@ -119,7 +123,10 @@ pub fn run(a: Args) -> u8 {
             }
         };
     }
-    let mut opts = LintOptions::default();
+    let mut opts = LintOptions {
+        include_dirs: a.include_dir.clone(),
+        ..LintOptions::default()
+    };
     for (keys, level) in [
         (&a.allow, Level::Allow),
         (&a.warn, Level::Warn),

@@ -30,6 +30,10 @@ const PERFT_SCHEMA_VERSION: u32 = 1;
 pub struct Args {
     /// bundled game name or path to a .zrf file
     pub game: Option<String>,
+    /// a folder where includes may also be read (after the including file's own folder);
+    /// repeatable. Includes never leave the main file's folder and these folders
+    #[arg(long = "include-dir", value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
     /// plies to search
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
@@ -60,13 +64,22 @@ pub struct Args {
 }
 
 /// Loads GAME (bundled name or path). Errors are printed; the `Err` is the exit code.
-fn load(spec: &str, base: Option<&Path>, format: DiagFormat) -> Result<Loaded, u8> {
+fn load(
+    spec: &str,
+    base: Option<&Path>,
+    include_dirs: &[PathBuf],
+    format: DiagFormat,
+) -> Result<Loaded, u8> {
     let path = match base {
         Some(b) if Path::new(spec).is_relative() => b.join(spec),
         _ => PathBuf::from(spec),
     };
     let loaded = if path.is_file() {
-        match load_path(&path, spec, Limits::default()) {
+        let limits = Limits {
+            include_dirs: include_dirs.to_vec(),
+            ..Limits::default()
+        };
+        match load_path(&path, spec, limits) {
             Ok(l) => l,
             Err(d) => {
                 print_diagnostics(&[d], &Default::default(), format);
@@ -157,7 +170,7 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
-    let loaded = match load(game, None, a.format) {
+    let loaded = match load(game, None, &a.include_dir, a.format) {
         Ok(l) => l,
         Err(c) => return c,
     };
@@ -240,7 +253,7 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
             Some((_, _, e)) => e.clone(),
             None => {
-                let loaded = match load(game, base.as_deref(), a.format) {
+                let loaded = match load(game, base.as_deref(), &a.include_dir, a.format) {
                     Ok(l) => l,
                     Err(c) => return c,
                 };
