@@ -638,7 +638,7 @@ mod tests {
         let mut forms = parse_text(src, FileId(0)).forms;
         let mut diags = vec![];
         let macros = collect_defines(&mut forms, &mut diags);
-        let mut e = Expander::new(&macros, limits);
+        let mut e = Expander::new(&macros, limits.clone());
         let out = e.expand_forms(&forms);
         diags.extend(e.diagnostics);
         (
@@ -730,7 +730,7 @@ mod tests {
         let mut forms = parse_text(&src, FileId(0)).forms;
         let mut diags = vec![];
         let macros = collect_defines(&mut forms, &mut diags);
-        let mut e = Expander::new(&macros, limits);
+        let mut e = Expander::new(&macros, limits.clone());
         e.expand_forms(&forms);
         assert_eq!(e.diagnostics[0].code, codes::EXPANSION_TOO_LARGE);
         // Stopped within the budget, not after building the next (doubled) string.
