@@ -53,36 +53,5 @@ pub fn write_atomic_with(
 /// Writes `data` to `path` atomically (through it when it is not a plain regular file; see
 /// the module documentation). The temporary file is removed on every failure.
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let is_special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
-    if is_link || is_special {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .truncate(!is_special)
-            .open(path)?;
-        f.write_all(data)?;
-        return f.flush();
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    write_atomic_with(path, |w| w.write_all(data))
 }

@@ -117,6 +117,27 @@ fn mutate(src: &[u8], kind: usize, rng: &mut Rng) -> Vec<u8> {
     b
 }
 
+/// Plays [`PLAYOUT_PLIES`] random plies (fewer when the game ends); with `unmake`, one move
+/// in four is taken back, and the result is asked after every ply.
+fn random_playout(e: &mut dagaz::engine::Engine, rng: &mut Rng, unmake: bool) {
+    let mut s = e.initial_state();
+    let mut moves = dagaz::engine::MoveList::new();
+    for _ in 0..PLAYOUT_PLIES {
+        e.legal_moves(&s, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.get(rng.below(moves.len())).unwrap().clone();
+        let u = e.make(&mut s, &m);
+        if unmake {
+            if rng.below(4) == 0 {
+                e.unmake(&mut s, &m, u);
+            }
+            let _ = e.outcome(&s);
+        }
+    }
+}
+
 #[test]
 fn mutated_corpus_never_panics_or_hangs() {
     mutated_corpus(CASES_PER_FILE, 4000);
@@ -163,16 +184,7 @@ fn mutated_corpus(cases_per_file: usize, at_least: usize) {
                         && let Ok(model) = dagaz::model::Model::compile(g)
                     {
                         let mut e = dagaz::engine::Engine::new(model);
-                        let mut s = e.initial_state();
-                        let mut moves = dagaz::engine::MoveList::new();
-                        for _ in 0..PLAYOUT_PLIES {
-                            e.legal_moves(&s, &mut moves);
-                            if moves.is_empty() {
-                                break;
-                            }
-                            let m = moves.get(rng.below(moves.len())).unwrap().clone();
-                            e.make(&mut s, &m);
-                        }
+                        random_playout(&mut e, &mut rng, false);
                     }
                     ok
                 }));
@@ -412,20 +424,7 @@ fn random_games(cases: usize) {
                     compiled = true;
                     let mut e = dagaz::engine::Engine::new(model);
                     e.budget.chain_nodes = 5_000;
-                    let mut s = e.initial_state();
-                    let mut moves = dagaz::engine::MoveList::new();
-                    for _ in 0..PLAYOUT_PLIES {
-                        e.legal_moves(&s, &mut moves);
-                        if moves.is_empty() {
-                            break;
-                        }
-                        let m = moves.get(rng.below(moves.len())).unwrap().clone();
-                        let u = e.make(&mut s, &m);
-                        if rng.below(4) == 0 {
-                            e.unmake(&mut s, &m, u);
-                        }
-                        let _ = e.outcome(&s);
-                    }
+                    random_playout(&mut e, &mut rng, true);
                 }
             }))
             .is_ok();
