@@ -418,6 +418,16 @@ fn meaningless_settings_and_truncated_records() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("dropped an incomplete last record"));
     assert_eq!(records(&f), full);
+    // --repair only repairs: the cut record is dropped, nothing is played.
+    std::fs::write(&f, &text).unwrap();
+    let out = dagaz()
+        .args(["autoplay", "ur-random", "ur-simple", "-n", "4", "--resume"])
+        .arg(&f)
+        .arg("--repair")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(records(&f), full[..full.len() - 1].to_vec());
     // A smaller -n than the file holds is refused.
     dagaz()
         .args(["autoplay", "ur-random", "ur-simple", "-n", "2", "--resume"])

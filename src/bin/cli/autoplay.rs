@@ -78,6 +78,10 @@ pub struct Args {
     /// holds, and write there unless --games-out is given
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// with --resume: only repair FILE (drop a last record cut short by a kill, sort the
+    /// records by game index) and exit, without playing
+    #[arg(long, requires = "resume")]
+    pub repair: bool,
     /// fail (exit 1) unless a player's score lies in the range, e.g. A:0.60..1.0
     #[arg(long, value_name = "P:LOW..HIGH")]
     pub expect_score: Vec<String>,
@@ -170,6 +174,22 @@ fn run_inner(a: Args) -> Result<u8, String> {
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
             a.games
         ));
+    }
+    if a.repair
+        && let Some(r) = &a.resume
+    {
+        let text = std::fs::read_to_string(r)
+            .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
+        let (records, dropped) = read_run(&text, &r.display().to_string())?;
+        dagaz::fsutil::write_atomic(r, write_records(&records).as_bytes())
+            .map_err(|e| format!("cannot write `{}`: {e}", r.display()))?;
+        eprintln!(
+            "repaired `{}`: {} record(s) kept{}",
+            r.display(),
+            records.len(),
+            dropped.map(|w| format!("; {w}")).unwrap_or_default()
+        );
+        return Ok(OK);
     }
     let pa = resolve(&a.a)?;
     let pb = resolve(&a.b)?;
