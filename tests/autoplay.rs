@@ -131,15 +131,27 @@ fn shards_merge_into_the_full_run_and_resume_completes_it() {
         .assert()
         .success();
     assert_eq!(records(&s1), records(&full));
-    // Extending a run: 6 games, then resume with -n 12.
+    // Extending a run: 6 games, then resume with -n 12. The summary (accumulated from the
+    // resumed records and the new games) is the one of the run played in one piece.
     let ext = tmp("ext.jsonl");
     autoplay(&["ur-simple", "ur-random", "-n", "6"], &ext);
-    dagaz()
+    let resumed = dagaz()
         .args(["autoplay", "ur-simple", "ur-random", "-n", "12", "--resume"])
         .arg(&ext)
         .assert()
-        .success();
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     assert_eq!(records(&ext), records(&full));
+    let whole = dagaz()
+        .args(["autoplay", "ur-simple", "ur-random", "-n", "12"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(resumed).unwrap(), String::from_utf8(whole).unwrap());
     // Resuming with other settings is refused.
     dagaz()
         .args([

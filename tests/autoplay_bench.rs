@@ -55,7 +55,7 @@ fn ur_games_per_second(threads: usize, games: u64) -> f64 {
         skip: Default::default(),
         sprt: None,
         identity: None,
-        light_records: false,
+        summary_only: false,
     };
     let t = Instant::now();
     let out = run(

@@ -295,7 +295,7 @@ mod tests {
             skip: Default::default(),
             sprt: None,
             identity: None,
-            light_records: false,
+            summary_only: false,
         };
         let out = run(
             &Toy::default(),
@@ -365,7 +365,7 @@ mod tests {
                 skip: Default::default(),
                 sprt: Some(crate::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
                 identity: None,
-                light_records: false,
+                summary_only: false,
             };
             let out = run(
                 &Toy::default(),
@@ -396,7 +396,7 @@ mod tests {
                 skip: Default::default(),
                 sprt: None,
                 identity: None,
-                light_records: false,
+                summary_only: false,
             };
             let out = run(
                 &Toy::default(),

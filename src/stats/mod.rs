@@ -114,7 +114,16 @@ pub fn group_by_match(records: &[GameRecord]) -> Vec<Vec<&GameRecord>> {
 
 /// Histogram of game lengths with about ten buckets of a round width.
 pub fn length_histogram(plies: &[u32]) -> Vec<Bucket> {
-    let Some(&max) = plies.iter().max() else {
+    let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+    for &p in plies {
+        *counts.entry(p).or_default() += 1;
+    }
+    histogram_of_counts(&counts)
+}
+
+/// [`length_histogram`] from how many games had each length.
+fn histogram_of_counts(lengths: &BTreeMap<u32, u64>) -> Vec<Bucket> {
+    let Some((&max, _)) = lengths.last_key_value() else {
         return vec![];
     };
     let raw = (max / 10).max(1);
@@ -125,8 +134,8 @@ pub fn length_histogram(plies: &[u32]) -> Vec<Bucket> {
         .find(|&w| w >= raw)
         .unwrap_or(10 * mag);
     let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
-    for &p in plies {
-        *counts.entry(p / width).or_default() += 1;
+    for (&p, &n) in lengths {
+        *counts.entry(p / width).or_default() += n;
     }
     counts
         .into_iter()
@@ -138,32 +147,61 @@ pub fn length_histogram(plies: &[u32]) -> Vec<Bucket> {
         .collect()
 }
 
-/// Summarises one match's records (see [`group_by_match`]).
-pub fn summarize(records: &[&GameRecord]) -> Summary {
-    let first = records.first().expect("at least one record");
-    let finished: Vec<&&GameRecord> = records
-        .iter()
-        .filter(|r| r.result != GameResult::Error)
-        .collect();
-    let n = finished.len() as u64;
-    let count = |f: &dyn Fn(&GameRecord) -> bool| finished.iter().filter(|r| f(r)).count() as u64;
-    let wins_a = count(&|r| r.winner.as_deref() == Some("A"));
-    let wins_b = count(&|r| r.winner.as_deref() == Some("B"));
-    let draws = count(&|r| r.result == GameResult::Draw);
-    let points_a: f64 = finished.iter().filter_map(|r| r.score_a).sum();
-    let score_a = Score::of(points_a, n);
-    let first_points: f64 = finished
-        .iter()
-        .filter_map(|r| r.seats.first().and_then(|s| s.points))
-        .map(|p| p.min(1.0))
-        .sum();
-    let mut seats: Vec<SeatSummary> = vec![];
-    for r in &finished {
+/// What a [`Summary`] needs of one match's games, accumulated game by game: counts and
+/// sums, the seats met so far, and how many games had each length (at most one entry per
+/// distinct length). Memory does not grow with the number of games.
+#[derive(Clone, Debug, Default)]
+pub struct Accumulator {
+    head: Option<(u64, [String; 2], [String; 2], bool)>,
+    games: u64,
+    finished: u64,
+    wins_a: u64,
+    wins_b: u64,
+    draws: u64,
+    adjudicated: u64,
+    points_a: f64,
+    first_points: f64,
+    plies_sum: f64,
+    seats: Vec<SeatSummary>,
+    lengths: BTreeMap<u32, u64>,
+}
+
+impl Accumulator {
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        if self.head.is_none() {
+            self.head = Some((
+                r.run_seed,
+                r.settings.players.clone(),
+                r.settings.titles.clone(),
+                r.settings.swap,
+            ));
+        }
+        self.games += 1;
+        if r.result == GameResult::Error {
+            return;
+        }
+        self.finished += 1;
+        if r.adjudicated {
+            self.adjudicated += 1;
+        }
+        match r.winner.as_deref() {
+            Some("A") => self.wins_a += 1,
+            Some("B") => self.wins_b += 1,
+            _ => {}
+        }
+        if r.result == GameResult::Draw {
+            self.draws += 1;
+        }
+        self.points_a += r.score_a.unwrap_or(0.0);
+        if let Some(p) = r.seats.first().and_then(|s| s.points) {
+            self.first_points += p.min(1.0);
+        }
         for (pos, s) in r.seats.iter().enumerate() {
-            let i = match seats.iter().position(|x| x.seat == s.seat) {
+            let i = match self.seats.iter().position(|x| x.seat == s.seat) {
                 Some(i) => i,
                 None => {
-                    seats.push(SeatSummary {
+                    self.seats.push(SeatSummary {
                         seat: s.seat.clone(),
                         position: pos,
                         wins: 0,
@@ -171,11 +209,11 @@ pub fn summarize(records: &[&GameRecord]) -> Summary {
                         losses: 0,
                         score: Score::of(0.0, 0),
                     });
-                    seats.len() - 1
+                    self.seats.len() - 1
                 }
             };
             let p = s.points.unwrap_or(0.0);
-            let x = &mut seats[i];
+            let x = &mut self.seats[i];
             if r.result == GameResult::Draw {
                 x.draws += 1;
             } else if p >= 1.0 {
@@ -184,41 +222,97 @@ pub fn summarize(records: &[&GameRecord]) -> Summary {
                 x.losses += 1;
             }
         }
+        self.plies_sum += f64::from(r.plies);
+        *self.lengths.entry(r.plies).or_default() += 1;
     }
-    for x in &mut seats {
-        let g = x.wins + x.draws + x.losses;
-        // In a draw the seat's score counts as a half, whatever the share.
-        x.score = Score::of(x.wins as f64 + 0.5 * x.draws as f64, g);
+
+    /// Adds the games counted by `other` (of the same match).
+    pub fn merge(&mut self, other: &Accumulator) {
+        if self.head.is_none() {
+            self.head = other.head.clone();
+        }
+        self.games += other.games;
+        self.finished += other.finished;
+        self.wins_a += other.wins_a;
+        self.wins_b += other.wins_b;
+        self.draws += other.draws;
+        self.adjudicated += other.adjudicated;
+        self.points_a += other.points_a;
+        self.first_points += other.first_points;
+        self.plies_sum += other.plies_sum;
+        for o in &other.seats {
+            match self.seats.iter_mut().find(|x| x.seat == o.seat) {
+                Some(x) => {
+                    x.wins += o.wins;
+                    x.draws += o.draws;
+                    x.losses += o.losses;
+                }
+                None => self.seats.push(o.clone()),
+            }
+        }
+        for (&p, &n) in &other.lengths {
+            *self.lengths.entry(p).or_default() += n;
+        }
     }
-    let plies: Vec<u32> = finished.iter().map(|r| r.plies).collect();
-    Summary {
-        schema_version: SUMMARY_SCHEMA_VERSION,
-        run_seed: first.run_seed,
-        players: first.settings.players.clone(),
-        titles: first.settings.titles.clone(),
-        swap: first.settings.swap,
-        games: records.len() as u64,
-        errors: records.len() as u64 - n,
-        wins_a,
-        wins_b,
-        draws,
-        adjudicated: count(&|r| r.adjudicated),
-        score_a,
-        elo: EloDiff {
-            elo: elo(score_a.score),
-            low: elo(score_a.low),
-            high: elo(score_a.high),
-        },
-        draw_rate: if n == 0 { 0.0 } else { draws as f64 / n as f64 },
-        mean_plies: if n == 0 {
-            0.0
-        } else {
-            plies.iter().map(|&p| p as f64).sum::<f64>() / n as f64
-        },
-        first_player: Score::of(first_points, n),
-        seats,
-        lengths: length_histogram(&plies),
+
+    /// Games counted so far.
+    pub fn games(&self) -> u64 {
+        self.games
     }
+
+    /// The summary of the games counted (`None` before the first).
+    pub fn summary(&self) -> Option<Summary> {
+        let (run_seed, players, titles, swap) = self.head.clone()?;
+        let n = self.finished;
+        let score_a = Score::of(self.points_a, n);
+        let mut seats = self.seats.clone();
+        for x in &mut seats {
+            let g = x.wins + x.draws + x.losses;
+            // In a draw the seat's score counts as a half, whatever the share.
+            x.score = Score::of(x.wins as f64 + 0.5 * x.draws as f64, g);
+        }
+        Some(Summary {
+            schema_version: SUMMARY_SCHEMA_VERSION,
+            run_seed,
+            players,
+            titles,
+            swap,
+            games: self.games,
+            errors: self.games - n,
+            wins_a: self.wins_a,
+            wins_b: self.wins_b,
+            draws: self.draws,
+            adjudicated: self.adjudicated,
+            score_a,
+            elo: EloDiff {
+                elo: elo(score_a.score),
+                low: elo(score_a.low),
+                high: elo(score_a.high),
+            },
+            draw_rate: if n == 0 {
+                0.0
+            } else {
+                self.draws as f64 / n as f64
+            },
+            mean_plies: if n == 0 {
+                0.0
+            } else {
+                self.plies_sum / n as f64
+            },
+            first_player: Score::of(self.first_points, n),
+            seats,
+            lengths: histogram_of_counts(&self.lengths),
+        })
+    }
+}
+
+/// Summarises one match's records (see [`group_by_match`]).
+pub fn summarize(records: &[&GameRecord]) -> Summary {
+    let mut acc = Accumulator::default();
+    for r in records {
+        acc.add(r);
+    }
+    acc.summary().expect("at least one record")
 }
 
 /// Axiom AutoPlay's closing lines: `Final results:`, one line per player, the draws and

@@ -48,9 +48,9 @@ pub struct RunConfig {
     pub sprt: Option<Sprt>,
     /// Copied into every record (see [`record::RunIdentity`]).
     pub identity: Option<record::RunIdentity>,
-    /// Drop each record's moves once `on_done` has seen it (it streams them to a file), so
-    /// that a long run holds only what statistics need.
-    pub light_records: bool,
+    /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
+    /// streams them in `on_done`, and memory does not grow with the number of games.
+    pub summary_only: bool,
 }
 
 /// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.
@@ -85,8 +85,13 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
 /// What a run produced.
 #[derive(Debug)]
 pub struct RunOutcome {
-    /// Records of the games played in this run, by index.
+    /// Records of the games played in this run, by index (empty with
+    /// [`RunConfig::summary_only`]).
     pub records: Vec<GameRecord>,
+    /// The statistics of the same games, accumulated in index order.
+    pub summary: crate::stats::Accumulator,
+    /// Game indices that finished but are not kept (played past an SPRT decision).
+    pub dropped: Vec<u64>,
     /// The run was interrupted (stop flag) before all its games were played.
     pub interrupted: bool,
     /// The SPRT state over the games kept (when `--sprt`).
@@ -321,15 +326,19 @@ pub fn run<G: Game + Sync>(
     // Finished games with their positions, and the SPRT prefix bookkeeping: scores of
     // finished games waiting for the games before them.
     struct Shared {
-        done: Vec<(usize, GameRecord)>,
-        waiting: std::collections::BTreeMap<usize, Option<f64>>,
+        /// Finished games the prefix has not reached yet (at most about one per thread).
+        pending: std::collections::BTreeMap<usize, GameRecord>,
+        /// Games kept, in position order (unless `summary_only`).
+        kept: Vec<GameRecord>,
+        summary: crate::stats::Accumulator,
         prefix: usize,
         sprt: Option<SprtState>,
         decided_at: Option<usize>,
     }
     let shared = Mutex::new(Shared {
-        done: Vec::new(),
-        waiting: Default::default(),
+        pending: Default::default(),
+        kept: Vec::new(),
+        summary: Default::default(),
         prefix: 0,
         sprt: cfg.sprt.map(SprtState::new),
         decided_at: None,
@@ -374,24 +383,20 @@ pub fn run<G: Game + Sync>(
                     };
                     rec.identity = cfg.identity.clone();
                     on_done(&rec);
-                    let score = rec.score_a;
-                    if cfg.light_records {
-                        // Streamed by `on_done`: statistics need no moves.
-                        rec.moves = Vec::new();
-                    }
                     let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    sh.done.push((k, rec));
-                    if sh.decided_at.is_none() {
-                        sh.waiting.insert(k, score);
-                    }
-                    // Advance the prefix of consecutive finished games (SPRT bookkeeping).
+                    sh.pending.insert(k, rec);
+                    // Advance the prefix of consecutive finished games: each is kept (and
+                    // counted by the SPRT) in position order.
                     while sh.decided_at.is_none() {
                         let p = sh.prefix;
-                        let Some(score) = sh.waiting.remove(&p) else {
+                        let Some(rec) = sh.pending.remove(&p) else {
                             break;
                         };
                         sh.prefix += 1;
                         let prefix = sh.prefix;
+                        let score = rec.score_a;
+                        let shared = &mut *sh;
+                        keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
                         if let (Some(st), Some(x)) = (sh.sprt.as_mut(), score) {
                             st.add(x);
                             if st.decision().is_some() {
@@ -405,20 +410,38 @@ pub fn run<G: Game + Sync>(
         }
     });
     let mut sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    sh.done.sort_by_key(|d| d.0);
-    let keep = sh.decided_at.unwrap_or(usize::MAX);
-    let records: Vec<GameRecord> = sh
-        .done
-        .into_iter()
-        .filter(|d| d.0 < keep)
-        .map(|d| d.1)
-        .collect();
-    let interrupted = sh.decided_at.is_none() && (records.len() as u64) < total;
+    // Interrupted: the games finished after a gap are kept too (none after a decision).
+    let rest = std::mem::take(&mut sh.pending);
+    let mut dropped = vec![];
+    for (_, rec) in rest {
+        if sh.decided_at.is_none() {
+            let shared = &mut sh;
+            keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
+        } else {
+            dropped.push(rec.game_index);
+        }
+    }
+    let interrupted = sh.decided_at.is_none() && sh.summary.games() < total;
     Ok(RunOutcome {
-        records,
+        records: sh.kept,
+        summary: sh.summary,
+        dropped,
         interrupted,
         sprt: sh.sprt,
     })
+}
+
+/// Counts a kept game, and keeps its record unless `summary_only`.
+fn keep(
+    summary: &mut crate::stats::Accumulator,
+    kept: &mut Vec<GameRecord>,
+    rec: GameRecord,
+    summary_only: bool,
+) {
+    summary.add(&rec);
+    if !summary_only {
+        kept.push(rec);
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use crate::common::{OK, PROBLEMS, usage_error, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::model::Model;
 use dagaz::stats::sprt::{Decision, Sprt};
-use dagaz::stats::{Summary, axiom_lines, human, summarize};
+use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::record::{
     GameRecord, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
@@ -286,7 +286,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         skip: previous.iter().map(|r| r.game_index).collect(),
         sprt,
         identity: Some(identity),
-        light_records: false,
+        summary_only: true,
     };
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
@@ -317,13 +317,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous))
         .transpose()?;
-    // In memory a record needs no moves (the bulk of it) for the statistics; the games
-    // file is rewritten from its own lines at the end.
-    let mut cfg = cfg;
-    cfg.light_records = true;
-    for r in &mut previous {
-        r.moves = Vec::new();
+    // Only the statistics stay in memory (the run keeps no records: `summary_only`); the
+    // games file is rewritten from its own lines at the end.
+    let mut summary_acc = dagaz::stats::Accumulator::default();
+    for r in &previous {
+        summary_acc.add(r);
     }
+    drop(previous);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
@@ -342,17 +342,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let mut records = previous;
-    records.extend(outcome.records);
-    records.sort_by_key(|r| r.game_index);
+    summary_acc.merge(&outcome.summary);
     if let Some(f) = games_file {
-        f.finish(&records)?;
+        f.finish(&outcome.dropped)?;
     }
-    if records.is_empty() {
+    let Some(summary) = summary_acc.summary() else {
         return Err("no game was played".to_owned());
-    }
-    let refs: Vec<&GameRecord> = records.iter().collect();
-    let summary = summarize(&refs);
+    };
     let mut failed = vec![];
     for e in &expects {
         let s = if e.player == 0 {
@@ -398,7 +394,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         if outcome.interrupted {
             t += &format!(
                 "interrupted: {} of {} games played\n",
-                records.len(),
+                summary_acc.games(),
                 a.games
             );
         }
@@ -467,10 +463,10 @@ impl GamesFile {
             .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))
     }
 
-    /// Rewrites the file in game order, with exactly the games of `records` (an SPRT
-    /// decision drops later games), copied line by line from the file itself (the records
-    /// in memory have no moves): memory holds an index of the lines, not their text.
-    fn finish(self, records: &[GameRecord]) -> Result<(), String> {
+    /// Rewrites the file in game order, without the games in `dropped` (played past an
+    /// SPRT decision) and keeping one record per game, copied line by line from the file
+    /// itself: memory holds an index of the lines, not their text.
+    fn finish(self, dropped: &[u64]) -> Result<(), String> {
         use std::io::{BufRead, Read, Seek};
         if !self.regular {
             return Ok(());
@@ -481,9 +477,8 @@ impl GamesFile {
         }
         let name = self.path.display().to_string();
         let err = |e: std::io::Error| format!("cannot read back `{name}`: {e}");
-        let keep: std::collections::HashSet<u64> = records.iter().map(|r| r.game_index).collect();
         let mut file = std::fs::File::open(&self.path).map_err(err)?;
-        let mut lines: Vec<(u64, u64, usize)> = Vec::with_capacity(records.len());
+        let mut lines: Vec<(u64, u64, usize)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut offset = 0u64;
         let mut reader = std::io::BufReader::new(&mut file);
@@ -497,7 +492,7 @@ impl GamesFile {
             if !line.trim().is_empty() {
                 let r: Index = serde_json::from_str(line.trim_end())
                     .map_err(|e| format!("`{name}` was changed during the run: {e}"))?;
-                if keep.contains(&r.game_index) && seen.insert(r.game_index) {
+                if !dropped.contains(&r.game_index) && seen.insert(r.game_index) {
                     lines.push((r.game_index, offset, line.trim_end().len()));
                 }
             }
