@@ -151,7 +151,10 @@ fn shards_merge_into_the_full_run_and_resume_completes_it() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(String::from_utf8(resumed).unwrap(), String::from_utf8(whole).unwrap());
+    assert_eq!(
+        String::from_utf8(resumed).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
     // Resuming with other settings is refused.
     dagaz()
         .args([

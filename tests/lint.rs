@@ -1087,3 +1087,40 @@ fn include_dirs_extend_where_includes_may_be_read() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("DZ0217"));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A variant that redefines its pieces and inherits `move-priorities` naming a move-type
+/// only the base game's pieces have: a warning (the priority never matches), not an error;
+/// a priority that no game of the file declares stays an error (a typo).
+#[test]
+fn inherited_priorities_are_warnings() {
+    let dir = std::env::temp_dir().join(format!("dagaz-prio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = r#"(game (title "G") (players A B) (turn-order A B) (move-priorities fast slow)
+  (board (grid (start-rectangle 0 0 9 9) (dimensions ("a/b" (9 0)) ("2/1" (0 9))) (directions (n 0 -1))))
+  (piece (name P) (moves (move-type fast) (n (verify empty?) add) (move-type slow) (n add)))
+  (board-setup (A (P a1)) (B (P b1)))
+  (loss-condition (A B) stalemated))
+(variant (title "V") (piece (name P) (moves (move-type fast) (n (verify empty?) add))))
+"#;
+    let run = |text: &str| {
+        let f = dir.join("prio.zrf");
+        std::fs::write(&f, text).unwrap();
+        let out = dagaz()
+            .args(["lint", "--format", "concise"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = run(base);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("warning[DZ0607"), "{out}");
+    let (code, out) =
+        run(&base.replace("(move-priorities fast slow)", "(move-priorities fast slwo)"));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("error[DZ0607"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -91,6 +91,30 @@ pub fn is_library(loaded: &Loaded) -> bool {
     defines
 }
 
+/// A `move-priorities` entry that no block of its game declares but another game of the
+/// file does (a variant that redefines the pieces and inherits the priorities): harmless,
+/// since the priority never matches, so a warning rather than an error.
+pub fn soften_inherited_priorities(loaded: &Loaded, diags: &mut [Diagnostic]) {
+    let declared: HashSet<String> = loaded
+        .games
+        .iter()
+        .flat_map(|g| move_types(&g.form))
+        .collect();
+    for d in diags.iter_mut() {
+        if d.code == crate::diagnostics::codes::UNKNOWN_MOVE_TYPE
+            && d.severity == crate::diagnostics::Severity::Error
+            && d.message.contains("`move-priorities`")
+            && let Some(name) = d.message.split('`').nth(1)
+            && declared.contains(name)
+        {
+            d.severity = crate::diagnostics::Severity::Warning;
+            d.notes.push(format!(
+                "another game of the file declares `{name}`; in this one no block has it, so the priority never matches"
+            ));
+        }
+    }
+}
+
 /// The `(engine …)` section of a game whose moves an Axiom plug-in defines.
 pub fn axiom_engine(g: &GameDef) -> Option<&Node> {
     g.form.args().iter().find(|s| s.head() == Some("engine"))
@@ -335,7 +359,7 @@ fn top_level(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
 }
 
 /// The move-type names that blocks of all pieces are tagged with.
-fn move_types(g: &Node) -> HashSet<String> {
+pub fn move_types(g: &Node) -> HashSet<String> {
     let mut types = HashSet::new();
     for p in g.args().iter().filter(|s| s.head() == Some("piece")) {
         for sec in p
@@ -779,7 +803,12 @@ pub fn add_suggestions(loaded: &Loaded, diags: &mut [Diagnostic]) {
                 &cache[cache.len() - 1].1
             }
         };
-        if let Some(s) = suggestions(name, candidates.iter().map(String::as_str)).first() {
+        // The names are gathered from every game of the file: a name another game declares
+        // is not a typo to suggest a fix for in this one.
+        if let Some(s) = suggestions(name, candidates.iter().map(String::as_str))
+            .into_iter()
+            .find(|s| *s != name)
+        {
             d.notes.push(format!("did you mean `{s}`?"));
         }
     }

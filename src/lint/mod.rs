@@ -168,6 +168,7 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
         }
         diags.extend(note_variants(per_game));
         diags.extend(checks::run(&loaded));
+        checks::soften_inherited_priorities(&loaded, &mut diags);
         checks::add_suggestions(&loaded, &mut diags);
         macro_context(&loaded, &mut diags);
     }

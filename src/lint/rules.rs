@@ -193,7 +193,7 @@ pub static RULES: &[Rule] = &[
         core::EXPANSION_TOO_LARGE,
         Error,
         "macro expansion too large",
-        "Macro expansion produced more than 256 MiB of nodes and text (each produced node counts 56 bytes plus its text; the largest file in the shared corpus needs 5.5 MB), or the games and variants, each counted at its full size since each is checked on its own, amount to more than 2 GiB. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
+        "Macro expansion produced more than 1 GiB of nodes and text (each produced node counts 56 bytes plus its text; the largest file in the shared corpus needs 5.5 MB, the largest published file known, Dakon, 479 MB), or the games and variants, each counted at its full size since each is checked on its own, amount to more than 2 GiB. Macros that call each other several times per level, or glue a parameter to itself (`\"$1$1\"`), grow exponentially. The position is the outermost call and the message names the chain of macros. Flatten the chain, or write the repeated forms once.",
         "expansion-too-large"
     ),
     rule!(
