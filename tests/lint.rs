@@ -1075,6 +1075,19 @@ fn include_dirs_extend_where_includes_may_be_read() {
             String::from_utf8_lossy(&with.stderr)
         );
     }
+    let main = project.join("main.zrf");
+    let play = dagaz()
+        .args(["autoplay", "-n", "2", "--include-dir"])
+        .arg(&lib)
+        .arg(&main)
+        .arg(&main)
+        .output()
+        .unwrap();
+    assert!(
+        play.status.success(),
+        "{}",
+        String::from_utf8_lossy(&play.stderr)
+    );
     // From the include folder a `..` still may not climb out.
     std::fs::write(lib.join("moves.zrf"), "(include \"../secret.zrf\")\n").unwrap();
     std::fs::write(root.join("secret.zrf"), "(define step ($1 add))\n").unwrap();

@@ -96,6 +96,12 @@ fn pick(
 /// Resolves a spec (see the module documentation). The error explains what was tried and
 /// suggests near names.
 pub fn resolve(spec: &str) -> Result<PlayerSpec, String> {
+    resolve_with(spec, &[])
+}
+
+/// [`resolve`], with folders where the includes of a rules file may also be read
+/// (`--include-dir`).
+pub fn resolve_with(spec: &str, include_dirs: &[std::path::PathBuf]) -> Result<PlayerSpec, String> {
     // A path, with an optional `:variant`.
     let (path_part, variant) = match spec.rsplit_once(':') {
         Some((p, v)) if !p.is_empty() && !v.is_empty() && !v.contains(['/', '\\']) => (p, Some(v)),
@@ -104,7 +110,11 @@ pub fn resolve(spec: &str) -> Result<PlayerSpec, String> {
     for (p, v) in [(spec, None), (path_part, variant)] {
         let path = Path::new(p);
         if path.is_file() {
-            let loaded = load_path(path, p, Limits::default())
+            let limits = Limits {
+                include_dirs: include_dirs.to_vec(),
+                ..Limits::default()
+            };
+            let loaded = load_path(path, p, limits)
                 .map_err(|d| format!("cannot read `{p}`: {}", d.message))?;
             return pick(spec, p.to_owned(), &loaded, v);
         }

@@ -8,7 +8,7 @@ use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::record::{
     GameRecord, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
-use dagaz::tournament::spec::{PlayerSpec, resolve, same_rules};
+use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -78,6 +78,10 @@ pub struct Args {
     /// holds, and write there unless --games-out is given
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// a folder where the includes of a player's rules file may also be read (after the
+    /// including file's own folder); repeatable
+    #[arg(long = "include-dir", value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
     /// with --resume: only repair FILE (drop a last record cut short by a kill, sort the
     /// records by game index) and exit, without playing
     #[arg(long, requires = "resume")]
@@ -191,8 +195,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
         );
         return Ok(OK);
     }
-    let pa = resolve(&a.a)?;
-    let pb = resolve(&a.b)?;
+    let pa = resolve_with(&a.a, &a.include_dir)?;
+    let pb = resolve_with(&a.b, &a.include_dir)?;
     if !same_rules(&pa, &pb) {
         return Err(format!(
             "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
