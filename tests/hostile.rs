@@ -360,6 +360,27 @@ fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
             .unwrap()
             .starts_with("<?xml")
     );
+    // A failed write (a full device) exits 2 and leaves no temporary file behind.
+    let full = dagaz()
+        .args(["convert", "tictactoe", "-o", "/dev/full"])
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(2));
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let st = dagaz()
+        .args(["convert", "tictactoe", "-o"])
+        .arg(out_dir.join("x.xml"))
+        .output()
+        .unwrap()
+        .status;
+    assert!(st.success());
+    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
     // A FIFO: read it while dagaz writes.
     let fifo = dir.join("pipe.xml");
     let _ = std::fs::remove_file(&fifo);
