@@ -341,3 +341,25 @@ fn corpus_race_games_play_with_random_players() {
         .assert()
         .success();
 }
+
+/// The summary states the AI settings in effect: the command line's `--depth` for a
+/// searching AI, and nothing a non-searching AI would ignore.
+#[test]
+fn summaries_state_the_settings_in_effect() {
+    let out = dagaz()
+        .args([
+            "autoplay",
+            "ur-expectimax",
+            "ur-random",
+            "-n",
+            "2",
+            "--depth",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("A: expectimax depth 1 ("), "{text}");
+    assert!(text.contains("; B: random\n"), "{text}");
+}

@@ -363,6 +363,26 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
+    // A bundled variant's slug selects it; a near name is suggested.
+    let kiwi = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "kiwipete", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&kiwi.stdout).trim(), "2039");
+    let typo = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "chesss", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `chess`?"));
+    let dashed = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "tic-tac-toe", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&dashed.stdout).trim(), "9");
     // An Axiom game cannot be played: DZ0802 (lint only warns, DZ0803).
     let axiom = Command::cargo_bin("dagaz")
         .unwrap()

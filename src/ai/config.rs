@@ -212,9 +212,36 @@ impl AiConfig {
                 terms.push(format!("{name} {x}"));
             }
         }
+        // The limits in effect for this kind of AI (defaults included), and only those.
         let mut s = self.kind.name().to_owned();
-        if let Some(d) = self.limits.depth {
-            s += &format!(" depth {d}");
+        let l = &self.limits;
+        match self.kind {
+            AiKind::AlphaBeta | AiKind::Expectimax => {
+                let default = if self.kind == AiKind::AlphaBeta {
+                    super::DEFAULT_ALPHABETA_DEPTH
+                } else {
+                    super::DEFAULT_EXPECTIMAX_DEPTH
+                };
+                s += &format!(" depth {}", l.depth.unwrap_or(default));
+            }
+            AiKind::Mcts => {
+                s += &format!(
+                    " playouts {}",
+                    l.playouts.unwrap_or(super::mcts::DEFAULT_PLAYOUTS)
+                );
+            }
+            _ => {}
+        }
+        if matches!(
+            self.kind,
+            AiKind::AlphaBeta | AiKind::Expectimax | AiKind::Mcts
+        ) {
+            if let Some(n) = l.nodes {
+                s += &format!(" nodes {n}");
+            }
+            if let Some(t) = l.time_ms {
+                s += &format!(" time {t} ms");
+            }
         }
         if !matches!(self.kind, AiKind::Random | AiKind::First | AiKind::Mcts) && !terms.is_empty()
         {

@@ -9,7 +9,7 @@ use dagaz::tournament::record::{
     GameRecord, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
 use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
-use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match};
+use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -372,11 +372,23 @@ fn run_inner(a: Args) -> Result<u8, String> {
         failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
     }
     let text = if a.json {
-        json_report(&summary, &decision, outcome.interrupted, &failed, &pa, &pb)
+        json_report(
+            &summary,
+            &decision,
+            outcome.interrupted,
+            &failed,
+            &pa,
+            &pb,
+            &settings,
+        )
     } else {
         let mut t = axiom_lines(&summary);
         t += &human(&summary);
-        t += &format!("A: {}; B: {}\n", pa.ai.describe(), pb.ai.describe());
+        t += &format!(
+            "A: {}; B: {}\n",
+            with_limits(pa.ai.clone(), &settings).describe(),
+            with_limits(pb.ai.clone(), &settings).describe()
+        );
         if let Some((st, d)) = &decision {
             t += &format!(
                 "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}..{:.2}) after {} games: {}\n",
@@ -526,6 +538,7 @@ fn json_report(
     failed: &[String],
     pa: &PlayerSpec,
     pb: &PlayerSpec,
+    settings: &RunSettings,
 ) -> String {
     let sprt = decision.as_ref().map(|(st, d)| {
         serde_json::json!({
@@ -537,7 +550,10 @@ fn json_report(
     let v = serde_json::json!({
         "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
         "seed": s.run_seed,
-        "ai": [pa.ai.describe(), pb.ai.describe()],
+        "ai": [
+            with_limits(pa.ai.clone(), settings).describe(),
+            with_limits(pb.ai.clone(), settings).describe()
+        ],
         "summary": s,
         "sprt": sprt,
         "interrupted": interrupted,

@@ -69,7 +69,7 @@ fn load(
     base: Option<&Path>,
     include_dirs: &[PathBuf],
     format: DiagFormat,
-) -> Result<Loaded, u8> {
+) -> Result<(Loaded, Option<String>), u8> {
     let path = match base {
         Some(b) if Path::new(spec).is_relative() => b.join(spec),
         _ => PathBuf::from(spec),
@@ -89,15 +89,33 @@ fn load(
     } else if let Some(b) = dagaz::games::find(spec.trim_end_matches(".zrf")) {
         load_text(&format!("{}.zrf", b.name), b.text, Limits::default())
     } else {
+        // A bundled variant's slug (`kiwipete`), or a near name to suggest.
+        let slugs = dagaz::tournament::spec::bundled_slugs();
+        if let Some((slug, name, _)) = slugs.iter().find(|(s, _, _)| s == spec) {
+            let b = dagaz::games::find(name).expect("bundled game");
+            let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
+            return Ok((loaded, Some(slug.clone())));
+        }
+        let names: Vec<&str> = dagaz::games::all()
+            .map(|b| b.name)
+            .chain(slugs.iter().map(|(s, _, _)| s.as_str()))
+            .collect();
+        let squeezed = spec.replace(['-', '_', ' '], "");
+        let near = dagaz::text::suggestions(spec, names.iter().copied())
+            .into_iter()
+            .chain(names.iter().copied().filter(|n| *n == squeezed))
+            .next();
         return Err(usage_error(&format!(
-            "`{spec}` is neither a file nor a bundled game"
+            "`{spec}` is neither a file nor a bundled game or variant{}",
+            near.map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default()
         )));
     };
     print_diagnostics(&loaded.diagnostics, &loaded.sources, format);
     if loaded.has_errors() {
         return Err(PROBLEMS);
     }
-    Ok(loaded)
+    Ok((loaded, None))
 }
 
 /// Compiles the chosen game of a loaded file.
@@ -170,11 +188,12 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
-    let loaded = match load(game, None, &a.include_dir, a.format) {
+    let (loaded, slug) = match load(game, None, &a.include_dir, a.format) {
         Ok(l) => l,
         Err(c) => return c,
     };
-    let (engine, title) = match engine_for(&loaded, a.variant.as_deref(), a.format) {
+    let variant = a.variant.as_deref().or(slug.as_deref());
+    let (engine, title) = match engine_for(&loaded, variant, a.format) {
         Ok(e) => e,
         Err(c) => return c,
     };
@@ -253,11 +272,12 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
             Some((_, _, e)) => e.clone(),
             None => {
-                let loaded = match load(game, base.as_deref(), &a.include_dir, a.format) {
+                let (loaded, slug) = match load(game, base.as_deref(), &a.include_dir, a.format) {
                     Ok(l) => l,
                     Err(c) => return c,
                 };
-                let (e, _) = match engine_for(&loaded, case.variant.as_deref(), a.format) {
+                let chosen = case.variant.as_deref().or(slug.as_deref());
+                let (e, _) = match engine_for(&loaded, chosen, a.format) {
                     Ok(e) => e,
                     Err(c) => return c,
                 };
