@@ -4,37 +4,12 @@
 
 mod common;
 
-use assert_cmd::Command;
-use dagaz::tournament::record::{GameRecord, read_records};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn dagaz() -> Command {
-    Command::cargo_bin("dagaz").unwrap()
-}
+use common::{autoplay, dagaz, records};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dagaz-autoplay-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-fn records(p: &Path) -> Vec<GameRecord> {
-    let r = read_records(&std::fs::read_to_string(p).unwrap(), "test").unwrap();
-    r.iter().map(GameRecord::without_time).collect()
-}
-
-fn autoplay(args: &[&str], out: &Path) -> String {
-    let o = dagaz()
-        .arg("autoplay")
-        .args(args)
-        .arg("--games-out")
-        .arg(out)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(o).unwrap()
+    common::tmp_in("autoplay", name)
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: corpus discovery.
+//! Helpers shared by the integration tests: corpus discovery, the binary, temporary files,
+//! game records and autoplay runs.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -41,4 +42,38 @@ pub fn corpus_rel(p: &Path) -> String {
         .unwrap_or(p)
         .to_string_lossy()
         .replace('\\', "/")
+}
+
+/// The `dagaz` binary of this build.
+pub fn dagaz() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("dagaz").unwrap()
+}
+
+/// A path in this test process's temporary folder (`tag` keeps test binaries apart).
+pub fn tmp_in(tag: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dagaz-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// The game records of a `--games-out` file, without their wall-clock times.
+pub fn records(p: &Path) -> Vec<dagaz::tournament::record::GameRecord> {
+    use dagaz::tournament::record::{GameRecord, read_records};
+    let r = read_records(&std::fs::read_to_string(p).unwrap(), "test").unwrap();
+    r.iter().map(GameRecord::without_time).collect()
+}
+
+/// Runs `dagaz autoplay ARGS --games-out OUT`, which must succeed; returns its stdout.
+pub fn autoplay(args: &[&str], out: &Path) -> String {
+    let o = dagaz()
+        .arg("autoplay")
+        .args(args)
+        .arg("--games-out")
+        .arg(out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(o).unwrap()
 }
