@@ -55,3 +55,22 @@ pub fn usage_error(msg: &str) -> u8 {
     eprintln!("error: {msg}");
     USAGE
 }
+
+/// A compiled model's findings as perft, convert and autoplay show them: the names lint
+/// reports as errors but that leave the game playable (a setup square off the board, …)
+/// are warnings here, since the game is played without them (exit code 0).
+pub fn model_findings(m: &dagaz::model::Model) -> Vec<Diagnostic> {
+    m.warnings
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            if d.is_error() {
+                d.severity = dagaz::diagnostics::Severity::Warning;
+                d.notes.push(
+                    "`dagaz lint` reports this as an error; the game is played without it".into(),
+                );
+            }
+            d
+        })
+        .collect()
+}

@@ -106,7 +106,11 @@ fn write_model(
     for g in games {
         match dagaz::model::Model::compile(g) {
             Ok(m) => {
-                print_diagnostics(&m.warnings, &loaded.sources, a.format);
+                print_diagnostics(
+                    &crate::common::model_findings(&m),
+                    &loaded.sources,
+                    a.format,
+                );
                 models.push(m);
             }
             Err(d) => {

@@ -139,7 +139,7 @@ fn engine_for(
     };
     match Model::compile(game) {
         Ok(m) => {
-            print_diagnostics(&m.warnings, &loaded.sources, format);
+            print_diagnostics(&crate::common::model_findings(&m), &loaded.sources, format);
             let title = m.title.clone();
             Ok((Engine::new(m), title))
         }
