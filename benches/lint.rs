@@ -15,19 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "zrf") {
-            out.push(p);
-        }
-    }
-}
+mod common;
+use common::files;
 
 /// Runs `f` at least `runs` times and for at least `min`; returns the best time of one run.
 fn best_of(runs: usize, min: Duration, mut f: impl FnMut() -> usize) -> (Duration, usize) {

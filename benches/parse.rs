@@ -13,19 +13,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-fn files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "zrf") {
-            out.push(p);
-        }
-    }
-}
+mod common;
+use common::files;
 
 /// Runs `f` repeatedly for at least `min` and returns the best time of one run.
 fn best_of(min: Duration, mut f: impl FnMut() -> usize) -> (Duration, usize) {

@@ -414,6 +414,38 @@ fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
     );
 }
 
+/// Runs `dagaz ARGS --games-out OUT`, waits until OUT holds `games` records (at most 60 s),
+/// sends SIGTERM and returns how the process ended.
+#[cfg(unix)]
+fn autoplay_until_sigterm(args: &[&str], out: &Path, games: usize) -> std::process::ExitStatus {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args(args)
+        .arg("--games-out")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(out)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < games
+    {
+        assert!(
+            t0.elapsed().as_secs() < 60,
+            "fewer than {games} games after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait().unwrap()
+}
+
 /// Durability: SIGTERM (as Slurm preemption or `timeout` sends) stops a run like Ctrl-C; the
 /// games file then holds every finished game as valid JSON Lines (streamed and flushed game
 /// by game), and `--resume` completes it into exactly the records of an uninterrupted run.
@@ -431,29 +463,7 @@ fn sigterm_keeps_finished_games_and_resume_completes_the_run() {
     ];
     let cut = tmp("cut.jsonl");
     let _ = std::fs::remove_file(&cut);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
-        .args(args)
-        .arg("--games-out")
-        .arg(&cut)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    while std::fs::read_to_string(&cut)
-        .map(|t| t.lines().count())
-        .unwrap_or(0)
-        < 20
-    {
-        assert!(t0.elapsed().as_secs() < 60, "no game was streamed");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    let kill = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let status = child.wait().unwrap();
+    let status = autoplay_until_sigterm(&args, &cut, 20);
     let kept = records(&cut);
     assert!(!kept.is_empty());
     if status.code() == Some(130) {
@@ -530,36 +540,18 @@ fn meaningless_settings_and_truncated_records() {
 fn a_huge_n_starts_at_once() {
     let out = tmp("huge.jsonl");
     let _ = std::fs::remove_file(&out);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
-        .args([
-            "autoplay",
-            "ur-random",
-            "ur-random",
-            "-j",
-            "1",
-            "--shard",
-            "3/7",
-        ])
-        .args(["-n", "18446744073709551615", "--games-out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    while std::fs::read_to_string(&out)
-        .map(|t| t.lines().count())
-        .unwrap_or(0)
-        < 3
-    {
-        assert!(t0.elapsed().as_secs() < 30, "no game after 30 s");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let args = [
+        "autoplay",
+        "ur-random",
+        "ur-random",
+        "-j",
+        "1",
+        "--shard",
+        "3/7",
+        "-n",
+        "18446744073709551615",
+    ];
+    assert_eq!(autoplay_until_sigterm(&args, &out, 3).code(), Some(130));
     // Shard 3 of 7 takes pairs 2, 9, 16, …: games 4, 5, 18, 19, …
     let first: Vec<u64> = records(&out).iter().map(|r| r.game_index).take(3).collect();
     assert_eq!(first, vec![4, 5, 18]);
