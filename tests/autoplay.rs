@@ -7,6 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{autoplay, dagaz, records};
+use dagaz::tournament::record::{GameEnd, GameResult, Repetition, SeatOutcome};
 
 fn tmp(name: &str) -> PathBuf {
     common::tmp_in("autoplay", name)
@@ -219,7 +220,7 @@ fn gates_fail_with_exit_1() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["sprt"]["decision"], "h1");
     assert!(
         v["summary"]["games"].as_u64().unwrap() < 400,
@@ -337,4 +338,229 @@ fn summaries_state_the_settings_in_effect() {
     assert!(out.status.success());
     assert!(text.contains("A: expectimax depth 1 ("), "{text}");
     assert!(text.contains("; B: random\n"), "{text}");
+}
+
+/// The fixtures of tests/fixtures/outcomes, written for these tests.
+fn outcome_fixture(name: &str) -> String {
+    format!("tests/fixtures/outcomes/{name}")
+}
+
+/// Issue 14: a one-seat game (a solitaire) is scored as solved, failed or unfinished, never
+/// as a win because the only seat "drew". A searching AI solves the solvable line every
+/// time; a random one about half the time (the first of its two jumps decides); nothing
+/// solves the unsolvable setup, which gets stuck after two jumps.
+#[test]
+fn solitaires_are_solved_failed_or_unfinished() {
+    let peg = outcome_fixture("peg-line.zrf");
+    let out = autoplay(
+        &[&format!("{peg}:peg-line-search"), "-n", "20"],
+        &tmp("solved.jsonl"),
+    );
+    assert!(
+        out.contains("A: 20 games: 20 solved, 0 failed")
+            && out.contains(
+                "solve rate of A: 100.0% (95% CI 83.9%..100.0%); mean plies to a solution: 2.0"
+            ),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Final results"),
+        "no Axiom table for one seat: {out}"
+    );
+    let r = records(&tmp("solved.jsonl"));
+    assert!(r.iter().all(|g| g.result == GameResult::Solved
+        && g.score_a.is_none()
+        && g.winner.is_none()
+        && g.end == Some(GameEnd::Goal)
+        && g.seats.len() == 1
+        && g.seats[0].player == "A"));
+
+    let out = autoplay(
+        &[&format!("{peg}:peg-line-unsolvable"), "-n", "10"],
+        &tmp("failed.jsonl"),
+    );
+    assert!(
+        out.contains("A: 10 games: 0 solved, 10 failed (0 lost, 10 with no move, 0 by repetition), 0 drawn, 0 unfinished"),
+        "{out}"
+    );
+    let r = records(&tmp("failed.jsonl"));
+    assert!(r.iter().all(|g| g.result == GameResult::Failed
+        && g.end == Some(GameEnd::NoMoves)
+        && g.plies == 2));
+
+    // Random play, and the ply cap: one ply is not enough to solve the line.
+    let out = autoplay(&[&peg, "-n", "40"], &tmp("random.jsonl"));
+    let r = records(&tmp("random.jsonl"));
+    let solved = r.iter().filter(|g| g.result == GameResult::Solved).count();
+    assert!((10..=30).contains(&solved), "{solved} of 40: {out}");
+    assert!(out.contains(&format!(
+        "A: 40 games: {solved} solved, {} failed",
+        40 - solved
+    )));
+    let out = autoplay(&[&peg, "-n", "4", "--max-plies", "1"], &tmp("cap.jsonl"));
+    let r = records(&tmp("cap.jsonl"));
+    assert!(
+        r.iter()
+            .all(|g| (g.result == GameResult::Unfinished) == (g.end == Some(GameEnd::PlyCap))),
+        "{out}"
+    );
+    assert!(
+        r.iter().any(|g| g.result == GameResult::Unfinished),
+        "{out}"
+    );
+
+    // Two players on one seat take turns at it and get a solve rate each; --expect-score
+    // then gates the solve rate.
+    dagaz()
+        .args([
+            "autoplay",
+            &format!("{peg}:peg-line-search"),
+            &peg,
+            "-n",
+            "20",
+        ])
+        .args([
+            "--expect-score",
+            "A:0.95..1.0",
+            "--expect-score",
+            "B:0.95..1.0",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("B:0.95..1.0: solve rate"));
+    // Without B, a game with two seats is refused.
+    dagaz()
+        .args(["autoplay", "ur-random"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has 2 seats"));
+}
+
+/// One AI seat against a random player (`?Nature`): the random player's win is the seat's
+/// loss ("failed"), not a draw. Always taking two steps wins, which depth-4 search finds.
+#[test]
+fn a_seat_against_a_random_player_fails_when_the_random_player_wins() {
+    let race = outcome_fixture("dice-race.zrf");
+    let f = tmp("race.jsonl");
+    let out = autoplay(
+        &[&format!("{race}:dice-race-search"), &race, "-n", "60"],
+        &f,
+    );
+    assert!(
+        out.contains("A: 30 games: 30 solved, 0 failed")
+            && out.contains("mean plies to a solution: 5.0"),
+        "{out}"
+    );
+    let r = records(&f);
+    let b: Vec<_> = r.iter().filter(|g| g.seats[0].player == "B").collect();
+    assert_eq!(b.len(), 30);
+    let lost = b.iter().filter(|g| g.result == GameResult::Failed).count();
+    assert!(lost > 0 && lost < 20, "{out}");
+    assert!(out.contains(&format!(
+        "B: 30 games: {} solved, {lost} failed ({lost} lost",
+        30 - lost
+    )));
+    for g in b.iter().filter(|g| g.result == GameResult::Failed) {
+        assert_eq!(g.seats[0].result, Some(SeatOutcome::Loss));
+        assert_eq!(g.end, Some(GameEnd::Goal));
+    }
+}
+
+/// Four seats: A and B alternate over them (A, B, A, B in even games, B, A, B, A in odd
+/// ones); every seat gets a place, results are reported per seat and as places.
+#[test]
+fn four_seats_alternate_and_report_places() {
+    let four = outcome_fixture("four-seats.zrf");
+    let f = tmp("four.jsonl");
+    let out = autoplay(
+        &[&format!("{four}:four-way-race-greedy"), &four, "-n", "40"],
+        &f,
+    );
+    let r = records(&f);
+    for g in &r {
+        let players: Vec<&str> = g.seats.iter().map(|s| s.player.as_str()).collect();
+        let want = if g.game_index % 2 == 0 {
+            ["A", "B", "A", "B"]
+        } else {
+            ["B", "A", "B", "A"]
+        };
+        assert_eq!(players, want);
+        // One winner, three losers sharing second place.
+        let ranks: Vec<u32> = g.seats.iter().map(|s| s.rank.unwrap()).collect();
+        assert_eq!(ranks.iter().filter(|&&k| k == 1).count(), 1, "{ranks:?}");
+        assert_eq!(ranks.iter().filter(|&&k| k == 2).count(), 3, "{ranks:?}");
+        assert_eq!(g.result, GameResult::Win);
+    }
+    let wins_a = r
+        .iter()
+        .filter(|g| g.winner.as_deref() == Some("A"))
+        .count();
+    assert!(
+        out.contains("4 seats: A and B alternate over them"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "places of A's seats: 1st {wins_a}, 2nd {}",
+            80 - wins_a
+        )),
+        "{out}"
+    );
+    for seat in [
+        "North (1st to move)",
+        "East (2nd",
+        "South (3rd",
+        "West (4th",
+    ] {
+        assert!(out.contains(&format!("seat {seat}")), "{out}");
+    }
+}
+
+/// A game that states no goals says so once instead of printing a table of draws; threefold
+/// repetition ends it by default and `--repetition off` lets it go on.
+#[test]
+fn games_without_goals_say_so_and_repetition_is_controllable() {
+    let walk = outcome_fixture("no-goals.zrf");
+    let f = tmp("walk.jsonl");
+    let out = autoplay(&[&walk, &walk, "-n", "10"], &f);
+    assert!(
+        out.starts_with("no result to measure: \"Aimless walk\""),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Final results") && !out.contains("Elo"),
+        "{out}"
+    );
+    let r = records(&f);
+    let by_rep = r
+        .iter()
+        .filter(|g| g.end == Some(GameEnd::Repetition))
+        .count();
+    assert!(by_rep > 0, "{out}");
+    assert!(out.contains(&format!(
+        "10 game(s) played, seed 1: {by_rep} by repetition"
+    )));
+    let out = autoplay(
+        &[
+            &walk,
+            &walk,
+            "-n",
+            "10",
+            "--repetition",
+            "off",
+            "--max-plies",
+            "300",
+        ],
+        &f,
+    );
+    let r = records(&f);
+    assert!(
+        r.iter().all(|g| g.end != Some(GameEnd::Repetition)),
+        "{out}"
+    );
+    assert!(r.iter().all(|g| g.settings.repetition == Repetition::Off));
+    assert!(out.contains(": 0 by repetition"), "{out}");
+    // The bundled Ur counts its draws by repetition in the summary line.
+    let out = autoplay(&["ur-random", "ur-random", "-n", "2"], &tmp("ur-rep.jsonl"));
+    assert!(out.contains("by repetition"), "{out}");
 }

@@ -49,6 +49,7 @@ fn ur_games_per_second(threads: usize, games: u64) -> f64 {
             nodes: None,
             depth: None,
             time_ms: None,
+            repetition: Default::default(),
         },
         threads,
         shard: None,

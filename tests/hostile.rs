@@ -618,3 +618,58 @@ fn identity_guards_resume_stats_and_merge() {
         .assert()
         .success();
 }
+
+/// A signal during a very slow game (a deep expectimax search on every move) stops the run
+/// within about a second: the search returns early, and the game in progress is recorded
+/// as interrupted, not as a result; `--resume` would play it again.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_slow_game_at_once() {
+    let out = tmp("slow.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args([
+            "autoplay",
+            "ur-expectimax",
+            "ur-expectimax",
+            "-n",
+            "2",
+            "-j",
+            "1",
+        ])
+        .args(["--depth", "40", "--games-out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The games file is created before the first game starts.
+    let t0 = std::time::Instant::now();
+    while !out.exists() {
+        assert!(t0.elapsed().as_secs() < 60, "the run did not start");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let sent = std::time::Instant::now();
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let waited = sent.elapsed();
+    assert_eq!(status.code(), Some(130));
+    // "Within a second" on an idle machine; the bound leaves room for a loaded CI runner.
+    assert!(waited.as_secs_f64() < 5.0, "stopped after {waited:?}");
+    let r = records(&out);
+    assert_eq!(r.len(), 1, "one game was in progress: {r:?}");
+    assert_eq!(
+        r[0].result,
+        dagaz::tournament::record::GameResult::Interrupted
+    );
+    assert_eq!(
+        r[0].end,
+        Some(dagaz::tournament::record::GameEnd::Interrupted)
+    );
+    assert!(r[0].score_a.is_none());
+}

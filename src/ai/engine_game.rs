@@ -1,11 +1,11 @@
 //! The adapter from the engine ([`crate::engine`]) to the AIs' [`Game`] trait.
 //!
 //! [`EngineGame`] owns an [`Engine`] (shared model, own scratch buffers) and a [`State`].
-//! Points: winners share 1; in a draw the non-random players share 1; random players
-//! (`?Dice`) get 0.
+//! Results and points are described at [`Outcome`]: a random player (`?Dice`) wins only
+//! when no seat does.
 
-use super::game::{Game, Outcome, PieceInfo};
-use crate::engine::{Engine, MoveList, PlayerResult, State, Undo};
+use super::game::{Ending, Game, Outcome, PieceInfo, SeatResult};
+use crate::engine::{self, Engine, MoveList, PlayerResult, State, Undo};
 use crate::model::{Model, piece};
 
 /// One game being played on the engine.
@@ -81,20 +81,41 @@ impl Game for EngineGame {
             .engine
             .outcome_given_moves(&self.state, !moves.is_empty())?;
         let n = o.results.len();
-        let winners: Vec<usize> = (0..n)
-            .filter(|&p| o.results[p] == PlayerResult::Win)
-            .collect();
+        let ending = match o.ending {
+            engine::Ending::Goal => Ending::Goal,
+            engine::Ending::Repetition => Ending::Repetition,
+            engine::Ending::NoMoves => Ending::NoMoves,
+        };
+        let won = |p: usize| o.results[p] == PlayerResult::Win;
+        // Seats that win take the points; random players (`?Dice`) win only when no seat
+        // does (a seat against random players that loses).
+        let mut winners: Vec<usize> = (0..n).filter(|&p| won(p) && !self.random[p]).collect();
+        if winners.is_empty() {
+            winners = (0..n).filter(|&p| won(p)).collect();
+        }
         Some(if !winners.is_empty() {
             let mut points = vec![0.0; n];
+            let mut results = vec![SeatResult::Loss; n];
             for &w in &winners {
                 points[w] = 1.0 / winners.len() as f64;
+                results[w] = SeatResult::Win;
             }
-            Outcome { points }
+            Outcome {
+                points,
+                results,
+                ending,
+            }
         } else {
             let drawn: Vec<usize> = (0..n)
                 .filter(|&p| o.results[p] == PlayerResult::Draw && !self.random[p])
                 .collect();
-            Outcome::draw(n, &drawn)
+            let mut out = Outcome::draw(n, &drawn, ending);
+            for (p, r) in o.results.iter().enumerate() {
+                if *r == PlayerResult::Loss {
+                    out.results[p] = SeatResult::Loss;
+                }
+            }
+            out
         })
     }
     fn take_error(&mut self) -> Option<String> {

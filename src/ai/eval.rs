@@ -177,11 +177,12 @@ impl Evaluator {
             .filter(|&&s| s != me)
             .map(|&s| outcome.points.get(s).copied().unwrap_or(0.0))
             .collect();
-        let mean = if others.is_empty() {
-            0.0
-        } else {
-            others.iter().sum::<f64>() / others.len() as f64
-        };
-        (outcome.points.get(me).copied().unwrap_or(0.0) - mean) * WIN
+        let mine = outcome.points.get(me).copied().unwrap_or(0.0);
+        if others.is_empty() {
+            // One seat: a win (1) is +WIN, a draw (1/2: stuck, repeated) 0, a loss -WIN.
+            return (mine - 0.5) * 2.0 * WIN;
+        }
+        let mean = others.iter().sum::<f64>() / others.len() as f64;
+        (mine - mean) * WIN
     }
 }

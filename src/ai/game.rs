@@ -9,28 +9,74 @@
 //! Players are numbered as in the rules file, random players (`?Dice`) included. A *seat* is
 //! a player that is not random and takes turns: those are the players the AIs play.
 
-/// The end of a game: points per player (1 for a win, 0 for a loss, equal shares for a
-/// draw). Random players get 0.
+/// One player's result in a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeatResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// Why a game ended by its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// A goal of the rules held.
+    Goal,
+    /// Threefold repetition (a draw).
+    Repetition,
+    /// The player to move had no legal move (a draw unless a goal says otherwise).
+    NoMoves,
+}
+
+/// The end of a game: each player's result, and points for the searches.
+///
+/// Points: winners share 1 and losers get 0. In a draw the drawn seats (non-random
+/// players) share 1, except that a lone drawn seat gets 1/2, so that in a one-seat game
+/// (a solitaire, or one AI against random players) being stuck is worth less than solving.
+/// Random players get points only when they win alone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub points: Vec<f64>,
+    /// One result per player, random players included.
+    pub results: Vec<SeatResult>,
+    pub ending: Ending,
 }
 
 impl Outcome {
-    /// `winner` wins, every other player of `n` loses.
+    /// `winner` wins by a goal, every other player of `n` loses.
     pub fn win(n: usize, winner: usize) -> Outcome {
         let mut points = vec![0.0; n];
         points[winner] = 1.0;
-        Outcome { points }
+        let mut results = vec![SeatResult::Loss; n];
+        results[winner] = SeatResult::Win;
+        Outcome {
+            points,
+            results,
+            ending: Ending::Goal,
+        }
     }
 
-    /// A draw among `seats` (the other players get 0).
-    pub fn draw(n: usize, seats: &[usize]) -> Outcome {
-        let mut points = vec![0.0; n];
-        for &s in seats {
-            points[s] = 1.0 / seats.len() as f64;
+    /// A draw among `seats`, ended by `ending` (the other players get 0 and count as
+    /// drawn too).
+    pub fn draw(n: usize, seats: &[usize], ending: Ending) -> Outcome {
+        Outcome {
+            points: Self::draw_points(n, seats),
+            results: vec![SeatResult::Draw; n],
+            ending,
         }
-        Outcome { points }
+    }
+
+    /// The points of a draw among `seats` (see the type's documentation).
+    pub fn draw_points(n: usize, seats: &[usize]) -> Vec<f64> {
+        let mut points = vec![0.0; n];
+        let share = match seats.len() {
+            1 => 0.5,
+            k => 1.0 / k as f64,
+        };
+        for &s in seats {
+            points[s] = share;
+        }
+        points
     }
 
     /// The one player with the most points, if there is a single one.

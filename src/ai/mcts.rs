@@ -10,6 +10,7 @@
 
 use super::game::Game;
 use crate::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub const DEFAULT_PLAYOUTS: u64 = 300;
@@ -27,16 +28,30 @@ struct Node {
     children: Vec<u32>,
 }
 
+/// When a search must stop before its playouts are done.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bounds<'a> {
+    /// Positions made.
+    pub node_limit: Option<u64>,
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C).
+    pub stop: Option<&'a AtomicBool>,
+}
+
 /// Runs the search and returns the chosen root move and the number of positions made.
 pub fn search<G: Game>(
     game: &G,
     root_moves: &G::Moves,
     playouts: u64,
-    node_limit: Option<u64>,
-    deadline: Option<Instant>,
+    bounds: Bounds<'_>,
     rng: &mut Rng,
     buf: &mut G::Moves,
 ) -> (usize, u64) {
+    let Bounds {
+        node_limit,
+        deadline,
+        stop,
+    } = bounds;
     let n_root = G::num_moves(root_moves);
     if n_root == 1 {
         return (0, 0);
@@ -54,6 +69,7 @@ pub fn search<G: Game>(
     for k in 0..playouts {
         if node_limit.is_some_and(|l| nodes >= l)
             || (k % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
+            || stop.is_some_and(|s| s.load(Ordering::Relaxed))
         {
             break;
         }
@@ -146,5 +162,5 @@ pub fn search<G: Game>(
 }
 
 fn share(np: usize, seats: &[usize]) -> Vec<f64> {
-    super::game::Outcome::draw(np, seats).points
+    super::game::Outcome::draw_points(np, seats)
 }

@@ -19,10 +19,11 @@ pub mod search;
 pub mod toy;
 
 pub use config::{AiConfig, AiKind, Limits};
-pub use game::{Game, Outcome, PieceInfo};
+pub use game::{Ending, Game, Outcome, PieceInfo, SeatResult};
 
 use crate::rng::Rng;
 use eval::Evaluator;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Default depth of `alphabeta` (players' plies).
@@ -67,6 +68,18 @@ impl<G: Game> Ai<G> {
     /// Picks one of `moves` (the legal moves of `game`, at least one) for the player to
     /// move. `game` is left as it was.
     pub fn choose(&mut self, game: &mut G, moves: &G::Moves, rng: &mut Rng) -> Choice {
+        self.choose_until(game, moves, rng, None)
+    }
+
+    /// Like [`Ai::choose`], but a search returns early (with the best move found so far)
+    /// once `stop` is set: a Ctrl-C does not wait for a long search to finish.
+    pub fn choose_until(
+        &mut self,
+        game: &mut G,
+        moves: &G::Moves,
+        rng: &mut Rng,
+        stop: Option<&AtomicBool>,
+    ) -> Choice {
         let n = G::num_moves(moves);
         let one = Choice {
             index: 0,
@@ -104,6 +117,7 @@ impl<G: Game> Ai<G> {
                     alphabeta,
                     node_limit: limits.nodes,
                     deadline,
+                    stop,
                     nodes: 0,
                     aborted: false,
                     capture_weight: self.config.weights.capture,
@@ -124,8 +138,11 @@ impl<G: Game> Ai<G> {
                     game,
                     moves,
                     playouts,
-                    limits.nodes,
-                    deadline,
+                    mcts::Bounds {
+                        node_limit: limits.nodes,
+                        deadline,
+                        stop,
+                    },
                     rng,
                     &mut self.bufs[0],
                 );

@@ -20,6 +20,7 @@
 use super::eval::Evaluator;
 use super::game::Game;
 use crate::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 const TT_BITS: u32 = 18;
@@ -78,6 +79,8 @@ pub struct Search<'a, G: Game> {
     pub alphabeta: bool,
     pub node_limit: Option<u64>,
     pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C): the search stops at once.
+    pub stop: Option<&'a AtomicBool>,
     pub nodes: u64,
     pub aborted: bool,
     pub capture_weight: f64,
@@ -95,9 +98,10 @@ impl<G: Game> Search<'_, G> {
             return true;
         }
         let out_of_nodes = self.node_limit.is_some_and(|l| self.nodes >= l);
-        let out_of_time =
-            self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d);
-        self.aborted = out_of_nodes || out_of_time;
+        let check = self.nodes.is_multiple_of(256);
+        let out_of_time = check && self.deadline.is_some_and(|d| Instant::now() >= d);
+        let stopped = check && self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        self.aborted = out_of_nodes || out_of_time || stopped;
         self.aborted
     }
 

@@ -278,6 +278,7 @@ mod tests {
             nodes: None,
             depth: None,
             time_ms: None,
+            repetition: Default::default(),
         }
     }
 

@@ -27,7 +27,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{Model, NONE, piece};
 use std::sync::Arc;
 
-pub use outcome::{Outcome, PlayerResult};
+pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
 
 /// One cell change of a move: `cells[cell]` goes from `old` to `new`. A move's changes are
 /// applied in order and undone in reverse order; a cell may appear several times.
@@ -255,6 +255,8 @@ pub struct Engine {
     pub(crate) t: Arc<Tables>,
     pub(crate) g: generate::Scratch,
     pub budget: Budget,
+    /// What threefold repetition does (ZoG: a draw).
+    pub repetition: RepetitionRule,
     runtime: Vec<Diagnostic>,
     pub(crate) probe: MoveList,
     pub(crate) perft_lists: Vec<MoveList>,
@@ -266,6 +268,7 @@ impl Clone for Engine {
             t: self.t.clone(),
             g: generate::Scratch::new(&self.t),
             budget: self.budget,
+            repetition: self.repetition,
             runtime: vec![],
             probe: MoveList::new(),
             perft_lists: vec![],
@@ -331,6 +334,7 @@ impl Engine {
             g: generate::Scratch::new(&t),
             t,
             budget: Budget::default(),
+            repetition: RepetitionRule::default(),
             runtime: vec![],
             probe: MoveList::new(),
             perft_lists: vec![],

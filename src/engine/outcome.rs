@@ -4,7 +4,8 @@
 //! move is tested first, then the other players in `players` order; for one player a loss
 //! beats a win, which beats a draw, which beats a count condition. The first player with a
 //! goal that holds decides the game. When no goal holds, threefold repetition ends the game
-//! as a draw, and so does a player to move with no legal move. See docs/semantics.md.
+//! as a draw (unless [`RepetitionRule::Off`]), and so does a player to move with no legal
+//! move. See docs/semantics.md.
 
 use super::{Engine, State};
 use crate::model::{GoalCond, GoalKind, Occupants, Owner, piece};
@@ -17,30 +18,62 @@ pub enum PlayerResult {
     Draw,
 }
 
+/// Why a game ended by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// A goal of the rules file held (see [`Outcome::goal`]).
+    Goal,
+    /// The position occurred for the third time and no `repetition` goal assigned it: a
+    /// draw (ZoG ends every game on threefold repetition).
+    Repetition,
+    /// The player to move had no legal move and no `stalemated` goal applied: a draw.
+    NoMoves,
+}
+
+/// What threefold repetition does when no `repetition` goal of the rules assigns it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RepetitionRule {
+    /// The game ends in a draw, as in ZoG (where it cannot be turned off).
+    #[default]
+    Draw,
+    /// The game goes on (`repetition` goals of the rules still apply).
+    Off,
+}
+
 /// The result of a finished game: one entry per player, in `players` order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub results: Vec<PlayerResult>,
     /// Index of the goal (in [`crate::model::Model::goals`]) that ended the game, if any.
     pub goal: Option<usize>,
+    pub ending: Ending,
 }
 
 impl Outcome {
-    fn all(n: usize, r: PlayerResult, goal: Option<usize>) -> Outcome {
+    fn all(n: usize, r: PlayerResult, goal: Option<usize>, ending: Ending) -> Outcome {
         Outcome {
             results: vec![r; n],
             goal,
+            ending,
         }
     }
     fn winner(n: usize, p: usize, goal: Option<usize>) -> Outcome {
         let mut results = vec![PlayerResult::Loss; n];
         results[p] = PlayerResult::Win;
-        Outcome { results, goal }
+        Outcome {
+            results,
+            goal,
+            ending: Ending::Goal,
+        }
     }
     fn loser(n: usize, p: usize, goal: Option<usize>) -> Outcome {
         let mut results = vec![PlayerResult::Win; n];
         results[p] = PlayerResult::Loss;
-        Outcome { results, goal }
+        Outcome {
+            results,
+            goal,
+            ending: Ending::Goal,
+        }
     }
 }
 
@@ -109,7 +142,7 @@ impl Engine {
                 return Some(Outcome::winner(np, p, Some(g)));
             }
             if let Some(g) = draw {
-                return Some(Outcome::all(np, PlayerResult::Draw, Some(g)));
+                return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
             }
             if let Some(g) = count {
                 let counts: Vec<u32> = (0..np).map(|q| self.count_pieces(s, q, &[])).collect();
@@ -118,15 +151,20 @@ impl Engine {
                 return Some(if leaders.len() == 1 {
                     Outcome::winner(np, leaders[0], Some(g))
                 } else {
-                    Outcome::all(np, PlayerResult::Draw, Some(g))
+                    Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal)
                 });
             }
         }
-        if repeated {
-            return Some(Outcome::all(np, PlayerResult::Draw, None));
+        if repeated && self.repetition == RepetitionRule::Draw {
+            return Some(Outcome::all(
+                np,
+                PlayerResult::Draw,
+                None,
+                Ending::Repetition,
+            ));
         }
         if !self.has_moves(s, &mut has_moves) {
-            return Some(Outcome::all(np, PlayerResult::Draw, None));
+            return Some(Outcome::all(np, PlayerResult::Draw, None, Ending::NoMoves));
         }
         None
     }

@@ -480,7 +480,7 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
         out.push(
             Diagnostic::warning(
                 codes::NO_GOAL,
-                format!("`{}` has no win, loss, draw or count condition: games end only when a player cannot move", g.title),
+                format!("`{}` has no win, loss, draw or count condition: every game ends in a draw (by repetition or when a player cannot move), so playing it measures nothing", g.title),
             )
             .with_span(form.span),
         );

@@ -68,6 +68,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
         .goals
         .iter()
         .any(|g| matches!(g.cond, crate::model::GoalCond::Checkmated(_)));
+    let players_in_game = model.players.len();
     let mut engine = Engine::new(model);
     let mut occupied = vec![false; np as usize];
     let mut moved = vec![false; ntypes];
@@ -125,7 +126,8 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                     moved[n.ty as usize] = true;
                 }
             }
-            if captures_friend(&m, player, np) {
+            // In a one-player game (a solitaire) every capture removes the mover's own piece.
+            if players_in_game > 1 && captures_friend(&m, player, np) {
                 friendly += 1;
                 first_friendly.get_or_insert((i, ply, engine.notation(&m)));
             }

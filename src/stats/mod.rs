@@ -6,13 +6,13 @@
 pub mod interval;
 pub mod sprt;
 
-use crate::tournament::record::{GameRecord, GameResult};
+use crate::tournament::record::{GameEnd, GameRecord, GameResult};
 use interval::{Z95, elo, wilson};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
 /// Version of the summary JSON shape (`--json`, `dagaz stats --format json`).
-pub const SUMMARY_SCHEMA_VERSION: u32 = 1;
+pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
 
 /// A score with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -68,6 +68,46 @@ pub struct Bucket {
     pub games: u64,
 }
 
+/// How the finished games of a match ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Ends {
+    /// By a goal of the rules.
+    pub goal: u64,
+    /// Drawn by threefold repetition.
+    pub repetition: u64,
+    /// The player to move had no move and no goal applied (a draw).
+    pub no_moves: u64,
+    /// Stopped at the ply cap.
+    pub ply_cap: u64,
+    /// Records of version 1, which do not say (ply-cap stops are counted above).
+    pub unrecorded: u64,
+}
+
+/// One player's results in a one-seat game (a solitaire, or one AI against random
+/// players): each game is solved, failed, drawn (a draw goal) or unfinished (ply cap).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SoloSummary {
+    /// `A` or `B`.
+    pub player: String,
+    /// Finished games this player played.
+    pub games: u64,
+    pub solved: u64,
+    /// Failed by a loss goal.
+    pub lost: u64,
+    /// Failed with no move left.
+    pub stuck: u64,
+    /// Failed by threefold repetition.
+    pub repeated: u64,
+    /// Ended by a draw goal.
+    pub drawn: u64,
+    /// Stopped at the ply cap.
+    pub unfinished: u64,
+    /// Solved games over games, with Wilson's 95% interval.
+    pub solve_rate: Score,
+    /// Mean plies of the solved games (null when none was solved).
+    pub mean_plies_solved: Option<f64>,
+}
+
 /// The summary of one match (one pair of players and one run seed).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
@@ -76,9 +116,13 @@ pub struct Summary {
     pub players: [String; 2],
     pub titles: [String; 2],
     pub swap: bool,
-    /// Records read (errors included).
+    /// Records read (errors included, interrupted games not).
     pub games: u64,
     pub errors: u64,
+    /// Games stopped by an interruption (not results; `--resume` plays them again).
+    pub interrupted: u64,
+    /// Seats (AI-played players) of the game: 1 for a one-seat game.
+    pub seat_count: usize,
     pub wins_a: u64,
     pub wins_b: u64,
     pub draws: u64,
@@ -93,6 +137,13 @@ pub struct Summary {
     pub first_player: Score,
     pub seats: Vec<SeatSummary>,
     pub lengths: Vec<Bucket>,
+    /// How the finished games ended.
+    pub ends: Ends,
+    /// One-seat games: each player's results (the players who played).
+    pub solo: Vec<SoloSummary>,
+    /// Games with three or more seats: `ranks[p][r]` counts the seats player `p` (A, B)
+    /// held that finished in place `r + 1`.
+    pub ranks: Option<[Vec<u64>; 2]>,
 }
 
 /// Groups records by match (run seed and players), in order of first appearance.
@@ -155,6 +206,14 @@ pub struct Accumulator {
     head: Option<(u64, [String; 2], [String; 2], bool)>,
     games: u64,
     finished: u64,
+    interrupted: u64,
+    /// Games with a score for A (two or more seats).
+    scored: u64,
+    seat_count: usize,
+    ends: Ends,
+    /// One-seat games, per player A, B.
+    solo: [SoloCounts; 2],
+    ranks: [Vec<u64>; 2],
     wins_a: u64,
     wins_b: u64,
     draws: u64,
@@ -177,13 +236,48 @@ impl Accumulator {
                 r.settings.swap,
             ));
         }
+        if r.result == GameResult::Interrupted {
+            self.interrupted += 1;
+            return;
+        }
         self.games += 1;
         if r.result == GameResult::Error {
             return;
         }
         self.finished += 1;
+        self.seat_count = self.seat_count.max(r.seats.len());
         if r.adjudicated {
             self.adjudicated += 1;
+        }
+        match r.end {
+            Some(GameEnd::Goal) => self.ends.goal += 1,
+            Some(GameEnd::Repetition) => self.ends.repetition += 1,
+            Some(GameEnd::NoMoves) => self.ends.no_moves += 1,
+            Some(GameEnd::PlyCap) => self.ends.ply_cap += 1,
+            _ if r.adjudicated => self.ends.ply_cap += 1,
+            _ => self.ends.unrecorded += 1,
+        }
+        self.plies_sum += f64::from(r.plies);
+        *self.lengths.entry(r.plies).or_default() += 1;
+        if matches!(
+            r.result,
+            GameResult::Solved | GameResult::Failed | GameResult::Unfinished
+        ) || (r.seats.len() == 1 && r.score_a.is_none())
+        {
+            self.add_solo(r);
+            return;
+        }
+        self.scored += 1;
+        for s in &r.seats {
+            if let Some(rank) = s.rank {
+                let p = usize::from(s.player == "B");
+                let v = &mut self.ranks[p];
+                let k = rank.max(1) as usize - 1;
+                if v.len() <= k {
+                    v.resize(k + 1, 0);
+                }
+                v[k] += 1;
+            }
         }
         match r.winner.as_deref() {
             Some("A") => self.wins_a += 1,
@@ -214,16 +308,35 @@ impl Accumulator {
             };
             let p = s.points.unwrap_or(0.0);
             let x = &mut self.seats[i];
-            if r.result == GameResult::Draw {
-                x.draws += 1;
-            } else if p >= 1.0 {
-                x.wins += 1;
-            } else {
-                x.losses += 1;
+            use crate::tournament::record::SeatOutcome;
+            match s.result {
+                Some(SeatOutcome::Win) => x.wins += 1,
+                Some(SeatOutcome::Draw) => x.draws += 1,
+                Some(SeatOutcome::Loss) => x.losses += 1,
+                // Version 1 records.
+                None if r.result == GameResult::Draw => x.draws += 1,
+                None if p >= 1.0 => x.wins += 1,
+                None => x.losses += 1,
             }
         }
-        self.plies_sum += f64::from(r.plies);
-        *self.lengths.entry(r.plies).or_default() += 1;
+    }
+
+    /// Counts a one-seat game.
+    fn add_solo(&mut self, r: &GameRecord) {
+        let p = usize::from(r.seats.first().is_some_and(|s| s.player == "B"));
+        let c = &mut self.solo[p];
+        c.games += 1;
+        match (r.result, r.end) {
+            (GameResult::Solved, _) => {
+                c.solved += 1;
+                c.solved_plies += f64::from(r.plies);
+            }
+            (GameResult::Unfinished, _) => c.unfinished += 1,
+            (GameResult::Draw, _) => c.drawn += 1,
+            (_, Some(GameEnd::NoMoves)) => c.stuck += 1,
+            (_, Some(GameEnd::Repetition)) => c.repeated += 1,
+            _ => c.lost += 1,
+        }
     }
 
     /// Adds the games counted by `other` (of the same match).
@@ -233,6 +346,24 @@ impl Accumulator {
         }
         self.games += other.games;
         self.finished += other.finished;
+        self.interrupted += other.interrupted;
+        self.scored += other.scored;
+        self.seat_count = self.seat_count.max(other.seat_count);
+        self.ends.goal += other.ends.goal;
+        self.ends.repetition += other.ends.repetition;
+        self.ends.no_moves += other.ends.no_moves;
+        self.ends.ply_cap += other.ends.ply_cap;
+        self.ends.unrecorded += other.ends.unrecorded;
+        for p in 0..2 {
+            self.solo[p].merge(&other.solo[p]);
+            let (a, b) = (&mut self.ranks[p], &other.ranks[p]);
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
         self.wins_a += other.wins_a;
         self.wins_b += other.wins_b;
         self.draws += other.draws;
@@ -255,16 +386,21 @@ impl Accumulator {
         }
     }
 
-    /// Games counted so far.
+    /// Games counted so far (interrupted games not included).
     pub fn games(&self) -> u64 {
         self.games
+    }
+
+    /// Interrupted games seen (not counted in [`Accumulator::games`]).
+    pub fn interrupted(&self) -> u64 {
+        self.interrupted
     }
 
     /// The summary of the games counted (`None` before the first).
     pub fn summary(&self) -> Option<Summary> {
         let (run_seed, players, titles, swap) = self.head.clone()?;
         let n = self.finished;
-        let score_a = Score::of(self.points_a, n);
+        let score_a = Score::of(self.points_a, self.scored);
         let mut seats = self.seats.clone();
         for x in &mut seats {
             let g = x.wins + x.draws + x.losses;
@@ -289,20 +425,71 @@ impl Accumulator {
                 low: elo(score_a.low),
                 high: elo(score_a.high),
             },
-            draw_rate: if n == 0 {
+            draw_rate: if self.scored == 0 {
                 0.0
             } else {
-                self.draws as f64 / n as f64
+                self.draws as f64 / self.scored as f64
             },
             mean_plies: if n == 0 {
                 0.0
             } else {
                 self.plies_sum / n as f64
             },
-            first_player: Score::of(self.first_points, n),
+            first_player: Score::of(self.first_points, self.scored),
             seats,
             lengths: histogram_of_counts(&self.lengths),
+            interrupted: self.interrupted,
+            seat_count: self.seat_count,
+            ends: self.ends,
+            solo: ["A", "B"]
+                .iter()
+                .zip(&self.solo)
+                .filter(|(_, c)| c.games > 0)
+                .map(|(p, c)| c.summary(p))
+                .collect(),
+            ranks: (self.seat_count >= 3).then(|| self.ranks.clone()),
         })
+    }
+}
+
+/// The counts behind a [`SoloSummary`].
+#[derive(Clone, Debug, Default)]
+struct SoloCounts {
+    games: u64,
+    solved: u64,
+    lost: u64,
+    stuck: u64,
+    repeated: u64,
+    drawn: u64,
+    unfinished: u64,
+    solved_plies: f64,
+}
+
+impl SoloCounts {
+    fn merge(&mut self, o: &SoloCounts) {
+        self.games += o.games;
+        self.solved += o.solved;
+        self.lost += o.lost;
+        self.stuck += o.stuck;
+        self.repeated += o.repeated;
+        self.drawn += o.drawn;
+        self.unfinished += o.unfinished;
+        self.solved_plies += o.solved_plies;
+    }
+
+    fn summary(&self, player: &str) -> SoloSummary {
+        SoloSummary {
+            player: player.to_owned(),
+            games: self.games,
+            solved: self.solved,
+            lost: self.lost,
+            stuck: self.stuck,
+            repeated: self.repeated,
+            drawn: self.drawn,
+            unfinished: self.unfinished,
+            solve_rate: Score::of(self.solved as f64, self.games),
+            mean_plies_solved: (self.solved > 0).then(|| self.solved_plies / self.solved as f64),
+        }
     }
 }
 
@@ -318,6 +505,10 @@ pub fn summarize(records: &[&GameRecord]) -> Summary {
 /// Axiom AutoPlay's closing lines: `Final results:`, one line per player, the draws and
 /// `N game(s) played` (§7.4 of the semantics notes).
 pub fn axiom_lines(s: &Summary) -> String {
+    if s.seat_count == 1 {
+        // A one-seat game has no winner between the players: see [`human`].
+        return String::new();
+    }
     let name = |t: &str| t.replace(' ', "-");
     format!(
         "Final results:\nPlayer 1 \"{}\", wins = {}.\nPlayer 2 \"{}\", wins = {}.\nDraws = {}\n{} game(s) played\n",
@@ -326,7 +517,7 @@ pub fn axiom_lines(s: &Summary) -> String {
         name(&s.titles[1]),
         s.wins_b,
         s.draws,
-        s.games - s.errors
+        s.score_a.games
     )
 }
 
@@ -336,6 +527,9 @@ fn fmt_elo(x: Option<f64>, inf: &str) -> String {
 
 /// The human summary printed after the Axiom lines.
 pub fn human(s: &Summary) -> String {
+    if s.seat_count == 1 {
+        return human_solo(s);
+    }
     let mut o = String::new();
     o += &format!(
         "seed {}; A = {} (\"{}\"), B = {} (\"{}\"); {}\n",
@@ -350,7 +544,7 @@ pub fn human(s: &Summary) -> String {
             "no swap: A always moves first"
         }
     );
-    let n = s.games - s.errors;
+    let n = s.score_a.games;
     o += &format!(
         "score of A: {:.1}% (95% CI {:.1}%..{:.1}%) over {} games: {} wins, {} losses, {} draws\n",
         100.0 * s.score_a.score,
@@ -380,10 +574,12 @@ pub fn human(s: &Summary) -> String {
         fmt_elo(s.elo.high, "+inf")
     );
     o += &format!(
-        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap\n",
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move\n",
         s.draws,
         100.0 * s.draw_rate,
-        s.adjudicated
+        s.adjudicated,
+        s.ends.repetition,
+        s.ends.no_moves
     );
     o += &format!(
         "mean game length: {:.1} plies (dice included)\n",
@@ -395,13 +591,115 @@ pub fn human(s: &Summary) -> String {
         100.0 * s.first_player.low,
         100.0 * s.first_player.high
     );
+    if let Some(ranks) = &s.ranks {
+        o += &format!(
+            "{} seats: A and B alternate over them; a game is A's win when A's seats take all the points, and the Elo difference treats each player's seats as a team\n",
+            s.seat_count
+        );
+        for (p, r) in ["A", "B"].iter().zip(ranks) {
+            let places: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("{} {n}", ordinal(k + 1)))
+                .collect();
+            o += &format!("places of {p}'s seats: {}\n", places.join(", "));
+        }
+        for x in &s.seats {
+            o += &format!(
+                "seat {} ({} to move): {} wins, {} draws, {} losses\n",
+                x.seat,
+                ordinal(x.position + 1),
+                x.wins,
+                x.draws,
+                x.losses
+            );
+        }
+    }
+    o += &tail(s);
+    o
+}
+
+/// The summary of a one-seat game: solve rates.
+fn human_solo(s: &Summary) -> String {
+    let mut o = String::new();
+    let seat = s.seats.first().map_or("", |x| x.seat.as_str());
+    let who: Vec<String> = s
+        .solo
+        .iter()
+        .map(|x| {
+            let k = usize::from(x.player == "B");
+            format!("{} = {} (\"{}\")", x.player, s.players[k], s.titles[k])
+        })
+        .collect();
+    o += &format!(
+        "seed {}; {}; one seat{}: each game is solved (a win), failed (a loss, no move, or a repeated position), drawn (a draw goal) or unfinished (the ply cap)\n",
+        s.run_seed,
+        who.join(", "),
+        if seat.is_empty() {
+            String::new()
+        } else {
+            format!(" ({seat})")
+        }
+    );
+    for x in &s.solo {
+        o += &format!(
+            "{}: {} games: {} solved, {} failed ({} lost, {} with no move, {} by repetition), {} drawn, {} unfinished\n",
+            x.player,
+            x.games,
+            x.solved,
+            x.lost + x.stuck + x.repeated,
+            x.lost,
+            x.stuck,
+            x.repeated,
+            x.drawn,
+            x.unfinished
+        );
+        o += &format!(
+            "solve rate of {}: {:.1}% (95% CI {:.1}%..{:.1}%); mean plies to a solution: {}\n",
+            x.player,
+            100.0 * x.solve_rate.score,
+            100.0 * x.solve_rate.low,
+            100.0 * x.solve_rate.high,
+            x.mean_plies_solved
+                .map_or("none solved".to_owned(), |m| format!("{m:.1}"))
+        );
+    }
+    o += &format!(
+        "mean game length: {:.1} plies (random players' plies included)\n",
+        s.mean_plies
+    );
+    o += &tail(s);
+    o
+}
+
+/// Errors and interruptions, common to both summaries.
+fn tail(s: &Summary) -> String {
+    let mut o = String::new();
     if s.errors > 0 {
         o += &format!(
             "errors: {} game(s) could not be finished (see the game records)\n",
             s.errors
         );
     }
+    if s.interrupted > 0 {
+        o += &format!(
+            "interrupted: {} game(s) stopped by an interruption, not counted (--resume plays them again)\n",
+            s.interrupted
+        );
+    }
     o
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, …
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Checks that shards belong to one run (same seed and settings) and do not overlap, and
@@ -446,7 +744,12 @@ pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
     let Some(first) = records.first() else {
         return vec![];
     };
-    let have: HashSet<u64> = records.iter().map(|r| r.game_index).collect();
+    // An interrupted game is not played: its index is missing too.
+    let have: HashSet<u64> = records
+        .iter()
+        .filter(|r| r.result != GameResult::Interrupted)
+        .map(|r| r.game_index)
+        .collect();
     (0..first.settings.games)
         .filter(|i| !have.contains(i))
         .collect()
@@ -582,6 +885,12 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
             "first_player_score",
             "first_player_low",
             "first_player_high",
+            "interrupted",
+            "seat_count",
+            "ended_by_goal",
+            "ended_by_repetition",
+            "ended_with_no_move",
+            "ended_at_ply_cap",
         ],
         summaries.iter().map(|s| {
             [
@@ -604,7 +913,58 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
                 f(s.first_player.score),
                 f(s.first_player.low),
                 f(s.first_player.high),
+                s.interrupted.to_string(),
+                s.seat_count.to_string(),
+                s.ends.goal.to_string(),
+                s.ends.repetition.to_string(),
+                s.ends.no_moves.to_string(),
+                s.ends.ply_cap.to_string(),
             ]
+        }),
+    )
+}
+
+/// CSV of one-seat results (one row per match and player who played).
+pub fn solo_csv(summaries: &[Summary]) -> Result<String, String> {
+    write_csv(
+        [
+            "run_seed",
+            "player_a",
+            "player_b",
+            "player",
+            "games",
+            "solved",
+            "lost",
+            "stuck",
+            "repeated",
+            "drawn",
+            "unfinished",
+            "solve_rate",
+            "solve_rate_low",
+            "solve_rate_high",
+            "mean_plies_solved",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.solo.iter().map(move |x| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    x.player.clone(),
+                    x.games.to_string(),
+                    x.solved.to_string(),
+                    x.lost.to_string(),
+                    x.stuck.to_string(),
+                    x.repeated.to_string(),
+                    x.drawn.to_string(),
+                    x.unfinished.to_string(),
+                    format!("{:.4}", x.solve_rate.score),
+                    format!("{:.4}", x.solve_rate.low),
+                    format!("{:.4}", x.solve_rate.high),
+                    x.mean_plies_solved
+                        .map_or(String::new(), |m| format!("{m:.2}")),
+                ]
+            })
         }),
     )
 }

@@ -108,7 +108,8 @@ pub fn player_of_seat(k: usize, index: u64, swap: bool) -> usize {
 }
 
 /// Plays one game. `ais[p]` is player p's AI (reused between games: its state does not
-/// carry over).
+/// carry over). When `stop` is set during the game, the game is abandoned within a move
+/// (searches return early) and recorded as [`GameResult::Interrupted`].
 pub fn play_game<G: Game>(
     proto: &G,
     ais: &mut [Ai<G>; 2],
@@ -116,6 +117,7 @@ pub fn play_game<G: Game>(
     index: u64,
     settings: &RunSettings,
     buf: &mut G::Moves,
+    stop: Option<&AtomicBool>,
 ) -> GameRecord {
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
@@ -133,33 +135,32 @@ pub fn play_game<G: Game>(
     let mut moves = vec![];
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
-    let mut error = None;
-    let mut adjudicated = false;
-    let mut points = None;
-    loop {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let end = loop {
+        if stopped() {
+            break Ended::Interrupted;
+        }
         g.legal_moves(buf);
         if let Some(e) = g.take_error() {
-            error = Some(e);
-            break;
+            break Ended::Error(e);
         }
         if let Some(o) = g.outcome(buf) {
-            points = Some(o.points);
-            break;
+            break Ended::Rules(o);
         }
         let n = G::num_moves(buf);
         if n == 0 {
-            error = Some("no legal move and no result".to_owned());
-            break;
+            break Ended::Error("no legal move and no result".to_owned());
         }
         if moves.len() as u32 >= settings.max_plies {
-            adjudicated = true;
-            points = Some(crate::ai::Outcome::draw(g.num_players(), &seats).points);
-            break;
+            break Ended::PlyCap;
         }
         let mover = g.current_player();
         let i = match holder.get(mover).copied().flatten() {
             Some(p) if !g.is_random(mover) => {
-                let c = ais[p].choose(&mut g, buf, &mut rng);
+                let c = ais[p].choose_until(&mut g, buf, &mut rng, stop);
+                if stopped() {
+                    break Ended::Interrupted;
+                }
                 nodes[p] += c.nodes;
                 captures[p] += G::captures(buf, c.index);
                 c.index
@@ -168,56 +169,126 @@ pub fn play_game<G: Game>(
         };
         moves.push(g.notation(buf, i));
         g.make(buf, i);
-    }
-    finish_record(
-        run_seed,
-        index,
-        seed,
-        settings,
-        &seats,
-        &g,
-        &holder,
-        points,
-        error,
-        adjudicated,
+    };
+    let played = Played {
+        seats: &seats,
+        holder: &holder,
         moves,
         captures,
         nodes,
-        start,
-    )
+    };
+    let mut rec = finish_record(&g, end, played);
+    rec.run_seed = run_seed;
+    rec.game_index = index;
+    rec.game_seed = seed;
+    rec.settings = settings.clone();
+    rec.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    rec
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finish_record<G: Game>(
-    run_seed: u64,
-    index: u64,
-    seed: u64,
-    settings: &RunSettings,
-    seats: &[usize],
-    g: &G,
-    holder: &[Option<usize>],
-    points: Option<Vec<f64>>,
-    error: Option<String>,
-    adjudicated: bool,
+/// How a game loop stopped.
+enum Ended {
+    Rules(crate::ai::Outcome),
+    PlyCap,
+    Error(String),
+    Interrupted,
+}
+
+/// What was played, for the record.
+struct Played<'a> {
+    seats: &'a [usize],
+    holder: &'a [Option<usize>],
     moves: Vec<String>,
     captures: [u32; 2],
     nodes: [u64; 2],
-    start: Instant,
-) -> GameRecord {
-    let name = |p: usize| if p == 0 { "A" } else { "B" }.to_owned();
-    let seat_records: Vec<SeatRecord> = seats
+}
+
+/// The place of each of `points` among them (1 = most; equal points share a place).
+fn ranks(points: &[f64]) -> Vec<u32> {
+    points
         .iter()
-        .map(|&s| SeatRecord {
+        .map(|&p| 1 + points.iter().filter(|&&q| q > p + 1e-9).count() as u32)
+        .collect()
+}
+
+/// The record of a played game (identity fields are filled by the caller).
+///
+/// With two or more seats, A's score is A's share of the seats' points: a game is a win
+/// for the player whose seats took all the points. With one seat (a solitaire, or one AI
+/// against random players) the game is `solved` (the seat won), `failed` (it lost, had no
+/// move or repeated a position), `draw` (a draw goal) or `unfinished` (the ply cap), and has
+/// no score. See docs/autoplay.md.
+fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
+    use record::{GameEnd, SeatOutcome};
+    let name = |x: usize| if x == 0 { "A" } else { "B" }.to_owned();
+    let n_players = g.num_players();
+    let one_seat = p.seats.len() == 1;
+    // Per-player results and points (None: no result).
+    let (results, points, game_end) = match &end {
+        Ended::Rules(o) => {
+            let r: Vec<SeatOutcome> = o
+                .results
+                .iter()
+                .map(|r| match r {
+                    crate::ai::SeatResult::Win => SeatOutcome::Win,
+                    crate::ai::SeatResult::Loss => SeatOutcome::Loss,
+                    crate::ai::SeatResult::Draw => SeatOutcome::Draw,
+                })
+                .collect();
+            let e = match o.ending {
+                crate::ai::Ending::Goal => GameEnd::Goal,
+                crate::ai::Ending::Repetition => GameEnd::Repetition,
+                crate::ai::Ending::NoMoves => GameEnd::NoMoves,
+            };
+            (Some(r), Some(o.points.clone()), e)
+        }
+        Ended::PlyCap => (
+            Some(vec![SeatOutcome::Draw; n_players]),
+            Some(crate::ai::Outcome::draw_points(n_players, p.seats)),
+            GameEnd::PlyCap,
+        ),
+        Ended::Error(_) => (None, None, GameEnd::Error),
+        Ended::Interrupted => (None, None, GameEnd::Interrupted),
+    };
+    let seat_points: Vec<f64> = p
+        .seats
+        .iter()
+        .map(|&s| points.as_ref().map_or(0.0, |v| v[s]))
+        .collect();
+    let seat_ranks = ranks(&seat_points);
+    let seat_records: Vec<SeatRecord> = p
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| SeatRecord {
             seat: g.player_name(s).to_owned(),
-            player: name(holder[s].unwrap_or(0)),
-            points: points.as_ref().map(|p| p[s]),
+            player: name(p.holder[s].unwrap_or(0)),
+            points: points.as_ref().map(|v| v[s]),
+            result: results.as_ref().map(|r| r[s]),
+            rank: (points.is_some() && p.seats.len() >= 3).then(|| seat_ranks[k]),
         })
         .collect();
-    let (result, winner, score_a) = match (&error, &points) {
-        (None, Some(p)) => {
+    let (result, winner, score_a) = match (&end, &points) {
+        (Ended::Interrupted, _) => (GameResult::Interrupted, None, None),
+        (Ended::Error(_), _) | (_, None) => (GameResult::Error, None, None),
+        (_, Some(_)) if one_seat => {
+            let r = results.as_ref().map(|r| r[p.seats[0]]);
+            let res = match (&end, r) {
+                (Ended::PlyCap, _) => GameResult::Unfinished,
+                (_, Some(SeatOutcome::Win)) => GameResult::Solved,
+                (Ended::Rules(o), Some(SeatOutcome::Draw))
+                    if o.ending == crate::ai::Ending::Goal =>
+                {
+                    GameResult::Draw
+                }
+                _ => GameResult::Failed,
+            };
+            (res, None, None)
+        }
+        (_, Some(pts)) => {
             let mut per = [0.0f64; 2];
-            for &s in seats {
-                per[holder[s].unwrap_or(0)] += p[s];
+            for &s in p.seats {
+                per[p.holder[s].unwrap_or(0)] += pts[s];
             }
             let total = per[0] + per[1];
             let score_a = if total > 0.0 { per[0] / total } else { 0.5 };
@@ -229,24 +300,28 @@ fn finish_record<G: Game>(
                 (GameResult::Draw, None, Some(score_a))
             }
         }
-        _ => (GameResult::Error, None, None),
+    };
+    let error = match end {
+        Ended::Error(e) => Some(e),
+        _ => None,
     };
     GameRecord {
         schema_version: RECORD_SCHEMA_VERSION,
-        run_seed,
-        game_index: index,
-        game_seed: seed,
-        settings: settings.clone(),
+        run_seed: 0,
+        game_index: 0,
+        game_seed: 0,
+        settings: RunSettings::default(),
         seats: seat_records,
         result,
         winner,
         score_a,
-        adjudicated,
-        plies: moves.len() as u32,
-        moves,
-        captures,
-        nodes,
-        time_ms: start.elapsed().as_secs_f64() * 1000.0,
+        adjudicated: game_end == GameEnd::PlyCap,
+        end: Some(game_end),
+        plies: p.moves.len() as u32,
+        moves: p.moves,
+        captures: p.captures,
+        nodes: p.nodes,
+        time_ms: 0.0,
         error,
         identity: None,
     }
@@ -265,6 +340,7 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         winner: None,
         score_a: None,
         adjudicated: false,
+        end: Some(record::GameEnd::Error),
         plies: 0,
         moves: vec![],
         captures: [0; 2],
@@ -366,7 +442,15 @@ pub fn run<G: Game + Sync>(
                     }
                     let Some((k, index)) = take() else { break };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_game(proto, &mut ais, cfg.seed, index, &cfg.settings, &mut buf)
+                        play_game(
+                            proto,
+                            &mut ais,
+                            cfg.seed,
+                            index,
+                            &cfg.settings,
+                            &mut buf,
+                            Some(stop),
+                        )
                     }));
                     let mut rec = match played {
                         Ok(r) => r,

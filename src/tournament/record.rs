@@ -4,11 +4,16 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Version of the record shape. Bumped on any incompatible change.
-pub const RECORD_SCHEMA_VERSION: u32 = 1;
+/// Version of the record shape. Bumped on any incompatible change. Version 2 added the
+/// one-seat results (`solved`, `failed`, `unfinished`), `interrupted`, `end`, the seats'
+/// `result` and `rank`, and the `repetition` setting; version 1 records are still read.
+pub const RECORD_SCHEMA_VERSION: u32 = 2;
+
+/// The oldest record version this dagaz reads.
+pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
 
 /// The settings that make two runs (or two shards) the same run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSettings {
     /// Specs of player A and player B, as given.
     pub players: [String; 2],
@@ -22,6 +27,27 @@ pub struct RunSettings {
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
     pub time_ms: Option<u64>,
+    /// What threefold repetition does (`draw`, ZoG's rule, is the default and is not
+    /// written).
+    #[serde(default, skip_serializing_if = "Repetition::is_draw")]
+    pub repetition: Repetition,
+}
+
+/// What threefold repetition does in a run (`--repetition`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Repetition {
+    /// The game ends in a draw (ZoG).
+    #[default]
+    Draw,
+    /// The game goes on; `repetition` goals of the rules still apply.
+    Off,
+}
+
+impl Repetition {
+    pub fn is_draw(&self) -> bool {
+        *self == Repetition::Draw
+    }
 }
 
 /// What a record was produced by: two records with different identities come from runs
@@ -96,6 +122,8 @@ pub fn settings_difference(a: &RunSettings, b: &RunSettings) -> Option<&'static 
         Some("depth")
     } else if a.time_ms != b.time_ms {
         Some("time_ms")
+    } else if a.repetition != b.repetition {
+        Some("repetition")
     } else {
         None
     }
@@ -108,20 +136,72 @@ pub struct SeatRecord {
     pub seat: String,
     /// `A` or `B`.
     pub player: String,
-    /// Points the seat scored (win 1, loss 0, draw shared); absent for errors.
+    /// Points the seat scored (win 1, loss 0, draw shared, a lone drawn seat 1/2); absent
+    /// for errors.
     pub points: Option<f64>,
+    /// The seat's own result (absent for errors, interrupted games and records of
+    /// version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<SeatOutcome>,
+    /// The seat's place among the seats (1 = best; equal points share a place), in games
+    /// with three or more seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
 }
 
-/// How a game ended.
+/// One seat's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatOutcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// How a game ended, for the players A and B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameResult {
-    /// One seat won.
+    /// One player won.
     Win,
     /// No single winner (a draw by the rules, or adjudicated at the ply cap).
     Draw,
+    /// One-seat game: the seat won.
+    Solved,
+    /// One-seat game: the seat lost, got stuck (no move) or repeated a position.
+    Failed,
+    /// One-seat game: stopped at the ply cap.
+    Unfinished,
     /// The game could not be finished: a rules error, a step budget, a panic.
     Error,
+    /// The run was stopped (Ctrl-C, SIGTERM) during the game: it is not a result, and
+    /// `--resume` plays it again.
+    Interrupted,
+}
+
+impl GameResult {
+    /// A game that counts in the statistics (not an error, not interrupted).
+    pub fn is_finished(self) -> bool {
+        !matches!(self, GameResult::Error | GameResult::Interrupted)
+    }
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameEnd {
+    /// A goal of the rules (win-, loss-, draw- or count-condition).
+    Goal,
+    /// Threefold repetition (a draw, unless `--repetition off`).
+    Repetition,
+    /// The player to move had no legal move and no goal applied (a draw).
+    NoMoves,
+    /// The ply cap (`--max-plies`).
+    PlyCap,
+    /// A rules error, a step budget or a panic.
+    Error,
+    /// The run was stopped during the game.
+    Interrupted,
 }
 
 /// One finished (or failed) game.
@@ -138,10 +218,14 @@ pub struct GameRecord {
     pub result: GameResult,
     /// `A` or `B` for a win.
     pub winner: Option<String>,
-    /// A's score in this game: 1 win, 0 loss, 0.5 draw; absent for errors.
+    /// A's score in this game: 1 win, 0 loss, 0.5 draw (A's share of the seats' points
+    /// with three or more seats); absent for errors, interrupted games and one-seat games.
     pub score_a: Option<f64>,
-    /// The game was stopped at `max_plies` and adjudicated a draw.
+    /// The game was stopped at `max_plies` (a draw, or `unfinished` in a one-seat game).
     pub adjudicated: bool,
+    /// What ended the game (absent in records of version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<GameEnd>,
     /// Plies played, random players' (dice) included.
     pub plies: u32,
     /// Every ply in ZoG notation.
@@ -182,9 +266,9 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
         }
         let r: GameRecord = serde_json::from_str(line)
             .map_err(|e| format!("{name}:{}: not a game record: {e}", i + 1))?;
-        if r.schema_version != RECORD_SCHEMA_VERSION {
+        if !(OLDEST_RECORD_SCHEMA_VERSION..=RECORD_SCHEMA_VERSION).contains(&r.schema_version) {
             return Err(format!(
-                "{name}:{}: record schema_version {} (this dagaz reads {RECORD_SCHEMA_VERSION})",
+                "{name}:{}: record schema_version {} (this dagaz reads {OLDEST_RECORD_SCHEMA_VERSION} to {RECORD_SCHEMA_VERSION})",
                 i + 1,
                 r.schema_version
             ));

@@ -6,7 +6,7 @@ use dagaz::model::Model;
 use dagaz::stats::sprt::{Decision, Sprt};
 use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::record::{
-    GameRecord, RunIdentity, RunSettings, read_run, settings_difference, write_records,
+    GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
 use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match, with_limits};
@@ -38,8 +38,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 pub struct Args {
     /// player A (Axiom's "Player 1")
     pub a: String,
-    /// player B (Axiom's "Player 2")
-    pub b: String,
+    /// player B (Axiom's "Player 2"); may be left out for a one-seat game (a solitaire, or
+    /// one AI against random players): A then plays every game
+    pub b: Option<String>,
     /// number of games in the whole run (all shards)
     #[arg(short = 'n', long = "games", default_value_t = 100)]
     pub games: u64,
@@ -64,6 +65,10 @@ pub struct Args {
     /// per-move time limit in milliseconds; makes results depend on machine load
     #[arg(long)]
     pub time_ms: Option<u64>,
+    /// what threefold repetition does when no `repetition` goal of the rules assigns it:
+    /// end the game in a draw (ZoG's rule) or let the game go on
+    #[arg(long, value_enum, default_value_t = RepetitionArg::Draw)]
+    pub repetition: RepetitionArg,
     /// print a JSON summary (schema_version 1) instead of the text
     #[arg(long)]
     pub json: bool,
@@ -93,6 +98,13 @@ pub struct Args {
     /// stops when decided, exit 1 when H0 is accepted
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+}
+
+/// `--repetition`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RepetitionArg {
+    Draw,
+    Off,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -196,7 +208,10 @@ fn run_inner(a: Args) -> Result<u8, String> {
         return Ok(OK);
     }
     let pa = resolve_with(&a.a, &a.include_dir)?;
-    let pb = resolve_with(&a.b, &a.include_dir)?;
+    let pb = match &a.b {
+        Some(b) => resolve_with(b, &a.include_dir)?,
+        None => pa.clone(),
+    };
     if !same_rules(&pa, &pb) {
         return Err(format!(
             "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
@@ -204,16 +219,42 @@ fn run_inner(a: Args) -> Result<u8, String> {
         ));
     }
     let model = compile(&pa)?;
-    let proto = EngineGame::new(model);
+    let goalless = model.goals.is_empty();
+    let mut proto = EngineGame::new(model);
+    let repetition = match a.repetition {
+        RepetitionArg::Draw => Repetition::Draw,
+        RepetitionArg::Off => Repetition::Off,
+    };
+    proto.engine.repetition = match repetition {
+        Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
+        Repetition::Off => dagaz::engine::RepetitionRule::Off,
+    };
+    let seats = dagaz::ai::Game::seats(&proto);
+    let one_seat = seats.len() == 1;
+    if a.b.is_none() && !one_seat {
+        return Err(format!(
+            "`{}` has {} seats: give two players (the same one twice for self-play)",
+            pa.spec,
+            seats.len()
+        ));
+    }
+    if one_seat && sprt.is_some() {
+        return Err(
+            "--sprt needs two players on two or more seats: a one-seat game has no winner between them"
+                .to_owned(),
+        );
+    }
     let settings = RunSettings {
         players: [pa.spec.clone(), pb.spec.clone()],
         titles: [pa.title.clone(), pb.title.clone()],
         games: a.games,
-        swap: !a.no_swap,
+        // With one player, A plays every game.
+        swap: !a.no_swap && a.b.is_some(),
         max_plies: a.max_plies,
         nodes: a.nodes,
         depth: a.depth,
         time_ms: a.time_ms,
+        repetition,
     };
     let identity = RunIdentity::new(
         &dagaz::syntax::print::print_compact(&pa.game.form),
@@ -231,7 +272,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
         if let Some(w) = dropped {
             eprintln!("warning: {w}");
         }
-        previous = records;
+        // Interrupted games are played again.
+        previous = records
+            .into_iter()
+            .filter(|x| x.result != dagaz::tournament::record::GameResult::Interrupted)
+            .collect();
         if let Some(beyond) = previous.iter().find(|x| x.game_index >= a.games) {
             return Err(format!(
                 "`{}` already holds game {} of a run of at least {} games: -n {} would shrink it",
@@ -313,7 +358,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\ninterrupted: finishing the games in progress (Ctrl-C again to quit now)");
+        eprintln!(
+            "\ninterrupted: stopping the games in progress, recorded as interrupted (Ctrl-C again to quit now)"
+        );
     });
     // The games file is opened, locked and filled with the resumed games before the first
     // game, so that a bad path fails at once and a kill loses only games in progress.
@@ -355,14 +402,24 @@ fn run_inner(a: Args) -> Result<u8, String> {
     };
     let mut failed = vec![];
     for e in &expects {
-        let s = if e.player == 0 {
-            summary.score_a.score
+        // In a one-seat game the score is the player's solve rate.
+        let (what, s) = if summary.seat_count == 1 {
+            let name = if e.player == 0 { "A" } else { "B" };
+            match summary.solo.iter().find(|x| x.player == name) {
+                Some(x) => ("solve rate", x.solve_rate.score),
+                None => {
+                    failed.push(format!("--expect-score {}: {name} played no game", e.text));
+                    continue;
+                }
+            }
+        } else if e.player == 0 {
+            ("score", summary.score_a.score)
         } else {
-            1.0 - summary.score_a.score
+            ("score", 1.0 - summary.score_a.score)
         };
         if s < e.low || s > e.high {
             failed.push(format!(
-                "--expect-score {}: score {:.3} is outside {}..{}",
+                "--expect-score {}: {what} {:.3} is outside {}..{}",
                 e.text, s, e.low, e.high
             ));
         }
@@ -380,7 +437,10 @@ fn run_inner(a: Args) -> Result<u8, String> {
             &pa,
             &pb,
             &settings,
+            goalless,
         )
+    } else if goalless {
+        goalless_report(&summary, &pa, &settings)
     } else {
         let mut t = axiom_lines(&summary);
         t += &human(&summary);
@@ -407,14 +467,16 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 }
             );
         }
-        if outcome.interrupted {
-            t += &format!(
-                "interrupted: {} of {} games played\n",
-                summary_acc.games(),
-                a.games
-            );
-        }
         t
+    };
+    let text = if outcome.interrupted && !a.json {
+        format!(
+            "{text}interrupted: {} of {} games played\n",
+            summary_acc.games(),
+            a.games
+        )
+    } else {
+        text
     };
     write_output(None, text.as_bytes())?;
     for f in &failed {
@@ -531,6 +593,29 @@ impl GamesFile {
     }
 }
 
+/// The report of a game whose rules state no goals: its games can only be drawn, so the
+/// usual table would be a table of draws.
+fn goalless_report(s: &Summary, pa: &PlayerSpec, settings: &RunSettings) -> String {
+    format!(
+        "no result to measure: \"{}\" ({}) states no goals (no win-, loss-, draw- or count-condition; Dagaz ports often keep them in JavaScript), so its games can only end in a draw: by repetition, with no move, or at the ply cap\n{} game(s) played, seed {}: {} by repetition, {} with no move, {} at the ply cap ({} plies); mean length {:.1} plies{}\n",
+        pa.title,
+        pa.source,
+        s.games - s.errors,
+        s.run_seed,
+        s.ends.repetition,
+        s.ends.no_moves,
+        s.ends.ply_cap,
+        settings.max_plies,
+        s.mean_plies,
+        if s.errors > 0 {
+            format!("; {} game(s) failed (see the records)", s.errors)
+        } else {
+            String::new()
+        }
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
 fn json_report(
     s: &Summary,
     decision: &Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
@@ -539,6 +624,7 @@ fn json_report(
     pa: &PlayerSpec,
     pb: &PlayerSpec,
     settings: &RunSettings,
+    goalless: bool,
 ) -> String {
     let sprt = decision.as_ref().map(|(st, d)| {
         serde_json::json!({
@@ -557,6 +643,7 @@ fn json_report(
         "summary": s,
         "sprt": sprt,
         "interrupted": interrupted,
+        "no_goals": goalless,
         "failed_checks": failed,
     });
     let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();

@@ -3,7 +3,7 @@
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
 use dagaz::stats::{
     Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
-    seats_csv, summarize,
+    seats_csv, solo_csv, summarize,
 };
 use dagaz::tournament::record::{GameRecord, read_records, write_records};
 use std::path::PathBuf;
@@ -23,6 +23,8 @@ pub enum Table {
     Seats,
     /// game-length histogram: one row per match and bucket
     Lengths,
+    /// one-seat games (solitaires): one row per match and player, with solve rates
+    Solo,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -224,6 +226,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Matches => matches_csv(&s)?,
                     Table::Seats => seats_csv(&s)?,
                     Table::Lengths => lengths_csv(&s)?,
+                    Table::Solo => solo_csv(&s)?,
                 },
             };
             write_output(a.output.as_deref(), data.as_bytes())?;
