@@ -89,6 +89,8 @@ pub struct Ends {
 pub struct SoloSummary {
     /// `A` or `B`.
     pub player: String,
+    /// The seat's name in the rules (`You`).
+    pub seat: String,
     /// Finished games this player played.
     pub games: u64,
     pub solved: u64,
@@ -325,6 +327,11 @@ impl Accumulator {
     fn add_solo(&mut self, r: &GameRecord) {
         let p = usize::from(r.seats.first().is_some_and(|s| s.player == "B"));
         let c = &mut self.solo[p];
+        if c.seat.is_empty()
+            && let Some(s) = r.seats.first()
+        {
+            c.seat = s.seat.clone();
+        }
         c.games += 1;
         match (r.result, r.end) {
             (GameResult::Solved, _) => {
@@ -455,6 +462,7 @@ impl Accumulator {
 /// The counts behind a [`SoloSummary`].
 #[derive(Clone, Debug, Default)]
 struct SoloCounts {
+    seat: String,
     games: u64,
     solved: u64,
     lost: u64,
@@ -467,6 +475,9 @@ struct SoloCounts {
 
 impl SoloCounts {
     fn merge(&mut self, o: &SoloCounts) {
+        if self.seat.is_empty() {
+            self.seat = o.seat.clone();
+        }
         self.games += o.games;
         self.solved += o.solved;
         self.lost += o.lost;
@@ -480,6 +491,7 @@ impl SoloCounts {
     fn summary(&self, player: &str) -> SoloSummary {
         SoloSummary {
             player: player.to_owned(),
+            seat: self.seat.clone(),
             games: self.games,
             solved: self.solved,
             lost: self.lost,
@@ -622,7 +634,7 @@ pub fn human(s: &Summary) -> String {
 /// The summary of a one-seat game: solve rates.
 fn human_solo(s: &Summary) -> String {
     let mut o = String::new();
-    let seat = s.seats.first().map_or("", |x| x.seat.as_str());
+    let seat = s.solo.first().map_or("", |x| x.seat.as_str());
     let who: Vec<String> = s
         .solo
         .iter()
