@@ -99,7 +99,7 @@ impl<G: Game> Ai<G> {
                 ..one
             },
             AiKind::First => one,
-            AiKind::Greedy => self.greedy(game, moves, rng),
+            AiKind::Greedy => self.greedy(game, moves, rng, stop),
             AiKind::AlphaBeta | AiKind::Expectimax => {
                 let alphabeta = self.config.kind == AiKind::AlphaBeta;
                 let default = if alphabeta {
@@ -157,7 +157,13 @@ impl<G: Game> Ai<G> {
 
     /// One ply: the move whose resulting position evaluates best for the mover (the move's
     /// own captures count in the capture term); ties are broken at random.
-    fn greedy(&mut self, game: &mut G, moves: &G::Moves, rng: &mut Rng) -> Choice {
+    fn greedy(
+        &mut self,
+        game: &mut G,
+        moves: &G::Moves,
+        rng: &mut Rng,
+        stop: Option<&AtomicBool>,
+    ) -> Choice {
         if self.bufs.is_empty() {
             self.bufs.push(G::Moves::default());
         }
@@ -167,6 +173,9 @@ impl<G: Game> Ai<G> {
         let mut ties = 0;
         let mut index = 0;
         for i in 0..n {
+            if i % 64 == 63 && stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                break;
+            }
             let captures = G::captures(moves, i) as f64;
             let undo = game.make(moves, i);
             // The next position's moves tell whether the game is over (and its mobility).

@@ -118,6 +118,8 @@ pub struct Summary {
     pub players: [String; 2],
     pub titles: [String; 2],
     pub swap: bool,
+    /// The run was played with `--repetition off`.
+    pub repetition_off: bool,
     /// Records read (errors included, interrupted games not).
     pub games: u64,
     pub errors: u64,
@@ -205,7 +207,8 @@ fn histogram_of_counts(lengths: &BTreeMap<u32, u64>) -> Vec<Bucket> {
 /// distinct length). Memory does not grow with the number of games.
 #[derive(Clone, Debug, Default)]
 pub struct Accumulator {
-    head: Option<(u64, [String; 2], [String; 2], bool)>,
+    /// Run seed, players, titles, swap, repetition off.
+    head: Option<(u64, [String; 2], [String; 2], bool, bool)>,
     games: u64,
     finished: u64,
     interrupted: u64,
@@ -236,6 +239,7 @@ impl Accumulator {
                 r.settings.players.clone(),
                 r.settings.titles.clone(),
                 r.settings.swap,
+                r.settings.repetition == crate::tournament::record::Repetition::Off,
             ));
         }
         if r.result == GameResult::Interrupted {
@@ -405,7 +409,7 @@ impl Accumulator {
 
     /// The summary of the games counted (`None` before the first).
     pub fn summary(&self) -> Option<Summary> {
-        let (run_seed, players, titles, swap) = self.head.clone()?;
+        let (run_seed, players, titles, swap, repetition_off) = self.head.clone()?;
         let n = self.finished;
         let score_a = Score::of(self.points_a, self.scored);
         let mut seats = self.seats.clone();
@@ -420,6 +424,7 @@ impl Accumulator {
             players,
             titles,
             swap,
+            repetition_off,
             games: self.games,
             errors: self.games - n,
             wins_a: self.wins_a,
@@ -680,6 +685,9 @@ fn human_solo(s: &Summary) -> String {
         "mean game length: {:.1} plies (random players' plies included)\n",
         s.mean_plies
     );
+    if s.solo.iter().any(|x| x.repeated > 0) && !s.repetition_off {
+        o += "note: threefold repetition ends a game as in ZoG, which fails a puzzle that revisits a position; --repetition off lets it go on\n";
+    }
     o += &tail(s);
     o
 }

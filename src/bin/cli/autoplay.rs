@@ -444,11 +444,15 @@ fn run_inner(a: Args) -> Result<u8, String> {
     } else {
         let mut t = axiom_lines(&summary);
         t += &human(&summary);
-        t += &format!(
-            "A: {}; B: {}\n",
-            with_limits(pa.ai.clone(), &settings).describe(),
-            with_limits(pb.ai.clone(), &settings).describe()
-        );
+        if a.b.is_some() {
+            t += &format!(
+                "A: {}; B: {}\n",
+                with_limits(pa.ai.clone(), &settings).describe(),
+                with_limits(pb.ai.clone(), &settings).describe()
+            );
+        } else {
+            t += &format!("A: {}\n", with_limits(pa.ai.clone(), &settings).describe());
+        }
         if let Some((st, d)) = &decision {
             t += &format!(
                 "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}..{:.2}) after {} games: {}\n",
