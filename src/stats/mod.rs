@@ -202,13 +202,15 @@ fn histogram_of_counts(lengths: &BTreeMap<u32, u64>) -> Vec<Bucket> {
         .collect()
 }
 
+/// Run seed, players, titles, swap and repetition off: what every game of a match shares.
+type Head = (u64, [String; 2], [String; 2], bool, bool);
+
 /// What a [`Summary`] needs of one match's games, accumulated game by game: counts and
 /// sums, the seats met so far, and how many games had each length (at most one entry per
 /// distinct length). Memory does not grow with the number of games.
 #[derive(Clone, Debug, Default)]
 pub struct Accumulator {
-    /// Run seed, players, titles, swap, repetition off.
-    head: Option<(u64, [String; 2], [String; 2], bool, bool)>,
+    head: Option<Head>,
     games: u64,
     finished: u64,
     interrupted: u64,
