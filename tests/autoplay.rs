@@ -409,6 +409,21 @@ fn solitaires_are_solved_failed_or_unfinished() {
         "{out}"
     );
 
+    // `stats` reads them back: the solo table has one row per player who played.
+    let csv = dagaz()
+        .args(["stats", "--format", "csv", "--table", "solo"])
+        .arg(tmp("failed.jsonl"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows[0].starts_with("run_seed,player_a,player_b,player,games,solved,lost,stuck"));
+    assert!(rows[1].contains(",A,10,0,0,10,0,0,0,0.0000,"), "{csv}");
+
     // Two players on one seat take turns at it and get a solve rate each; --expect-score
     // then gates the solve rate.
     dagaz()
