@@ -1,12 +1,12 @@
 //! The block interpreter: runs one compiled move block from one square.
 //!
-//! The board is frozen while a block runs: every test reads [`Scratch::board`] as it was
-//! before the move. Actions are queued in a [`Frame`] and turned into cell changes only when
-//! `add` emits a move ([`Scratch::emit`]), which applies them to the scratch board, records
-//! the changes and puts the board back. Execution continues after `add`.
+//! The board is frozen while a block runs: every test reads the scratch board as it was
+//! before the move. Actions are queued in a frame and turned into cell changes only when
+//! `add` emits a move, which applies them to the scratch board, records the changes and
+//! puts the board back. Execution continues after `add`.
 //!
 //! In *attack mode* (no output list) the run only asks whether some `add` would capture on
-//! [`Scratch::attack_target`]; it stops at the first one.
+//! the attack target square; it stops at the first one.
 //!
 //! Commit order of one emitted move: queued captures; then every origin is emptied (or a
 //! hand counter decremented for a drop); then every moving piece lands, capturing whatever

@@ -6,6 +6,7 @@
 //! number of threads.
 
 use super::{Engine, MoveList, State};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 impl Engine {
@@ -98,20 +99,20 @@ pub fn divide(
             nodes,
         }
     };
-    if threads <= 1 {
-        moves.iter().map(|m| work(&mut e, m)).collect()
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-        match pool {
-            Ok(pool) => pool.install(|| {
-                moves
-                    .par_iter()
-                    .map_init(|| engine.clone(), |e, m| work(e, m))
-                    .collect()
-            }),
-            Err(_) => moves.iter().map(|m| work(&mut e, m)).collect(),
-        }
+    #[cfg(feature = "parallel")]
+    if threads > 1
+        && let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build()
+    {
+        return pool.install(|| {
+            moves
+                .par_iter()
+                .map_init(|| engine.clone(), |e, m| work(e, m))
+                .collect()
+        });
     }
+    // One thread (or no `parallel` feature): the same entries, in the same order.
+    let _ = threads;
+    moves.iter().map(|m| work(&mut e, m)).collect()
 }
 
 /// One line of a `.perft` suite: `GAME VARIANT DEPTH EXPECTED`, where VARIANT is a slug or

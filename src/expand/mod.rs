@@ -1,7 +1,7 @@
 //! The expansion layer: from a file on disk (or bundled text) to playable games.
 //!
 //! [`load_path`] / [`load_text`] read the main file ([`crate::source`]), parse it
-//! ([`crate::syntax`]), splice includes ([`include`]), collect and expand macros
+//! ([`crate::syntax`]), splice includes ([`include`](mod@include)), collect and expand macros
 //! ([`macros`]) and merge variants ([`variants`]). The result, a [`Loaded`], keeps the
 //! syntax-stage tree of the main file, the expanded forms, the games, every diagnostic, and
 //! the source map needed to render them.

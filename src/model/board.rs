@@ -101,7 +101,7 @@ impl BoardBuilder {
     }
 
     /// Reads one `(board …)` section's structure (grids, positions, links, kills, dummies).
-    /// Symmetry and zones are read later by [`read_symmetry`] and [`read_zone`]. Errors the
+    /// Symmetry and zones are read later, by the compiler (`symmetry` and `zone` forms). Errors the
     /// engine recovers from (a link to an unknown position is skipped) go to `soft`.
     pub fn read_board(
         &mut self,

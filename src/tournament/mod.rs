@@ -421,13 +421,10 @@ pub fn run<G: Game + Sync>(
     });
     let decided = AtomicBool::new(false);
     let threads = cfg.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start threads: {e}"))?;
-    pool.scope(|scope| {
+    // Scoped std threads: one worker per thread, each with its own AIs and buffers.
+    std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|_| {
+            scope.spawn(|| {
                 let new_ais = || {
                     [
                         Ai::new(proto, configs[0].clone()).expect("checked"),

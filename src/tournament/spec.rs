@@ -1,7 +1,7 @@
 //! Player specs: which variant of which rules plays.
 //!
 //! A spec is one of:
-//! - a variant slug of a bundled game (`ur-random` is "Ur [random]" of `ur`), or a bundled
+//! - a variant slug of a bundled game (`ur-random` is "Ur \[random\]" of `ur`), or a bundled
 //!   game's name (its default variant), or `GAME:SLUG` (`ur:ur-simple`);
 //! - `path/to/game.zrf` (its default variant) or `path/to/game.zrf:SLUG` (a variant by slug
 //!   or title).
@@ -31,7 +31,7 @@ pub struct PlayerSpec {
 
 impl PlayerSpec {
     /// The name Axiom's AutoPlay would print: the title with spaces turned into `-`
-    /// ("Ur [random]" → "Ur-[random]").
+    /// ("Ur \[random\]" → "Ur-\[random\]").
     pub fn axiom_name(&self) -> String {
         self.title.replace(' ', "-")
     }

@@ -1,7 +1,7 @@
-//! The AutoPlay benchmark (ignored by default; run in release):
+//! The AutoPlay benchmark:
 //!
 //! ```sh
-//! cargo test --release --test autoplay_bench -- --ignored --nocapture
+//! cargo bench --bench autoplay
 //! ```
 //!
 //! - Ur random-vs-random games per second through the tournament runner, with one and two
@@ -117,9 +117,7 @@ fn shakmaty_chess() -> (f64, f64) {
     (games as f64 / s, plies as f64 / s)
 }
 
-#[test]
-#[ignore = "benchmark: run in release with --ignored --nocapture"]
-fn autoplay_benchmark() {
+fn main() {
     // Enough games (several seconds) that thread start-up and the last, unbalanced games
     // do not dominate the -j 2 figure.
     let games = 12_000;
