@@ -758,8 +758,18 @@ fn emit(
             }
         }
     };
+    // A move that stays on its square, or a drop, whose block captures its own landing
+    // square removes what lands there: the capture is applied after the landing (ZoG's
+    // "remove a piece" idiom `capture add`, see docs/semantics.md).
+    let in_place = from == NONE || from == dest;
+    let removes_landing = in_place
+        && f.actions
+            .iter()
+            .any(|a| matches!(a, Action::Capture(c) if *c == dest));
     for a in &f.actions {
-        if let Action::Capture(c) = *a {
+        if let Action::Capture(c) = *a
+            && !(removes_landing && c == dest)
+        {
             capture_at(board, &mut m.changes, c);
         }
     }
@@ -791,6 +801,9 @@ fn emit(
     };
     capture_at(board, &mut m.changes, dest);
     set(board, &mut m.changes, dest, landing);
+    if removes_landing {
+        capture_at(board, &mut m.changes, dest);
+    }
     for a in &f.actions {
         match *a {
             Action::Capture(_) => {}
