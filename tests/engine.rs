@@ -654,3 +654,41 @@ fn pieces_never_in_play_do_not_block_compilation() {
     assert!(compile("Bishops kept").is_err());
     assert_eq!(perft(&mut Engine::new(compile("Base").unwrap()), 1), 2);
 }
+
+/// A capture of the square a piece stays on or is dropped on removes that piece; a piece
+/// that moves onto a square its block captures lands there (docs/semantics.md, "Capturing
+/// the landing square"): plays `tests/fixtures/forms/capture-in-place.zrf`.
+#[test]
+fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/capture-in-place.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let after = |want: &str| {
+        let mut e = engine_of_text(&text, None);
+        let mut s = e.initial_state();
+        let mut l = MoveList::new();
+        e.legal_moves(&s, &mut l);
+        let m = l
+            .iter()
+            .find(|m| e.notation(m) == want)
+            .unwrap_or_else(|| panic!("no move {want}"))
+            .clone();
+        e.make(&mut s, &m);
+        let sq = |name: &str| {
+            let pos = e.model().position(name).unwrap();
+            e.piece_at(&s, pos)
+        };
+        let hand = s.cells[e.model().hand_cell(0, 0) as usize];
+        (sq("a1"), sq("a2"), sq("b1"), hand)
+    };
+    // In place: the Man on a1 is removed, nothing else changes.
+    let (a1, a2, b1, hand) = after("Man a1 x a1");
+    assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
+    // A drop onto a1 that captures a1: both the Man standing there and the dropped one go.
+    let (a1, a2, b1, hand) = after("Man a1");
+    assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 0));
+    // Moving from a1 to b1 with a capture of b1: the Man lands on b1.
+    let (a1, a2, b1, hand) = after("Man a1 x b1");
+    assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
+    assert_eq!(dagaz::model::piece::owner(b1), 0);
+}

@@ -74,6 +74,10 @@ pub(crate) struct Scratch {
     /// Royal cells after the move being tested.
     moved_royals: Vec<u32>,
     pub diags: Vec<Diagnostic>,
+    /// Actions of board scans run on the current scratch board (see `scan`): entries
+    /// (scan, mover, start, begin, end) into `scan_store`. Cleared whenever the board changes.
+    pub scan_cache: Vec<(u32, u32, u32, u32, u32)>,
+    pub scan_store: Vec<Action>,
 }
 
 impl Scratch {
@@ -102,11 +106,21 @@ impl Scratch {
             enemy_cells: Vec::new(),
             moved_royals: Vec::new(),
             diags: Vec::new(),
+            scan_cache: Vec::new(),
+            scan_store: Vec::new(),
         }
+    }
+
+    /// Forgets the cached board scans (the scratch board is about to change).
+    #[inline]
+    pub(crate) fn board_changed(&mut self) {
+        self.scan_cache.clear();
+        self.scan_store.clear();
     }
 
     /// Loads a state into the scratch board.
     fn load(&mut self, t: &Tables, s: &State) {
+        self.board_changed();
         self.board.copy_from_slice(&s.cells);
         let turn = t.model.turns[s.turn as usize];
         self.mover = turn.pieces_of;
@@ -115,12 +129,14 @@ impl Scratch {
     }
 
     fn apply(&mut self, m: &Move) {
+        self.board_changed();
         for c in &m.changes {
             self.board[c.cell as usize] = c.new;
         }
     }
 
     fn revert(&mut self, m: &Move) {
+        self.board_changed();
         for c in m.changes.iter().rev() {
             self.board[c.cell as usize] = c.old;
         }

@@ -15,6 +15,7 @@
 //! change-owner, create, set-attribute), each on the piece standing on its square.
 
 use super::generate::{Action, Frame, Scratch};
+use super::scan::Scan;
 use super::{Change, MoveList, MoveNote, Tables};
 use crate::model::{NONE, Op, Pred, Target, piece};
 
@@ -303,7 +304,28 @@ impl Scratch {
                     }
                 }
                 Op::Jump(p) => r.pos = p,
-                Op::Mark => r.mark = r.pos,
+                Op::Mark => {
+                    r.mark = r.pos;
+                    // A board scan (see `scan`): an attack run skips it, a normal run takes
+                    // its actions from the cache when it can; both charge its loop steps.
+                    let si = t.scans.at[pc];
+                    if si != NONE {
+                        let scan = &t.scans.list[si as usize];
+                        if k == 1 || scan.cacheable {
+                            steps =
+                                steps.saturating_add(t.scans.iterations(scan, self.mover, r.pos));
+                            if steps > self.loop_budget {
+                                self.loop_overflow = true;
+                                return false;
+                            }
+                            if k == 0 {
+                                self.cached_scan(t, si, r.pos);
+                            }
+                            pc = scan.resume as usize;
+                            continue;
+                        }
+                    }
+                }
                 Op::Back => r.pos = r.mark,
                 Op::SetTo => to = r.pos,
                 Op::From => {
@@ -401,6 +423,103 @@ impl Scratch {
                     }
                 }
                 Op::End => return false,
+            }
+            pc += 1;
+        }
+    }
+
+    /// Queues in `frames[0]` the actions of the cacheable board scan `si` run from `pos`
+    /// on the scratch board: from the cache, or by running its body along the walk.
+    fn cached_scan(&mut self, t: &Tables, si: u32, pos: u32) {
+        let scan = t.scans.list[si as usize];
+        let start = if scan.start != NONE { scan.start } else { pos };
+        let mover = self.mover;
+        let hit = self
+            .scan_cache
+            .iter()
+            .find(|e| e.0 == si && e.1 == mover && e.2 == start)
+            .copied();
+        let (begin, end) = match hit {
+            Some(e) => (e.3, e.4),
+            None => {
+                let begin = self.scan_store.len() as u32;
+                let links = &t.links[mover as usize][..];
+                let w = t.width;
+                let mut p = start;
+                loop {
+                    p = links[p as usize * w + scan.slot as usize];
+                    if p == NONE {
+                        break;
+                    }
+                    self.scan_body(t, links, &scan, p, pos);
+                }
+                let end = self.scan_store.len() as u32;
+                self.scan_cache.push((si, mover, start, begin, end));
+                (begin, end)
+            }
+        };
+        let (store, frames) = (&self.scan_store, &mut self.frames);
+        frames[0]
+            .actions
+            .extend_from_slice(&store[begin as usize..end as usize]);
+    }
+
+    /// Runs a scan's body on `pos` (forward branches, tests and actions only), queueing
+    /// its actions in `scan_store`.
+    fn scan_body(&mut self, t: &Tables, links: &[u32], scan: &Scan, pos: u32, mark: u32) {
+        let code = &t.model.code[..];
+        let w = t.width;
+        let r = Regs {
+            pos,
+            mark,
+            flags: 0,
+            piece: 0,
+        };
+        let mut acc = true;
+        let mut pc = scan.body as usize;
+        while pc < scan.body_end as usize {
+            let action = match code[pc] {
+                Op::Test {
+                    pred,
+                    target,
+                    negate,
+                } => {
+                    acc = self.test(t, links, pred, target, &r, 0) != negate;
+                    None
+                }
+                Op::IfFalse(a) if !acc => {
+                    pc = a as usize;
+                    continue;
+                }
+                Op::IfTrue(a) if acc => {
+                    pc = a as usize;
+                    continue;
+                }
+                Op::Goto(a) => {
+                    pc = a as usize;
+                    continue;
+                }
+                Op::Not => {
+                    acc = !acc;
+                    None
+                }
+                Op::ChangeOwner(tg) => resolve(links, w, pos, tg).map(Action::ChangeOwner),
+                Op::Flip(tg) => resolve(links, w, pos, tg).map(Action::Flip),
+                Op::ChangeType(ty, tg) => {
+                    resolve(links, w, pos, tg).map(|c| Action::ChangeType(c, ty))
+                }
+                Op::Create { owner, ty, target } => resolve(links, w, pos, target).map(|c| {
+                    let owner = if owner == NONE { self.mover } else { owner };
+                    let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
+                    Action::Create(c, pc)
+                }),
+                Op::SetAttr { attr, target } => {
+                    resolve(links, w, pos, target).map(|c| Action::SetAttr(c, attr, acc))
+                }
+                _ => None,
+            };
+            if let Some(a) = action {
+                self.scan_store.push(a);
             }
             pc += 1;
         }
@@ -639,8 +758,18 @@ fn emit(
             }
         }
     };
+    // A move that stays on its square, or a drop, whose block captures its own landing
+    // square removes what lands there: the capture is applied after the landing (ZoG's
+    // "remove a piece" idiom `capture add`, see docs/semantics.md).
+    let in_place = from == NONE || from == dest;
+    let removes_landing = in_place
+        && f.actions
+            .iter()
+            .any(|a| matches!(a, Action::Capture(c) if *c == dest));
     for a in &f.actions {
-        if let Action::Capture(c) = *a {
+        if let Action::Capture(c) = *a
+            && !(removes_landing && c == dest)
+        {
             capture_at(board, &mut m.changes, c);
         }
     }
@@ -672,6 +801,9 @@ fn emit(
     };
     capture_at(board, &mut m.changes, dest);
     set(board, &mut m.changes, dest, landing);
+    if removes_landing {
+        capture_at(board, &mut m.changes, dest);
+    }
     for a in &f.actions {
         match *a {
             Action::Capture(_) => {}

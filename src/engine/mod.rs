@@ -22,6 +22,7 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 mod reach;
+mod scan;
 
 use crate::diagnostics::Diagnostic;
 use crate::model::{Model, NONE, piece};
@@ -217,6 +218,8 @@ pub(crate) struct Tables {
     pub reach: Option<reach::Reach>,
     /// Compact copy of `model.code` for the interpreter's fast path.
     pub fast: Vec<interp::FastOp>,
+    /// Board scans that attack runs skip.
+    pub scans: scan::Scans,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -282,7 +285,7 @@ impl Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
         let width = 2 * nd;
-        let links = (0..model.players.len())
+        let links: Vec<Vec<u32>> = (0..model.players.len())
             .map(|p| {
                 let sym = &model.symmetry[p];
                 let mut v = vec![NONE; np * width];
@@ -316,8 +319,10 @@ impl Engine {
             start_counts[p as usize * nt + ty as usize] += n;
         }
         let fast = interp::fast_ops(&model.code);
+        let scans = scan::Scans::find(&model.code, &links, width, np);
         let mut t = Tables {
             fast,
+            scans,
             model,
             links,
             width,

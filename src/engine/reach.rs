@@ -119,6 +119,11 @@ impl Reach {
                                 }
                             }
                             Op::Jump(q) => stack.push((next, q, mark, to)),
+                            // A board scan can neither capture nor move: skip it.
+                            Op::Mark if t.scans.at[pc as usize] != NONE => {
+                                let si = t.scans.at[pc as usize] as usize;
+                                stack.push((t.scans.list[si].resume, pos, pos, to));
+                            }
                             Op::Mark => stack.push((next, pos, pos, to)),
                             Op::Back => stack.push((next, mark, mark, to)),
                             Op::SetTo => stack.push((next, pos, mark, pos)),

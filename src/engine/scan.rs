@@ -1,0 +1,254 @@
+//! Board scans that attack runs may skip.
+//!
+//! Rules files walk the whole board to change many pieces at once with the idiom
+//! `mark [POSITION] (while (on-board? d) d … actions …) back` (Zillions' own king scan,
+//! Janggi variants that turn traitors, …). Such a region queues actions on other squares
+//! but cannot fail, emit a move, capture, or leave the current square: `back` returns to
+//! where `mark` was. An attack run (`attacked?`, king safety) only asks whether some `add`
+//! or `capture` hits one square, so the region cannot change its answer — except through
+//! the `while` step budget, which the region charges once per iteration. The number of
+//! iterations depends only on where the walk starts (the walk ends where the chain of `d`
+//! links ends), so it is precomputed per player and square ([`Scans::iterations`]) and
+//! charged at once: skipping gives exactly the result of running the region.
+//!
+//! Recognised shape (compiled code, `i` = the `mark`):
+//!
+//! ```text
+//! i      Mark
+//! [i+1   Jump(q)]
+//! a      Loop
+//! a+1    Test { OnBoard, Dir(s) }
+//! a+2    IfFalse(x)
+//! a+3    Step(s)
+//! …      body: tests, forward branches inside the body, not, and the actions
+//!        change-owner, flip, change-type, set-attribute, create (with a type)
+//! x-1    Goto(a)
+//! x      Back
+//! ```
+//!
+//! No branch from outside may enter the region, and the accumulator must be dead after
+//! `back` (the next instruction that uses it sets it first).
+
+use crate::model::{NONE, Op, Pred, Target};
+
+/// One skippable scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scan {
+    /// The instruction after `back`.
+    pub resume: u32,
+    /// The position jumped to after `mark` ([`NONE`]: the walk starts on the current square).
+    pub start: u32,
+    /// Index into [`Scans::chains`].
+    pub chain: u32,
+    /// The direction slot walked.
+    pub slot: u32,
+    /// The body: `body..body_end` (between the step and the `goto` back).
+    pub body: u32,
+    pub body_end: u32,
+    /// The body reads nothing but the board and the square it is on (no flags, no mark),
+    /// so while the board does not change its actions depend only on where the walk starts.
+    pub cacheable: bool,
+}
+
+/// The skippable scans of a model.
+#[derive(Debug, Default)]
+pub(crate) struct Scans {
+    /// `at[pc]`: index into `list` of the scan whose `mark` is at `pc`, or [`NONE`].
+    pub at: Vec<u32>,
+    pub list: Vec<Scan>,
+    /// Per distinct slot: `len[player * npos + pos]` = links followed from `pos` before the
+    /// chain ends ([`u32::MAX`] when it cycles).
+    chains: Vec<Vec<u32>>,
+    npos: usize,
+}
+
+impl Scans {
+    /// `Loop` instructions the scan executes when it starts its walk on `pos` for `player`
+    /// (saturating: a cycle never ends).
+    #[inline]
+    pub fn iterations(&self, scan: &Scan, player: u32, pos: u32) -> u32 {
+        let p = if scan.start != NONE { scan.start } else { pos };
+        self.chains[scan.chain as usize][player as usize * self.npos + p as usize].saturating_add(1)
+    }
+
+    /// Finds the scans of `code`; `links[player][pos * width + slot]`.
+    pub fn find(code: &[Op], links: &[Vec<u32>], width: usize, npos: usize) -> Scans {
+        let mut at = vec![NONE; code.len()];
+        let mut list = Vec::new();
+        let mut slots: Vec<u32> = Vec::new();
+        // Every branch (source, target), to check that nothing enters a region from outside.
+        let mut entries: Vec<(u32, u32)> = Vec::new();
+        for (pc, op) in code.iter().enumerate() {
+            if let Op::IfFalse(t) | Op::IfTrue(t) | Op::Goto(t) = *op {
+                entries.push((t, pc as u32));
+            }
+        }
+        entries.sort_unstable();
+        for i in 0..code.len() {
+            if code[i] != Op::Mark {
+                continue;
+            }
+            let Some((scan_end, slot, start, body)) = shape(code, i) else {
+                continue;
+            };
+            // No branch from outside [i, x] lands in (i, x].
+            let lo = entries.partition_point(|&(t, _)| t <= i as u32);
+            let entered = entries[lo..]
+                .iter()
+                .take_while(|&&(t, _)| t <= scan_end as u32)
+                .any(|&(_, src)| src < i as u32 || src > scan_end as u32);
+            if entered || !acc_dead(code, scan_end + 1) {
+                continue;
+            }
+            let chain = match slots.iter().position(|&s| s == slot) {
+                Some(c) => c,
+                None => {
+                    slots.push(slot);
+                    slots.len() - 1
+                }
+            };
+            at[i] = list.len() as u32;
+            let cacheable = (body..scan_end - 1).all(|pc| {
+                !matches!(
+                    code[pc],
+                    Op::Test {
+                        pred: Pred::Flag(_) | Pred::PosFlag(_) | Pred::Marked,
+                        ..
+                    }
+                )
+            });
+            list.push(Scan {
+                resume: scan_end as u32 + 1,
+                start,
+                chain: chain as u32,
+                slot,
+                body: body as u32,
+                body_end: scan_end as u32 - 1,
+                cacheable,
+            });
+        }
+        let chains = slots
+            .iter()
+            .map(|&s| chain_lengths(links, width, npos, s))
+            .collect();
+        Scans {
+            at,
+            list,
+            chains,
+            npos,
+        }
+    }
+}
+
+/// Matches the shape of the module documentation at the `mark` on `i`: (pc of `back`, slot,
+/// start position or [`NONE`], pc of the body).
+fn shape(code: &[Op], i: usize) -> Option<(usize, u32, u32, usize)> {
+    let mut a = i + 1;
+    let mut start = NONE;
+    if let Some(&Op::Jump(q)) = code.get(a) {
+        start = q;
+        a += 1;
+    }
+    let (
+        Some(Op::Loop),
+        Some(&Op::Test {
+            pred,
+            target,
+            negate,
+        }),
+        Some(&Op::IfFalse(x)),
+    ) = (code.get(a), code.get(a + 1), code.get(a + 2))
+    else {
+        return None;
+    };
+    let (Pred::OnBoard, Target::Dir(s), false) = (pred, target, negate) else {
+        return None;
+    };
+    let x = x as usize;
+    if code.get(a + 3) != Some(&Op::Step(s))
+        || x < a + 5
+        || code.get(x) != Some(&Op::Back)
+        || code[x - 1] != Op::Goto(a as u32)
+    {
+        return None;
+    }
+    let body_ok = (a + 4..x - 1).all(|pc| match code[pc] {
+        Op::Test { pred, .. } => !matches!(pred, Pred::Attacked(_) | Pred::Defended(_)),
+        Op::IfFalse(t) | Op::IfTrue(t) | Op::Goto(t) => (t as usize) > pc && (t as usize) < x,
+        Op::Not | Op::ChangeOwner(_) | Op::Flip(_) | Op::ChangeType(..) | Op::SetAttr { .. } => {
+            true
+        }
+        Op::Create { ty, .. } => ty != NONE,
+        _ => false,
+    });
+    body_ok.then_some((x, s, start, a + 4))
+}
+
+/// True when every path from `pc` sets the accumulator before reading it.
+fn acc_dead(code: &[Op], mut pc: usize) -> bool {
+    for _ in 0..64 {
+        match code.get(pc) {
+            None | Some(Op::End) | Some(Op::Test { .. }) => return true,
+            Some(
+                Op::Verify
+                | Op::IfFalse(_)
+                | Op::IfTrue(_)
+                | Op::Not
+                | Op::SetAttr { .. }
+                | Op::SetFlag(_)
+                | Op::SetPosFlag(..),
+            ) => return false,
+            Some(Op::Goto(t)) => pc = *t as usize,
+            Some(_) => pc += 1,
+        }
+    }
+    false
+}
+
+/// Links followed along `slot` from every position, per player (`u32::MAX` on a cycle).
+fn chain_lengths(links: &[Vec<u32>], width: usize, npos: usize, slot: u32) -> Vec<u32> {
+    const UNKNOWN: u32 = u32::MAX - 1;
+    const CYCLE: u32 = u32::MAX;
+    let mut len = vec![UNKNOWN; links.len() * npos];
+    // `on_path[pos] == stamp`: pos is on the walk in progress.
+    let mut on_path = vec![0u32; npos];
+    let mut stamp = 0u32;
+    let mut path = Vec::new();
+    for (p, l) in links.iter().enumerate() {
+        let base = p * npos;
+        for s in 0..npos {
+            // Walk until a known length, the end of the chain, or a square of this walk.
+            stamp += 1;
+            path.clear();
+            let mut pos = s as u32;
+            let mut tail = loop {
+                let known = len[base + pos as usize];
+                if known != UNKNOWN {
+                    break known;
+                }
+                if on_path[pos as usize] == stamp {
+                    break CYCLE;
+                }
+                on_path[pos as usize] = stamp;
+                path.push(pos);
+                let n = l[pos as usize * width + slot as usize];
+                if n == NONE {
+                    break 0;
+                }
+                pos = n;
+            };
+            for &q in path.iter().rev() {
+                let n = l[q as usize * width + slot as usize];
+                tail = if tail == CYCLE {
+                    CYCLE
+                } else if n == NONE {
+                    0
+                } else {
+                    tail + 1
+                };
+                len[base + q as usize] = tail;
+            }
+        }
+    }
+    len
+}
