@@ -2,14 +2,14 @@
 //!
 //! Every problem the library finds is a [`Diagnostic`] with a stable code (`DZ0101`), a
 //! kebab-case name (`unclosed-list`), a severity, a message and, where there is one, a span.
-//! The library never prints; the CLI renders diagnostics with [`render_human`] (rustc
-//! style, with the source line and a caret) or [`render_json`].
+//! The library never prints; the CLI renders diagnostics with
+//! [`crate::render::render_human`] (rustc style, with the source line and a caret) or
+//! [`crate::render::render_json`].
 //!
 //! Code ranges by phase: `DZ00xx` input and encoding, `DZ01xx` syntax, `DZ02xx`
 //! preprocessing (includes, macros, variants). Later phases add their own ranges.
 
-use crate::source::{SourceMap, Span};
-use std::fmt::Write as _;
+use crate::span::Span;
 
 /// A stable diagnostic code and its kebab-case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,58 +139,6 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
-}
-
-/// Renders a diagnostic the way rustc does: header, location, source line, caret.
-pub fn render_human(d: &Diagnostic, sources: &SourceMap) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code.id, d.message);
-    if let Some(span) = d.span.filter(|s| (s.file.0 as usize) < sources.len()) {
-        let file = sources.get(span.file);
-        let (line, col) = file.snippet(span.line, span.col);
-        let num = span.line.to_string();
-        let pad = " ".repeat(num.len());
-        let _ = writeln!(out, "{pad}--> {}:{}:{}", file.display, span.line, span.col);
-        if file.hidden {
-            for n in &d.notes {
-                let _ = writeln!(out, "  = note: {n}");
-            }
-            return out;
-        }
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{num} | {}", line.replace('\t', " "));
-        let caret_pad = " ".repeat(col.saturating_sub(1) as usize);
-        let width = line
-            .chars()
-            .skip(col.saturating_sub(1) as usize)
-            .take(span.len.max(1) as usize)
-            .count()
-            .max(1);
-        let _ = writeln!(out, "{pad} | {caret_pad}{}", "^".repeat(width.min(80)));
-    }
-    for n in &d.notes {
-        let _ = writeln!(out, "  = note: {n}");
-    }
-    out
-}
-
-/// One diagnostic as a JSON object (one line).
-pub fn render_json(d: &Diagnostic, sources: &SourceMap) -> String {
-    let mut v = serde_json::json!({
-        "code": d.code.id,
-        "name": d.code.name,
-        "severity": d.severity.as_str(),
-        "message": d.message,
-        "notes": d.notes,
-    });
-    if let Some(span) = d.span.filter(|s| (s.file.0 as usize) < sources.len()) {
-        let file = sources.get(span.file);
-        v["file"] = file.display.clone().into();
-        v["line"] = span.line.into();
-        v["column"] = span.col.into();
-        v["snippet"] = file.snippet(span.line, span.col).0.into();
-    }
-    v.to_string()
 }
 
 /// True when any diagnostic is an error.

@@ -12,20 +12,7 @@
 use crate::diagnostics::{Diagnostic, codes};
 use std::path::{Path, PathBuf};
 
-/// Index of a file in a [`SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct FileId(pub u32);
-
-/// A place in a source file: 1-based line and column (in characters), byte offset and
-/// byte length of the token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Span {
-    pub file: FileId,
-    pub line: u32,
-    pub col: u32,
-    pub offset: u32,
-    pub len: u32,
-}
+pub use crate::span::{FileId, Span};
 
 /// One decoded source file.
 #[derive(Debug)]

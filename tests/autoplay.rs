@@ -3,6 +3,8 @@
 //! gates, and clear errors for bad players.
 
 mod common;
+/// A toy dice race that tests the AIs and the tournament runner without the engine.
+mod toy;
 
 use std::path::PathBuf;
 

@@ -386,7 +386,12 @@ fn perft_command() {
     // An Axiom game cannot be played: DZ0802 (lint only warns, DZ0803).
     let axiom = Command::cargo_bin("dagaz")
         .unwrap()
-        .args(["perft", "tests/lint/axiom-engine/bad.zrf", "--depth", "1"])
+        .args([
+            "perft",
+            "lint-examples/axiom-engine/bad.zrf",
+            "--depth",
+            "1",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// A lint fixture's `bad.zrf`.
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/lint")
+        .join("lint-examples")
         .join(name)
         .join("bad.zrf")
 }

@@ -1,4 +1,4 @@
-//! `dagaz lint`: one fixture folder per rule (`tests/lint/NAME/`, and `NAME--case/` for
+//! `dagaz lint`: one fixture folder per rule (`lint-examples/NAME/`, and `NAME--case/` for
 //! further cases of the same rule): `bad.zrf` must give
 //! exactly `bad.expected` (concise format, a snapshot) and contain the rule's code;
 //! `good.zrf` must lint clean; an optional `args` file adds flags (e.g. `--deep`) to both.
@@ -26,7 +26,7 @@ fn dagaz() -> Command {
 }
 
 fn fixture_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lint");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint-examples");
     let mut v: Vec<PathBuf> = std::fs::read_dir(root)
         .unwrap()
         .flatten()
@@ -107,7 +107,7 @@ fn every_documented_rule_explains_itself_and_named_rules_have_fixtures() {
         if !r.bad.is_empty() {
             assert!(text.contains("Bad:") && text.contains("Good:"));
             let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/lint")
+                .join("lint-examples")
                 .join(r.code.name);
             let snapshot = std::fs::read_to_string(dir.join("bad.expected"))
                 .unwrap_or_else(|_| panic!("no snapshot for {}", r.code.name));
@@ -130,7 +130,7 @@ fn every_documented_rule_explains_itself_and_named_rules_have_fixtures() {
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/lint")
+        .join("lint-examples")
         .join(name)
         .join("bad.zrf")
 }
@@ -310,7 +310,7 @@ fn machine_formats() {
     assert_eq!(loc["uriBaseId"], "%SRCROOT%");
     assert_eq!(
         loc["uri"],
-        "tests/lint/partial-to-unknown-move-type/bad.zrf"
+        "lint-examples/partial-to-unknown-move-type/bad.zrf"
     );
     let base = res["originalUriBaseIds"]["%SRCROOT%"]["uri"]
         .as_str()

@@ -15,8 +15,6 @@ pub mod eval;
 pub mod game;
 pub mod mcts;
 pub mod search;
-#[cfg(test)]
-pub mod toy;
 
 pub use config::{AiConfig, AiKind, Limits};
 pub use game::{Ending, Game, Outcome, PieceInfo, SeatResult};

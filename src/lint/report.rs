@@ -3,7 +3,8 @@
 //! annotations).
 
 use super::FileReport;
-use crate::diagnostics::{Diagnostic, Severity, render_human};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::render::render_human;
 use serde_json::{Value, json};
 
 /// Version of the lint JSON document.

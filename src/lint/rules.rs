@@ -1,7 +1,7 @@
 //! The lint rules: every code lint can report, with its default severity, a summary, the
 //! explanation that `dagaz lint --explain CODE` prints, and a bad and a good example.
 //!
-//! The examples are the lint test fixtures (`tests/lint/NAME/bad.zrf`, `good.zrf`), embedded
+//! The examples are the lint test fixtures (`lint-examples/NAME/bad.zrf`, `good.zrf`), embedded
 //! here, so the documentation and the tests are the same files.
 
 use crate::diagnostics::{Code, Severity, codes as core};
@@ -53,7 +53,7 @@ macro_rules! fixture {
     ($name:literal, $file:literal) => {
         include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/lint/",
+            "/lint-examples/",
             $name,
             "/",
             $file
@@ -92,7 +92,7 @@ pub static RULES: &[Rule] = &[
         "a file cannot be read",
         "The file named on the command line does not exist, is a folder, or cannot be opened (permissions). Nothing was checked. Check the path; an unreadable file named by `include` is reported as `include-not-found` instead."
     ),
-    // The fixture `tests/lint/not-utf8` cannot be embedded: `include_str!` needs UTF-8.
+    // The fixture `lint-examples/not-utf8` cannot be embedded: `include_str!` needs UTF-8.
     rule!(
         core::NOT_UTF8,
         Warning,

@@ -6,7 +6,7 @@
 pub mod interval;
 pub mod sprt;
 
-use crate::tournament::record::{GameEnd, GameRecord, GameResult};
+use crate::record::{GameEnd, GameRecord, GameResult};
 use interval::{Z95, elo, wilson};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -241,7 +241,7 @@ impl Accumulator {
                 r.settings.players.clone(),
                 r.settings.titles.clone(),
                 r.settings.swap,
-                r.settings.repetition == crate::tournament::record::Repetition::Off,
+                r.settings.repetition == crate::record::Repetition::Off,
             ));
         }
         if r.result == GameResult::Interrupted {
@@ -316,7 +316,7 @@ impl Accumulator {
             };
             let p = s.points.unwrap_or(0.0);
             let x = &mut self.seats[i];
-            use crate::tournament::record::SeatOutcome;
+            use crate::record::SeatOutcome;
             match s.result {
                 Some(SeatOutcome::Win) => x.wins += 1,
                 Some(SeatOutcome::Draw) => x.draws += 1,
@@ -729,7 +729,7 @@ fn ordinal(n: usize) -> String {
 pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, String> {
     let mut out: Vec<GameRecord> = vec![];
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut reference: Option<(String, u64, crate::tournament::record::RunSettings)> = None;
+    let mut reference: Option<(String, u64, crate::record::RunSettings)> = None;
     for (name, recs) in shards {
         for r in recs {
             match &reference {
@@ -785,9 +785,7 @@ pub fn check_poolable(records: &[GameRecord]) -> Result<(), String> {
     for group in group_by_match(records) {
         let first = group[0];
         for r in &group[1..] {
-            if let Some(what) =
-                crate::tournament::record::settings_difference(&first.settings, &r.settings)
-            {
+            if let Some(what) = crate::record::settings_difference(&first.settings, &r.settings) {
                 return Err(format!(
                     "games {} and {} of run seed {} differ in `{what}`: records of different runs cannot be pooled",
                     first.game_index, r.game_index, r.run_seed

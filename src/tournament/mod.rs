@@ -16,9 +16,11 @@
 //! A game stops when the rules end it, when `max_plies` plies were played (adjudicated a
 //! draw), or on an error (runaway rule, panic): errors are recorded and the run goes on.
 //!
-//! Sub-modules: [`spec`] (player specs), [`record`] (game records).
+//! Sub-modules: [`spec`] (player specs); game records are in [`crate::record`].
 
-pub mod record;
+/// Game records live below both the tournament runner and the statistics
+/// ([`crate::record`]); re-exported here, where they were first.
+pub use crate::record;
 pub mod spec;
 
 use crate::ai::{Ai, AiConfig, Game};

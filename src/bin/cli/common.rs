@@ -1,6 +1,7 @@
 //! Helpers shared by the subcommands: diagnostic printing, output writing, exit codes.
 
-use dagaz::diagnostics::{Diagnostic, render_human, render_json};
+use dagaz::diagnostics::Diagnostic;
+use dagaz::render::{render_human, render_json};
 use dagaz::source::SourceMap;
 use std::io::Write;
 use std::path::Path;

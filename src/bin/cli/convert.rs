@@ -4,8 +4,9 @@ use crate::common::{
     DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output,
 };
 use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
-use dagaz::diagnostics::{has_errors, render_human, render_json};
+use dagaz::diagnostics::has_errors;
 use dagaz::expand::{Limits, load_path, load_syntax};
+use dagaz::render::{render_human, render_json};
 use dagaz::syntax::print_forms;
 use std::path::PathBuf;
 

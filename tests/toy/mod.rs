@@ -7,7 +7,7 @@
 //! enemy man sends it back to its owner's hand, except on the safe square 3 (where it is
 //! not allowed). The first seat to bear off all its men wins. No move: a pass.
 
-use super::game::{Game, Outcome, PieceInfo};
+use dagaz::ai::{Game, Outcome, PieceInfo};
 
 pub const TRACK: u32 = 8;
 pub const MEN: u32 = 2;
@@ -257,9 +257,9 @@ impl Game for Toy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::{AiConfig, AiKind};
-    use crate::tournament::record::RunSettings;
-    use crate::tournament::{RunConfig, run};
+    use dagaz::ai::{AiConfig, AiKind};
+    use dagaz::tournament::record::RunSettings;
+    use dagaz::tournament::{RunConfig, run};
     use std::sync::atomic::AtomicBool;
 
     fn cfg(kind: &str, extra: &[(&str, &str)]) -> AiConfig {
@@ -287,7 +287,7 @@ mod tests {
         b: &AiConfig,
         games: u64,
         threads: usize,
-    ) -> (f64, Vec<crate::tournament::record::GameRecord>) {
+    ) -> (f64, Vec<dagaz::tournament::record::GameRecord>) {
         let rc = RunConfig {
             seed: 7,
             settings: settings(games, true),
@@ -338,7 +338,7 @@ mod tests {
         let b = cfg("random", &[]);
         let (_, r1) = score(&a, &b, 40, 1);
         let (_, r2) = score(&a, &b, 40, 2);
-        let strip = |v: &[crate::tournament::record::GameRecord]| {
+        let strip = |v: &[dagaz::tournament::record::GameRecord]| {
             v.iter().map(|r| r.without_time()).collect::<Vec<_>>()
         };
         assert_eq!(strip(&r1), strip(&r2));
@@ -364,7 +364,7 @@ mod tests {
                 threads,
                 shard: None,
                 skip: Default::default(),
-                sprt: Some(crate::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
+                sprt: Some(dagaz::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
                 identity: None,
                 summary_only: false,
             };
@@ -377,7 +377,7 @@ mod tests {
             )
             .unwrap();
             let st = out.sprt.unwrap();
-            assert_eq!(st.decision(), Some(crate::stats::sprt::Decision::H1));
+            assert_eq!(st.decision(), Some(dagaz::stats::sprt::Decision::H1));
             assert!(out.records.len() < 1000);
             kept.push(out.records.len());
         }
@@ -409,13 +409,13 @@ mod tests {
             .unwrap();
             all.push((format!("shard{k}"), out.records));
         }
-        let merged = crate::stats::merge(all.clone()).unwrap();
+        let merged = dagaz::stats::merge(all.clone()).unwrap();
         assert_eq!(
             merged.iter().map(|r| r.game_index).collect::<Vec<_>>(),
             (0..20).collect::<Vec<_>>()
         );
         let dup = all[0].1[0].clone();
         all[1].1.push(dup);
-        assert!(crate::stats::merge(all).is_err());
+        assert!(dagaz::stats::merge(all).is_err());
     }
 }
