@@ -30,3 +30,60 @@ pub mod stats;
 pub mod syntax;
 pub mod text;
 pub mod tournament;
+
+// The types an embedding program needs (a GUI, a binding, a research harness): load a game,
+// play it on the engine, ask an AI, read the result. See `examples/`.
+pub use ai::engine_game::EngineGame;
+pub use ai::{Ai, AiConfig};
+pub use diagnostics::Diagnostic;
+pub use engine::{Engine, IllegalMove, Move, MoveList, Outcome, Piece, PlayerResult, State};
+pub use model::Model;
+pub use rng::Rng;
+
+/// Why [`load_game`] could not give a playable game.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The name is not a file, a bundled game or a bundled variant (the message says what
+    /// was tried and suggests near names).
+    NotFound(String),
+    /// The game was found but does not compile: its error diagnostics.
+    Invalid {
+        game: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::NotFound(m) => f.write_str(m),
+            LoadError::Invalid { game, diagnostics } => {
+                let msgs: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+                write!(f, "`{game}` cannot be played: {}", msgs.join("; "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Loads and compiles a game: a bundled game (`chess`), a bundled variant's slug
+/// (`ur-simple`), `path/to/game.zrf` (its default variant) or `path/to/game.zrf:variant`,
+/// as `dagaz autoplay` names players. The AI options of the variant are in
+/// [`ai_config`].
+pub fn load_game(name: &str) -> Result<Model, LoadError> {
+    let spec = tournament::spec::resolve(name).map_err(LoadError::NotFound)?;
+    Model::compile(&spec.game).map_err(|diagnostics| LoadError::Invalid {
+        game: name.to_owned(),
+        diagnostics,
+    })
+}
+
+/// The AI that a game's variant declares with its `(option "ai …")` forms (docs/ai.md);
+/// the default (random) when it declares none.
+pub fn ai_config(name: &str) -> Result<AiConfig, LoadError> {
+    Ok(tournament::spec::resolve(name)
+        .map_err(LoadError::NotFound)?
+        .ai)
+}

@@ -120,3 +120,89 @@ fn every_readme_example_runs() {
     }
     assert!(ran >= 3, "only {ran} README examples found");
 }
+
+/// An example program of `examples/` (built by `cargo test` beside the test binaries).
+fn example(name: &str) -> std::process::Command {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples");
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.is_file(), "{} was not built", path.display());
+    std::process::Command::new(path)
+}
+
+/// Runs an example with `input` on stdin; returns its stdout.
+fn run_example(name: &str, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = example(name)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{name} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The text interface plays a whole game of tic-tac-toe against the AI: moves by number and
+/// by notation, a wrong move explained, and the result at the end.
+#[test]
+fn the_text_example_plays_a_game() {
+    let out = run_example(
+        "play",
+        &["tic-tac-toe", "--seed", "3"],
+        "man b2\nnonsense\n1\n1\n1\n1\n1\n",
+    );
+    assert!(out.starts_with("Tic-Tac-Toe: you play X (seat 1)"), "{out}");
+    assert!(out.contains("X plays Man b2"), "{out}");
+    assert!(
+        out.contains("no legal move `nonsense`; legal moves:"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("game over: x ")), "{out}");
+}
+
+/// The JSON-lines protocol: load, moves, play (refusing an illegal move), the AI, the
+/// result; bad requests get an error and the session goes on.
+#[test]
+fn the_json_lines_example_drives_a_game() {
+    let mut input = String::from(
+        "{\"cmd\":\"moves\"}\n{\"cmd\":\"load\",\"game\":\"tic-tac-toe\",\"seed\":5}\n{\"cmd\":\"play\",\"move\":\"Man b2\"}\n{\"cmd\":\"play\",\"move\":\"Man b2\"}\nnot json\n",
+    );
+    for _ in 0..8 {
+        input += "{\"cmd\":\"ai\"}\n";
+    }
+    input += "{\"cmd\":\"state\"}\n{\"cmd\":\"quit\"}\n{\"cmd\":\"state\"}\n";
+    let out = run_example("serve", &[], &input);
+    let replies: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies[0]["ok"], false, "no game loaded yet");
+    assert_eq!(replies[1]["title"], "Tic-Tac-Toe");
+    assert_eq!(replies[1]["positions"].as_array().unwrap().len(), 9);
+    assert_eq!(replies[2]["played"], "Man b2");
+    assert_eq!(replies[2]["to_move"], "O");
+    assert_eq!(replies[3]["ok"], false, "b2 is taken");
+    assert_eq!(replies[4]["ok"], false, "not JSON");
+    // The AI plays until the game ends; once it is over, `ai` is refused.
+    let last_state = &replies[replies.len() - 2];
+    assert_eq!(last_state["over"], true, "{out}");
+    let results = last_state["results"].as_object().unwrap();
+    assert_eq!(results.len(), 2);
+    assert!(
+        replies.iter().any(|r| r["error"] == "the game is over"),
+        "{out}"
+    );
+    assert_eq!(replies.last().unwrap()["ok"], true, "quit ends the session");
+}

@@ -587,7 +587,6 @@ fn occupier_goals_decide_games() {
 /// `tests/fixtures/forms/create-and-attributes.zrf` and looks at the board.
 #[test]
 fn create_without_type_and_not_attributes() {
-    use dagaz::model::piece;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/forms/create-and-attributes.zrf");
     let text = std::fs::read_to_string(path).unwrap();
@@ -600,11 +599,11 @@ fn create_without_type_and_not_attributes() {
         e.make(&mut s, &m);
         let m = e.model();
         let at = |name: &str| e.piece_at(&s, m.position(name).unwrap());
-        let describe = |v: u32| {
-            (v != 0).then(|| {
+        let describe = |p: Option<dagaz::Piece>| {
+            p.map(|p| {
                 (
-                    m.piece_types[piece::ty(v) as usize].name.clone(),
-                    m.players[piece::owner(v) as usize].name.clone(),
+                    m.piece_types[p.kind as usize].name.clone(),
+                    m.players[p.owner as usize].name.clone(),
                 )
             })
         };
@@ -624,7 +623,7 @@ fn create_without_type_and_not_attributes() {
         .iter()
         .position(|a| a == "not-locked?")
         .unwrap();
-    assert!(!piece::attr(post, attr as u32));
+    assert_eq!(post.unwrap().attributes >> attr & 1, 0);
 }
 
 /// A piece that can never come into play (not set up, not dropped, never created or
@@ -681,7 +680,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
         e.make(&mut s, &m);
         let sq = |name: &str| {
             let pos = e.model().position(name).unwrap();
-            e.piece_at(&s, pos)
+            s.cells[pos as usize]
         };
         let hand = s.cells[e.model().hand_cell(0, 0) as usize];
         (sq("a1"), sq("a2"), sq("b1"), hand)

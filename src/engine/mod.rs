@@ -21,6 +21,7 @@ pub mod interp;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
+pub mod play;
 mod reach;
 mod scan;
 
@@ -29,6 +30,7 @@ use crate::model::{Model, NONE, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
+pub use play::{IllegalMove, Piece};
 
 /// One cell change of a move: `cells[cell]` goes from `old` to `new`. A move's changes are
 /// applied in order and undone in reverse order; a cell may appear several times.
@@ -448,10 +450,5 @@ impl Engine {
         let mut v = std::mem::take(&mut self.runtime);
         v.append(&mut self.g.diags);
         v
-    }
-
-    /// The piece on a board position (0 = empty).
-    pub fn piece_at(&self, s: &State, pos: u32) -> u32 {
-        s.cells[pos as usize]
     }
 }

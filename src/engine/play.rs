@@ -1,0 +1,129 @@
+//! What a program embedding the engine needs to play a game move by move: decoded pieces,
+//! finding a legal move by its notation, and a checked `make` that refuses a move that was
+//! not generated for the position.
+//!
+//! ```
+//! use dagaz::{Engine, load_game};
+//!
+//! let mut engine = Engine::new(load_game("tic-tac-toe").unwrap());
+//! let mut state = engine.initial_state();
+//! let m = engine.find_move(&state, "Man b2").unwrap();
+//! engine.make_checked(&mut state, &m).unwrap();
+//! let b2 = engine.model().position_index["b2"];
+//! let piece = engine.piece_at(&state, b2).unwrap();
+//! assert_eq!(engine.model().players[piece.owner as usize].name, "X");
+//! assert!(engine.outcome(&state).is_none());
+//! ```
+
+use super::{Engine, Move, MoveList, State, Undo};
+use crate::model::piece;
+
+/// A piece on the board, decoded: its type (an index into
+/// [`crate::model::Model::piece_types`]) and its owner (an index into
+/// [`crate::model::Model::players`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Piece {
+    pub kind: u32,
+    pub owner: u32,
+    /// Attribute bits (bit `i` = attribute `i` of [`crate::model::Model::attributes`]).
+    pub attributes: u32,
+}
+
+/// A move that is not legal in the position it was offered for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// No legal move has this notation; `legal` lists the notations that exist.
+    UnknownNotation {
+        notation: String,
+        legal: Vec<String>,
+    },
+    /// The move was not generated for this position.
+    NotGenerated { notation: String },
+    /// The game is over: there are no legal moves.
+    GameOver,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::UnknownNotation { notation, legal } => {
+                write!(f, "no legal move `{notation}`")?;
+                if !legal.is_empty() {
+                    let shown: Vec<&str> = legal.iter().take(12).map(String::as_str).collect();
+                    write!(f, "; legal moves: {}", shown.join(", "))?;
+                    if legal.len() > shown.len() {
+                        write!(f, ", … ({} in all)", legal.len())?;
+                    }
+                }
+                Ok(())
+            }
+            IllegalMove::NotGenerated { notation } => {
+                write!(f, "`{notation}` is not a legal move in this position")
+            }
+            IllegalMove::GameOver => write!(f, "the game is over: no move is legal"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Notation compared without case and with runs of spaces as one.
+fn normalise(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+impl Engine {
+    /// The piece on board position `pos`, if any (positions are indices into
+    /// [`crate::model::Model::positions`]; a position out of range holds nothing).
+    pub fn piece_at(&self, s: &State, pos: u32) -> Option<Piece> {
+        let np = self.t.model.num_positions();
+        let v = *s.cells[..np].get(pos as usize)?;
+        (v != 0).then(|| Piece {
+            kind: piece::ty(v),
+            owner: piece::owner(v),
+            attributes: v >> piece::ATTR_SHIFT,
+        })
+    }
+
+    /// The legal move of `s` whose notation ([`Engine::notation`]) is `notation`, compared
+    /// without case and extra spaces.
+    pub fn find_move(&mut self, s: &State, notation: &str) -> Result<Move, IllegalMove> {
+        let mut list = MoveList::new();
+        self.legal_moves(s, &mut list);
+        if list.is_empty() {
+            return Err(IllegalMove::GameOver);
+        }
+        let want = normalise(notation);
+        if let Some(m) = list.iter().find(|m| normalise(&self.notation(m)) == want) {
+            return Ok(m.clone());
+        }
+        Err(IllegalMove::UnknownNotation {
+            notation: notation.to_owned(),
+            legal: list.iter().map(|m| self.notation(m)).collect(),
+        })
+    }
+
+    /// Plays `m` on `s` after checking that it is one of the legal moves of `s` (the same
+    /// cell changes); [`Engine::make`] trusts its caller instead.
+    pub fn make_checked(&mut self, s: &mut State, m: &Move) -> Result<Undo, IllegalMove> {
+        let mut list = MoveList::new();
+        self.legal_moves(s, &mut list);
+        if list.is_empty() {
+            return Err(IllegalMove::GameOver);
+        }
+        if !list
+            .iter()
+            .any(|x| x.changes == m.changes && x.pass == m.pass)
+        {
+            return Err(IllegalMove::NotGenerated {
+                notation: self.notation(m),
+            });
+        }
+        Ok(self.make(s, m))
+    }
+}
