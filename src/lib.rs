@@ -16,6 +16,7 @@ pub mod ai;
 pub mod convert;
 pub mod diagnostics;
 pub mod engine;
+pub mod error;
 pub mod expand;
 pub mod fsutil;
 pub mod games;
@@ -45,8 +46,8 @@ pub use rng::Rng;
 #[non_exhaustive]
 pub enum LoadError {
     /// The name is not a file, a bundled game or a bundled variant (the message says what
-    /// was tried and suggests near names).
-    NotFound(String),
+    /// was tried and suggests near names), or the file cannot be read or has errors.
+    Spec(tournament::spec::SpecError),
     /// The game was found but does not compile: its error diagnostics.
     Invalid {
         game: String,
@@ -57,7 +58,7 @@ pub enum LoadError {
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::NotFound(m) => f.write_str(m),
+            LoadError::Spec(e) => e.fmt(f),
             LoadError::Invalid { game, diagnostics } => {
                 let msgs: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
                 write!(f, "`{game}` cannot be played: {}", msgs.join("; "))
@@ -66,14 +67,21 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Spec(e) => Some(e),
+            LoadError::Invalid { .. } => None,
+        }
+    }
+}
 
 /// Loads and compiles a game: a bundled game (`chess`), a bundled variant's slug
 /// (`ur-simple`), `path/to/game.zrf` (its default variant) or `path/to/game.zrf:variant`,
 /// as `dagaz autoplay` names players. The AI options of the variant are in
 /// [`ai_config`].
 pub fn load_game(name: &str) -> Result<Model, LoadError> {
-    let spec = tournament::spec::resolve(name).map_err(LoadError::NotFound)?;
+    let spec = tournament::spec::resolve(name).map_err(LoadError::Spec)?;
     Model::compile(&spec.game).map_err(|diagnostics| LoadError::Invalid {
         game: name.to_owned(),
         diagnostics,
@@ -83,7 +91,5 @@ pub fn load_game(name: &str) -> Result<Model, LoadError> {
 /// The AI that a game's variant declares with its `(option "ai …")` forms (docs/ai.md);
 /// the default (random) when it declares none.
 pub fn ai_config(name: &str) -> Result<AiConfig, LoadError> {
-    Ok(tournament::spec::resolve(name)
-        .map_err(LoadError::NotFound)?
-        .ai)
+    Ok(tournament::spec::resolve(name).map_err(LoadError::Spec)?.ai)
 }

@@ -257,8 +257,17 @@ impl GameRecord {
     }
 }
 
+crate::error::message_error!(
+    /// A records file that cannot be read: the message names the file and line.
+    RecordError
+);
+
 /// Reads JSON Lines records. Errors name the line.
-pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
+pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, RecordError> {
+    read_records_text(text, name).map_err(RecordError)
+}
+
+fn read_records_text(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
     let mut out = vec![];
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -281,7 +290,7 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
 /// The records of a `--games-out` file being resumed: like [`read_records`], but a last line
 /// cut short by a kill (no line break, not JSON) is dropped and reported in `dropped_tail`,
 /// and two records of the same game are an error.
-pub fn read_run(text: &str, name: &str) -> Result<(Vec<GameRecord>, Option<String>), String> {
+pub fn read_run(text: &str, name: &str) -> Result<(Vec<GameRecord>, Option<String>), RecordError> {
     let (body, dropped) = match text.rfind('\n') {
         Some(i) if i + 1 < text.len() => {
             let tail = &text[i + 1..];
@@ -307,10 +316,10 @@ pub fn read_run(text: &str, name: &str) -> Result<(Vec<GameRecord>, Option<Strin
     let mut seen = std::collections::HashSet::new();
     for r in &records {
         if !seen.insert(r.game_index) {
-            return Err(format!(
+            return Err(RecordError(format!(
                 "{name}: game {} is recorded twice; the file is not one run's output",
                 r.game_index
-            ));
+            )));
         }
     }
     Ok((records, dropped))

@@ -155,14 +155,24 @@ fn count(name: &str, v: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("option \"{name}\": `{v}` is not a positive integer"))
 }
 
+crate::error::message_error!(
+    /// A bad `ai …` option, or an evaluation term naming a zone, direction or piece type the
+    /// game lacks.
+    AiConfigError
+);
+
 impl AiConfig {
     /// Reads the `ai …` options of a merged game form. Without an `"ai"` option the AI is
     /// `random`. Errors name the bad option.
-    pub fn from_form(form: &Node) -> Result<AiConfig, String> {
+    pub fn from_form(form: &Node) -> Result<AiConfig, AiConfigError> {
         Self::from_options(&options_of(form))
     }
 
-    pub fn from_options(opts: &[(String, String)]) -> Result<AiConfig, String> {
+    pub fn from_options(opts: &[(String, String)]) -> Result<AiConfig, AiConfigError> {
+        Self::read_options(opts).map_err(AiConfigError)
+    }
+
+    fn read_options(opts: &[(String, String)]) -> Result<AiConfig, String> {
         let mut c = AiConfig::default();
         for (name, v) in opts.iter().filter(|(n, _)| is_ai_option(n)) {
             let n = name.as_str();

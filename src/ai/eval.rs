@@ -38,7 +38,11 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// Builds the tables; fails when a named zone, direction or piece type does not exist.
-    pub fn new<G: Game>(game: &G, config: &AiConfig) -> Result<Evaluator, String> {
+    pub fn new<G: Game>(game: &G, config: &AiConfig) -> Result<Evaluator, super::AiConfigError> {
+        Self::build(game, config).map_err(super::AiConfigError)
+    }
+
+    fn build<G: Game>(game: &G, config: &AiConfig) -> Result<Evaluator, String> {
         let w = config.weights.clone();
         let mut values = vec![1.0; game.num_piece_types()];
         for (name, v) in &config.values {

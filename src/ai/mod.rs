@@ -16,7 +16,7 @@ pub mod game;
 pub mod mcts;
 pub mod search;
 
-pub use config::{AiConfig, AiKind, Limits};
+pub use config::{AiConfig, AiConfigError, AiKind, Limits};
 pub use game::{Ending, Game, Outcome, PieceInfo, SeatResult};
 
 use crate::rng::Rng;
@@ -52,7 +52,7 @@ pub struct Ai<G: Game> {
 impl<G: Game> Ai<G> {
     /// Builds the AI; fails when the evaluation names a zone, direction or piece type the
     /// game lacks.
-    pub fn new(game: &G, config: AiConfig) -> Result<Ai<G>, String> {
+    pub fn new(game: &G, config: AiConfig) -> Result<Ai<G>, AiConfigError> {
         let eval = Evaluator::new(game, &config)?;
         Ok(Ai {
             config,

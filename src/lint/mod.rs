@@ -46,10 +46,20 @@ pub struct LintOptions {
     pub include_dirs: Vec<std::path::PathBuf>,
 }
 
+crate::error::message_error!(
+    /// A lint level given for a name that is no lint code or rule (the message suggests the
+    /// nearest).
+    UnknownLintCode
+);
+
 impl LintOptions {
     /// Sets the level of `key` (a code id, a rule name, or `warnings`). Unknown keys are an
     /// error message listing the nearest names.
-    pub fn set(&mut self, key: &str, level: Level) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, level: Level) -> Result<(), UnknownLintCode> {
+        self.set_level(key, level).map_err(UnknownLintCode)
+    }
+
+    fn set_level(&mut self, key: &str, level: Level) -> Result<(), String> {
         if key == "warnings" {
             match level {
                 Level::Deny => self.deny_warnings = true,

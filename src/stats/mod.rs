@@ -724,9 +724,27 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// Why records cannot be merged, pooled or written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StatsError {
+    /// Records of different runs (seed, players, settings or identity differ).
+    NotOneRun(String),
+    /// A game appears twice (the same file given twice, overlapping shards).
+    Duplicate(String),
+    /// The CSV writer failed.
+    Csv(String),
+}
+
+crate::error::message_enum!(StatsError {
+    NotOneRun,
+    Duplicate,
+    Csv
+});
+
 /// Checks that shards belong to one run (same seed and settings) and do not overlap, and
 /// returns the records sorted by game index.
-pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, String> {
+pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, StatsError> {
     let mut out: Vec<GameRecord> = vec![];
     let mut seen: HashSet<u64> = HashSet::new();
     let mut reference: Option<(String, u64, crate::record::RunSettings)> = None;
@@ -736,23 +754,23 @@ pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, 
                 None => reference = Some((name.clone(), r.run_seed, r.settings.clone())),
                 Some((n0, seed, settings)) => {
                     if r.run_seed != *seed {
-                        return Err(format!(
+                        return Err(StatsError::NotOneRun(format!(
                             "{name}: run seed {} differs from {n0}'s {seed}: not shards of one run",
                             r.run_seed
-                        ));
+                        )));
                     }
                     if r.settings != *settings {
-                        return Err(format!(
+                        return Err(StatsError::NotOneRun(format!(
                             "{name}: players or settings differ from {n0}'s: not shards of one run"
-                        ));
+                        )));
                     }
                 }
             }
             if !seen.insert(r.game_index) {
-                return Err(format!(
+                return Err(StatsError::Duplicate(format!(
                     "{name}: game {} appears twice (overlapping shards?)",
                     r.game_index
-                ));
+                )));
             }
             out.push(r);
         }
@@ -781,33 +799,33 @@ pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
 /// given twice), and the records of one match (run seed and players) come from one run:
 /// the same settings other than the number of games, and the same identity (dagaz version,
 /// rules) where the records carry one.
-pub fn check_poolable(records: &[GameRecord]) -> Result<(), String> {
+pub fn check_poolable(records: &[GameRecord]) -> Result<(), StatsError> {
     for group in group_by_match(records) {
         let first = group[0];
         for r in &group[1..] {
             if let Some(what) = crate::record::settings_difference(&first.settings, &r.settings) {
-                return Err(format!(
+                return Err(StatsError::NotOneRun(format!(
                     "games {} and {} of run seed {} differ in `{what}`: records of different runs cannot be pooled",
                     first.game_index, r.game_index, r.run_seed
-                ));
+                )));
             }
             if let (Some(a), Some(b)) = (&first.identity, &r.identity)
                 && let Some(why) = a.difference(b)
             {
-                return Err(format!(
+                return Err(StatsError::NotOneRun(format!(
                     "games {} and {} of run seed {} come from different runs ({why}): they cannot be pooled",
                     first.game_index, r.game_index, r.run_seed
-                ));
+                )));
             }
         }
     }
     let mut seen = HashSet::new();
     for r in records {
         if !seen.insert((r.run_seed, r.game_index, r.settings.players.clone())) {
-            return Err(format!(
+            return Err(StatsError::Duplicate(format!(
                 "game {} of run seed {} ({} vs {}) appears twice: the same records were given twice",
                 r.game_index, r.run_seed, r.settings.players[0], r.settings.players[1]
-            ));
+            )));
         }
     }
     Ok(())
@@ -871,17 +889,18 @@ pub fn compare(before: &Summary, after: &Summary, t: Tolerances) -> Vec<Shift> {
 fn write_csv<const N: usize>(
     header: [&str; N],
     rows: impl IntoIterator<Item = [String; N]>,
-) -> Result<String, String> {
+) -> Result<String, StatsError> {
+    let err = |e: &dyn std::fmt::Display| StatsError::Csv(e.to_string());
     let mut w = csv::Writer::from_writer(vec![]);
-    w.write_record(header).map_err(|e| e.to_string())?;
+    w.write_record(header).map_err(|e| err(&e))?;
     for r in rows {
-        w.write_record(r).map_err(|e| e.to_string())?;
+        w.write_record(r).map_err(|e| err(&e))?;
     }
-    String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    String::from_utf8(w.into_inner().map_err(|e| err(&e))?).map_err(|e| err(&e))
 }
 
 /// CSV of match summaries (one row per match).
-pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
+pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     let f = |x: f64| format!("{x:.4}");
     let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
     write_csv(
@@ -945,7 +964,7 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, String> {
 }
 
 /// CSV of one-seat results (one row per match and player who played).
-pub fn solo_csv(summaries: &[Summary]) -> Result<String, String> {
+pub fn solo_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
         [
             "run_seed",
@@ -990,7 +1009,7 @@ pub fn solo_csv(summaries: &[Summary]) -> Result<String, String> {
 }
 
 /// CSV of per-seat results (one row per match and seat).
-pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
+pub fn seats_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
         [
             "run_seed",
@@ -1026,7 +1045,7 @@ pub fn seats_csv(summaries: &[Summary]) -> Result<String, String> {
 }
 
 /// CSV of the game-length histograms (one row per match and bucket).
-pub fn lengths_csv(summaries: &[Summary]) -> Result<String, String> {
+pub fn lengths_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
         [
             "run_seed",

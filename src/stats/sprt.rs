@@ -20,6 +20,11 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+crate::error::message_error!(
+    /// A `--sprt` text that cannot be read.
+    SprtParseError
+);
+
 impl Sprt {
     pub fn lower_bound(&self) -> f64 {
         (self.beta / (1.0 - self.alpha)).ln()
@@ -28,7 +33,11 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
     /// Parses `elo0=0 elo1=20 [alpha=0.05] [beta=0.05]` (spaces or commas between).
-    pub fn parse(s: &str) -> Result<Sprt, String> {
+    pub fn parse(s: &str) -> Result<Sprt, SprtParseError> {
+        Self::read(s).map_err(SprtParseError)
+    }
+
+    fn read(s: &str) -> Result<Sprt, String> {
         let mut t = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,

@@ -375,7 +375,7 @@ pub fn run<G: Game + Sync>(
     cfg: &RunConfig,
     stop: &AtomicBool,
     on_done: &(dyn Fn(&GameRecord) + Sync),
-) -> Result<RunOutcome, String> {
+) -> Result<RunOutcome, crate::ai::AiConfigError> {
     let configs = [
         with_limits(configs[0].clone(), &cfg.settings),
         with_limits(configs[1].clone(), &cfg.settings),

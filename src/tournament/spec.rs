@@ -49,8 +49,27 @@ pub fn bundled_slugs() -> Vec<(String, String, String)> {
     out
 }
 
-fn from_game(spec: &str, source: String, g: &GameDef) -> Result<PlayerSpec, String> {
-    let ai = AiConfig::from_form(&g.form).map_err(|e| format!("`{spec}` ({}): {e}", g.title))?;
+/// Why a player spec names no playable game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// Not a file, a bundled game or a bundled variant; `suggestions` are near names.
+    NotFound(String, Vec<String>),
+    /// A file that cannot be read.
+    Unreadable(String),
+    /// The file has errors, defines no game, has no such variant, or bad `ai …` options.
+    Invalid(String),
+}
+
+crate::error::message_enum!(SpecError {
+    NotFound,
+    Unreadable,
+    Invalid
+});
+
+fn from_game(spec: &str, source: String, g: &GameDef) -> Result<PlayerSpec, SpecError> {
+    let ai = AiConfig::from_form(&g.form)
+        .map_err(|e| SpecError::Invalid(format!("`{spec}` ({}): {e}", g.title)))?;
     Ok(PlayerSpec {
         spec: spec.to_owned(),
         source,
@@ -66,7 +85,7 @@ fn pick(
     source: String,
     loaded: &Loaded,
     variant: Option<&str>,
-) -> Result<PlayerSpec, String> {
+) -> Result<PlayerSpec, SpecError> {
     if loaded.has_errors() {
         let first = loaded
             .diagnostics
@@ -74,9 +93,9 @@ fn pick(
             .find(|d| d.severity == crate::diagnostics::Severity::Error)
             .map(|d| d.message.clone())
             .unwrap_or_default();
-        return Err(format!(
+        return Err(SpecError::Invalid(format!(
             "`{source}` has errors ({first}); run `dagaz lint {source}`"
-        ));
+        )));
     }
     let g = match variant {
         Some(v) => loaded.find_game(v).map_err(|d| {
@@ -84,24 +103,27 @@ fn pick(
             for n in &d.notes {
                 m += &format!("\n  {n}");
             }
-            m
+            SpecError::Invalid(m)
         })?,
         None => loaded
             .default_game()
-            .ok_or_else(|| format!("`{source}` defines no game"))?,
+            .ok_or_else(|| SpecError::Invalid(format!("`{source}` defines no game")))?,
     };
     from_game(spec, source, g)
 }
 
 /// Resolves a spec (see the module documentation). The error explains what was tried and
 /// suggests near names.
-pub fn resolve(spec: &str) -> Result<PlayerSpec, String> {
+pub fn resolve(spec: &str) -> Result<PlayerSpec, SpecError> {
     resolve_with(spec, &[])
 }
 
 /// [`resolve`], with folders where the includes of a rules file may also be read
 /// (`--include-dir`).
-pub fn resolve_with(spec: &str, include_dirs: &[std::path::PathBuf]) -> Result<PlayerSpec, String> {
+pub fn resolve_with(
+    spec: &str,
+    include_dirs: &[std::path::PathBuf],
+) -> Result<PlayerSpec, SpecError> {
     // A path, with an optional `:variant`.
     let (path_part, variant) = match spec.rsplit_once(':') {
         Some((p, v)) if !p.is_empty() && !v.is_empty() && !v.contains(['/', '\\']) => (p, Some(v)),
@@ -115,7 +137,7 @@ pub fn resolve_with(spec: &str, include_dirs: &[std::path::PathBuf]) -> Result<P
                 ..Limits::default()
             };
             let loaded = load_path(path, p, limits)
-                .map_err(|d| format!("cannot read `{p}`: {}", d.message))?;
+                .map_err(|d| SpecError::Unreadable(format!("cannot read `{p}`: {}", d.message)))?;
             return pick(spec, p.to_owned(), &loaded, v);
         }
     }
@@ -138,7 +160,10 @@ pub fn resolve_with(spec: &str, include_dirs: &[std::path::PathBuf]) -> Result<P
         msg += &format!("\n  did you mean: {}?", near.join(", "));
     }
     msg += "\n  `dagaz games` lists the bundled games and variants; a file is given as path/to/game.zrf or path/to/game.zrf:variant-slug";
-    Err(msg)
+    Err(SpecError::NotFound(
+        msg,
+        near.iter().map(|s| s.to_string()).collect(),
+    ))
 }
 
 /// The game form without what does not change the rules: `title`, `description`,
@@ -184,6 +209,9 @@ mod tests {
         let t = resolve("tictactoe").unwrap();
         assert!(!same_rules(&a, &t));
         let e = resolve("ur-randm").unwrap_err();
-        assert!(e.contains("did you mean: ur-random"), "{e}");
+        assert!(e.message().contains("did you mean: ur-random"), "{e}");
+        assert!(
+            matches!(&e, SpecError::NotFound(_, near) if near.contains(&"ur-random".to_owned()))
+        );
     }
 }

@@ -134,7 +134,7 @@ pub fn run(a: Args) -> u8 {
     ] {
         for k in keys {
             if let Err(e) = opts.set(k, level) {
-                return usage_error(&e);
+                return usage_error(&e.to_string());
             }
         }
     }
