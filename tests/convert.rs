@@ -369,3 +369,93 @@ fn xml_input_converts_back() {
     assert_eq!(zrf, direct);
     assert!(String::from_utf8_lossy(&zrf).contains("\"x\r\ny\""));
 }
+
+/// The bytecode a piece's moves compile to (`convert --stage model`), as a snapshot:
+/// `UPDATE_EXPECT=1 cargo test --test convert bytecode` rewrites the expectations after an
+/// intended change of the compiler; review the diff.
+fn check_bytecode(piece: &str, expect: expect_test::Expect) {
+    let text = format!(
+        "(game (title \"T\") (players White Black) (turn-order White Black)
+           (board (grid (start-rectangle 0 0 10 10)
+                        (dimensions (\"a/b/c\" (10 0)) (\"3/2/1\" (0 10)))
+                        (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0)))
+                  (zone (name far) (players White Black) (positions a3 b3 c3)))
+           (board-setup (White (Man a1)) (Black (Man c3)))
+           (piece (name Man) {piece})
+           (piece (name King))
+           (loss-condition (White Black) stalemated))"
+    );
+    let loaded = dagaz::expand::load_text("t.zrf", &text, Limits::default());
+    let model = dagaz::Model::compile(loaded.default_game().unwrap()).unwrap();
+    expect.assert_eq(&dagaz::convert::model::listing(&model));
+}
+
+#[test]
+fn bytecode_of_a_step_and_a_slide() {
+    check_bytecode(
+        "(moves ((verify empty?) n add) (w (while empty? add w)))",
+        expect_test::expect![[r#"
+            0: Test { pred: Empty, target: Here, negate: false }
+            1: Verify
+            2: Step(0)
+            3: Add { types: 0, ntypes: 0, copy: false, partial: NONE }
+            4: End
+            5: Step(3)
+            6: Loop
+            7: Test { pred: Empty, target: Here, negate: false }
+            8: IfFalse(12)
+            9: Add { types: 0, ntypes: 0, copy: false, partial: NONE }
+            10: Step(3)
+            11: Goto(6)
+            12: End
+        "#]],
+    );
+}
+
+#[test]
+fn bytecode_of_a_capture_a_promotion_and_a_drop() {
+    check_bytecode(
+        "(moves (n (verify enemy?) (if (in-zone? far) (add King) else add)))
+         (drops ((verify empty?) add))",
+        expect_test::expect![[r#"
+            0: Step(0)
+            1: Test { pred: Enemy, target: Here, negate: false }
+            2: Verify
+            3: Test { pred: InZone(0), target: Here, negate: false }
+            4: IfFalse(7)
+            5: Add { types: 0, ntypes: 1, copy: false, partial: NONE }
+            6: Goto(8)
+            7: Add { types: 1, ntypes: 0, copy: false, partial: NONE }
+            8: End
+            9: Test { pred: Empty, target: Here, negate: false }
+            10: Verify
+            11: Add { types: 1, ntypes: 0, copy: false, partial: NONE }
+            12: End
+        "#]],
+    );
+}
+
+#[test]
+fn bytecode_of_marks_flags_and_a_partial_move() {
+    check_bytecode(
+        "(moves (mark e (verify enemy?) capture back (set-flag done true) (if (flag? done) (add-partial)) ) (e (create) add))",
+        expect_test::expect![[r#"
+            0: Mark
+            1: Step(1)
+            2: Test { pred: Enemy, target: Here, negate: false }
+            3: Verify
+            4: Capture(Here)
+            5: Back
+            6: Test { pred: True, target: Here, negate: false }
+            7: SetFlag(0)
+            8: Test { pred: Flag(0), target: Here, negate: false }
+            9: IfFalse(11)
+            10: Add { types: 0, ntypes: 0, copy: false, partial: 0 }
+            11: End
+            12: Step(1)
+            13: Create { owner: NONE, ty: NONE, target: Here }
+            14: Add { types: 0, ntypes: 0, copy: false, partial: NONE }
+            15: End
+        "#]],
+    );
+}

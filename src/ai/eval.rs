@@ -168,11 +168,6 @@ impl Evaluator {
         score
     }
 
-    /// Needs the number of legal moves at the leaves.
-    pub fn wants_mobility(&self) -> bool {
-        self.weights.mobility != 0.0
-    }
-
     /// Score of a finished game for `me`.
     pub fn terminal(&self, outcome: &Outcome, me: usize) -> f64 {
         let others: Vec<f64> = self

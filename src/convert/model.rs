@@ -179,9 +179,25 @@ pub fn model_element(m: &Model) -> Element {
             m.code
                 .iter()
                 .enumerate()
-                .map(|(i, op)| Element::new("op").attr("index", i).text(format!("{op:?}"))),
+                .map(|(i, op)| Element::new("op").attr("index", i).text(op_text(op))),
         ),
     )
+}
+
+/// One instruction as the listing shows it: its Rust form, with [`NONE`] (no position, no
+/// owner, no type) written `NONE` rather than as the number it is stored as.
+pub fn op_text(op: &crate::model::Op) -> String {
+    format!("{op:?}").replace(&NONE.to_string(), "NONE")
+}
+
+/// The bytecode of a model, one `index: instruction` per line (what `convert --stage
+/// model` shows in its `<code>` element), for reading and for snapshot tests.
+pub fn listing(m: &Model) -> String {
+    m.code
+        .iter()
+        .enumerate()
+        .map(|(i, op)| format!("{i}: {}\n", op_text(op)))
+        .collect()
 }
 
 /// The document for several games: `<models schema-version stage source>` around one
