@@ -581,3 +581,51 @@ fn games_without_goals_say_so_and_repetition_is_controllable() {
     let out = autoplay(&["ur-random", "ur-random", "-n", "2"], &tmp("ur-rep.jsonl"));
     assert!(out.contains("by repetition"), "{out}");
 }
+
+/// `dagaz games FILE` lists a file's variants sorted by slug, with their seats and AIs; two
+/// variants with the same title get distinct slugs (and a warning), so both can be played.
+#[test]
+fn games_lists_a_files_variants_and_duplicate_titles_stay_selectable() {
+    let out = dagaz()
+        .args(["games", &outcome_fixture("peg-line.zrf")])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let slugs: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        slugs,
+        ["peg-line", "peg-line-search", "peg-line-unsolvable"]
+    );
+    assert!(
+        out.contains("alphabeta depth 3 (material 1)  [1 seat: You]"),
+        "{out}"
+    );
+    let dir = tmp("dup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("dup.zrf");
+    std::fs::write(
+        &f,
+        std::fs::read_to_string(outcome_fixture("peg-line.zrf"))
+            .unwrap()
+            .replace("Peg line [unsolvable]", "Peg line [search]"),
+    )
+    .unwrap();
+    let o = dagaz().arg("games").arg(&f).output().unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 variants titled \"Peg line [search]\": select them as peg-line-search, peg-line-search-2"),
+        "{err}"
+    );
+    // The second one plays its own setup (the unsolvable one): every game fails.
+    let spec = format!("{}:peg-line-search-2", f.display());
+    let out = autoplay(&[&spec, "-n", "4"], &dir.join("dup.jsonl"));
+    assert!(out.contains("A: 4 games: 0 solved, 4 failed"), "{out}");
+}

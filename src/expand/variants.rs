@@ -134,6 +134,21 @@ fn merge(base: &[Node], variant: &[Node]) -> Vec<Node> {
     out
 }
 
+/// The slug of `title`, made distinct from the slugs of `games` by a `-2`, `-3`, … suffix,
+/// so that a second variant with the same title can still be selected (lint warns about
+/// the duplicate title: `duplicate-variant`).
+fn unique_slug(games: &[GameDef], title: &str) -> String {
+    let base = slug(title);
+    let taken = |s: &str| games.iter().any(|g| g.slug == s);
+    if !taken(&base) {
+        return base;
+    }
+    (2..)
+        .map(|k| format!("{base}-{k}"))
+        .find(|s| !taken(s))
+        .unwrap_or(base)
+}
+
 /// Builds the playable games of an expanded file. When the games, each counted at its full
 /// size by [`super::macros::node_bytes`] (variants share their base's subtrees in memory, but
 /// each game is compiled on its own), pass `max_bytes` in all, merging stops with `DZ0207
@@ -161,7 +176,7 @@ pub fn merge_variants(
                 game_count += 1;
                 let title = title_of(form).unwrap_or_else(|| format!("Game {game_count}"));
                 games.push(GameDef {
-                    slug: slug(&title),
+                    slug: unique_slug(&games, &title),
                     title,
                     is_default: false,
                     base_index: game_count - 1,
@@ -189,7 +204,7 @@ pub fn merge_variants(
                 let title =
                     title_of(&merged).unwrap_or_else(|| format!("Variant {}", games.len() + 1));
                 games.push(GameDef {
-                    slug: slug(&title),
+                    slug: unique_slug(&games, &title),
                     title,
                     is_default: form.args().iter().any(|s| s.head() == Some("default")),
                     base_index: bi,

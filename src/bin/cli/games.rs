@@ -1,10 +1,13 @@
-//! `dagaz games`: the bundled games, their variants and the AI each variant plays.
+//! `dagaz games`: the bundled games (or the games of rules files), their variants, slugs,
+//! seats and the AI each variant plays.
 
 use crate::common::{OK, usage_error, write_output};
 use dagaz::ai::AiConfig;
-use dagaz::expand::{Limits, load_text};
+use dagaz::expand::{GameDef, Limits, Loaded, load_path, load_text};
+use std::path::PathBuf;
 
-/// List the bundled games, their variants (by slug, usable as autoplay players) and AIs.
+/// List the variants of the bundled games, or of rules files, with their slugs (usable as
+/// autoplay and perft players: `file.zrf:slug`), their seats and AIs.
 ///
 /// Examples:
 ///   dagaz games
@@ -12,37 +15,129 @@ use dagaz::expand::{Limits, load_text};
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
+    /// rules files to list (default: the bundled games)
+    pub files: Vec<PathBuf>,
     /// JSON instead of text
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let mut text = String::new();
-    let mut rows = vec![];
-    for b in dagaz::games::all() {
-        let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
-        text += &format!("{}\n", b.name);
-        for g in &loaded.games {
-            let ai = AiConfig::from_form(&g.form)
+/// One listed variant.
+struct Row {
+    game: String,
+    slug: String,
+    title: String,
+    default: bool,
+    ai: String,
+    seats: Option<Vec<String>>,
+}
+
+fn rows_of(game: &str, loaded: &Loaded, with_seats: bool) -> Vec<Row> {
+    loaded
+        .games
+        .iter()
+        .map(|g: &GameDef| Row {
+            game: game.to_owned(),
+            slug: g.slug.clone(),
+            title: g.title.clone(),
+            default: g.is_default,
+            ai: AiConfig::from_form(&g.form)
                 .map(|c| c.describe())
-                .unwrap_or_else(|e| format!("invalid: {e}"));
-            text += &format!(
-                "  {:<24} {:<28} {}\n",
-                g.slug,
-                format!("\"{}\"", g.title),
-                ai
-            );
-            rows.push(serde_json::json!({"game": b.name, "slug": g.slug, "title": g.title, "default": g.is_default, "ai": ai}));
+                .unwrap_or_else(|e| format!("invalid: {e}")),
+            seats: with_seats.then(|| seats_of(g)).flatten(),
+        })
+        .collect()
+}
+
+/// The seats (non-random players that take turns) of a game, when it compiles.
+fn seats_of(g: &GameDef) -> Option<Vec<String>> {
+    let model = dagaz::Model::compile(g).ok()?;
+    let game = dagaz::EngineGame::new(model);
+    let m = game.engine.model();
+    Some(
+        dagaz::ai::Game::seats(&game)
+            .iter()
+            .map(|&p| m.players[p].name.clone())
+            .collect(),
+    )
+}
+
+pub fn run(a: Args) -> u8 {
+    let mut rows = vec![];
+    let mut warnings = vec![];
+    if a.files.is_empty() {
+        for b in dagaz::games::all() {
+            let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
+            rows.extend(rows_of(b.name, &loaded, false));
+        }
+    } else {
+        for f in &a.files {
+            let name = f.display().to_string();
+            let loaded = match load_path(f, &name, Limits::default()) {
+                Ok(l) => l,
+                Err(d) => return usage_error(&format!("cannot read `{name}`: {}", d.message)),
+            };
+            let mut these = rows_of(&name, &loaded, true);
+            // Sorted by slug: the same list whatever the order of the variants in the file.
+            these.sort_by(|x, y| x.slug.cmp(&y.slug));
+            for r in &these {
+                let same: Vec<&Row> = these.iter().filter(|x| x.title == r.title).collect();
+                if same.len() > 1 && std::ptr::eq(same[0], r) {
+                    let slugs: Vec<&str> = same.iter().map(|x| x.slug.as_str()).collect();
+                    warnings.push(format!(
+                        "warning: `{name}` has {} variants titled \"{}\": select them as {}",
+                        same.len(),
+                        r.title,
+                        slugs.join(", ")
+                    ));
+                }
+            }
+            rows.extend(these);
         }
     }
     let data = if a.json {
-        serde_json::to_string_pretty(&serde_json::json!({"schema_version": 1, "variants": rows}))
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                let mut o = serde_json::json!({"game": r.game, "slug": r.slug, "title": r.title, "default": r.default, "ai": r.ai});
+                if let Some(s) = &r.seats {
+                    o["seats"] = s.clone().into();
+                }
+                o
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({"schema_version": 1, "variants": v}))
             .unwrap_or_default()
             + "\n"
     } else {
+        let mut text = String::new();
+        let mut last = None;
+        for r in &rows {
+            if last != Some(&r.game) {
+                text += &format!("{}\n", r.game);
+                last = Some(&r.game);
+            }
+            let seats = r.seats.as_ref().map_or(String::new(), |s| {
+                format!(
+                    "  [{} seat{}: {}]",
+                    s.len(),
+                    if s.len() == 1 { "" } else { "s" },
+                    s.join(", ")
+                )
+            });
+            text += &format!(
+                "  {:<24} {:<28} {}{}\n",
+                r.slug,
+                format!("\"{}\"", r.title),
+                r.ai,
+                seats
+            );
+        }
         text
     };
+    for w in &warnings {
+        eprintln!("{w}");
+    }
     match write_output(None, data.as_bytes()) {
         Ok(()) => OK,
         Err(e) => usage_error(&e),
