@@ -133,11 +133,16 @@ pub fn run(loaded: &Loaded) -> Vec<Diagnostic> {
 /// Two games or variants with the same title or slug: one finding per title, at its
 /// second use.
 fn duplicate_titles(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
-    let mut uses: Vec<(&str, Vec<&GameDef>)> = Vec::new();
-    for g in loaded.games.iter().filter(|g| !g.slug.is_empty()) {
-        match uses.iter_mut().find(|(s, _)| *s == g.slug) {
+    // By the slug of the title: the games' own slugs are made distinct (`-2`, `-3`, …).
+    let mut uses: Vec<(String, Vec<&GameDef>)> = Vec::new();
+    for g in &loaded.games {
+        let base = crate::expand::slug(&g.title);
+        if base.is_empty() {
+            continue;
+        }
+        match uses.iter_mut().find(|(s, _)| *s == base) {
             Some((_, v)) => v.push(g),
-            None => uses.push((&g.slug, vec![g])),
+            None => uses.push((base, vec![g])),
         }
     }
     for (slug, v) in uses.iter().filter(|(_, v)| v.len() > 1) {
@@ -170,8 +175,14 @@ fn duplicate_titles(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
             Diagnostic::warning(
                 codes::DUPLICATE_VARIANT,
                 format!(
-                    "{what} is used {times} (first at {file}{}:{}): `--variant` can only choose the first",
-                    s.line, s.col
+                    "{what} is used {times} (first at {file}{}:{}): a title chooses only the first; the others are selected as {}",
+                    s.line,
+                    s.col,
+                    v[1..]
+                        .iter()
+                        .map(|g| format!("`{}`", g.slug))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
             .with_span(at),

@@ -261,7 +261,7 @@ pub static RULES: &[Rule] = &[
         codes::DUPLICATE_VARIANT,
         Warning,
         "two games or variants with the same title",
-        "Two games or variants of a file have the same title (or titles that give the same slug, such as `Chess 8x8` and `chess-8x8`). ZoG lists both, and `--variant` on the command line can only pick the first. Give each a distinct title.",
+        "Two games or variants of a file have the same title (or titles that give the same slug, such as `Chess 8x8` and `chess-8x8`). ZoG lists both, but a title on the command line can only pick the first: dagaz gives the later ones distinct slugs (`chess-8x8-2`, …, listed by `dagaz games FILE`), which only say their place in the file. Give each a distinct title.",
         "duplicate-variant"
     ),
     rule!(
