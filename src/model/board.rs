@@ -109,7 +109,9 @@ impl BoardBuilder {
         diags: &mut Vec<Diagnostic>,
         soft: &mut Vec<Diagnostic>,
     ) {
-        // Positions first (grids, positions, dummy), then links, then removals.
+        // Positions first (grids, positions, dummy); then `links` and `unlink` in the order
+        // written (an `unlink` cuts the links made before it, docs/semantics.md "Links and
+        // unlinks in order"); then `kill-positions`.
         for s in board.args() {
             match s.head() {
                 Some("grid") => self.read_grid(s, diags),
@@ -131,8 +133,19 @@ impl BoardBuilder {
                 _ => {}
             }
         }
+        // Directions named by `links` are known before any `unlink` (for `(unlink (a dir))`),
+        // in the order they are first written.
         for s in board.args() {
-            if s.head() == Some("links") {
+            if s.head() == Some("links")
+                && let Some(dname) = s.args().first().and_then(Node::word)
+            {
+                self.direction(dname);
+            }
+        }
+        for s in board.args() {
+            if s.head() == Some("unlink") {
+                self.unlink(s, diags);
+            } else if s.head() == Some("links") {
                 let Some(dname) = s.args().first().and_then(Node::word) else {
                     diags.push(
                         Diagnostic::error(codes::MALFORMED_FORM, "`links` needs a direction")
@@ -163,47 +176,46 @@ impl BoardBuilder {
             }
         }
         for s in board.args() {
-            match s.head() {
-                Some("unlink") => {
-                    for item in s.args() {
-                        if item.is_list() {
-                            if item.items.len() != 2 {
-                                continue;
-                            }
-                            // `(unlink (a dir))`: cut one link of a position.
-                            let first = item.items[0].word().and_then(|w| self.index.get(w));
-                            let second = item.items[1].word().unwrap_or("");
-                            if let (Some(&a), Some(&d), false) = (
-                                first,
-                                self.dir_index.get(second),
-                                self.index.contains_key(second),
-                            ) {
-                                self.links.remove(&(a, d));
-                                continue;
-                            }
-                            let (Some(a), Some(b)) = (
-                                self.pos_or_err(&item.items[0], diags),
-                                self.pos_or_err(&item.items[1], diags),
-                            ) else {
-                                continue;
-                            };
-                            // Cuts both ways (docs/semantics.md).
-                            self.links
-                                .retain(|&(f, _), t| !((f == a && *t == b) || (f == b && *t == a)));
-                        } else if let Some(p) = self.pos_or_err(item, diags) {
-                            self.links.retain(|&(f, _), t| f != p && *t != p);
-                        }
+            if s.head() == Some("kill-positions") {
+                for item in s.args() {
+                    // Unknown names in kill lists are common (shared macros); ignore them.
+                    if let Some(&p) = item.word().and_then(|w| self.index.get(w)) {
+                        self.killed[p as usize] = true;
                     }
                 }
-                Some("kill-positions") => {
-                    for item in s.args() {
-                        // Unknown names in kill lists are common (shared macros); ignore them.
-                        if let Some(&p) = item.word().and_then(|w| self.index.get(w)) {
-                            self.killed[p as usize] = true;
-                        }
-                    }
+            }
+        }
+    }
+
+    /// Applies one `(unlink …)` form to the links made so far.
+    fn unlink(&mut self, s: &Node, diags: &mut Vec<Diagnostic>) {
+        for item in s.args() {
+            if item.is_list() {
+                if item.items.len() != 2 {
+                    continue;
                 }
-                _ => {}
+                // `(unlink (a dir))`: cut one link of a position.
+                let first = item.items[0].word().and_then(|w| self.index.get(w));
+                let second = item.items[1].word().unwrap_or("");
+                if let (Some(&a), Some(&d), false) = (
+                    first,
+                    self.dir_index.get(second),
+                    self.index.contains_key(second),
+                ) {
+                    self.links.remove(&(a, d));
+                    continue;
+                }
+                let (Some(a), Some(b)) = (
+                    self.pos_or_err(&item.items[0], diags),
+                    self.pos_or_err(&item.items[1], diags),
+                ) else {
+                    continue;
+                };
+                // Cuts both ways (docs/semantics.md).
+                self.links
+                    .retain(|&(f, _), t| !((f == a && *t == b) || (f == b && *t == a)));
+            } else if let Some(p) = self.pos_or_err(item, diags) {
+                self.links.retain(|&(f, _), t| f != p && *t != p);
             }
         }
     }
