@@ -592,13 +592,23 @@ pub fn human(s: &Summary) -> String {
         fmt_elo(s.elo.low, "-inf"),
         fmt_elo(s.elo.high, "+inf")
     );
+    // Draws the rules' goals gave (a draw goal, or with three or more seats a goal that left
+    // both players points).
+    let by_goal = s
+        .draws
+        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves);
     o += &format!(
-        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move\n",
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}\n",
         s.draws,
         100.0 * s.draw_rate,
         s.adjudicated,
         s.ends.repetition,
-        s.ends.no_moves
+        s.ends.no_moves,
+        if by_goal > 0 && s.ends.unrecorded == 0 {
+            format!(", {by_goal} by a goal that gave both players points")
+        } else {
+            String::new()
+        }
     );
     o += &format!(
         "mean game length: {:.1} plies (dice included)\n",
