@@ -184,6 +184,22 @@ impl Reach {
             return None;
         }
         let mut bits = vec![0u64; np * nblocks * npos * words];
+        // Paths meet only where a branch (or a skipped scan) lands: the visited set keeps
+        // the states of those instructions only. Every cycle of the code passes through
+        // one, so the exploration still ends; between them a state may be explored twice.
+        let mut join = vec![false; m.code.len() + 1];
+        for op in &m.code {
+            if let Op::IfFalse(a) | Op::IfTrue(a) | Op::Goto(a) = *op {
+                join[a as usize] = true;
+            }
+        }
+        for sc in &t.scans.list {
+            join[sc.resume as usize] = true;
+        }
+        // Where the accumulator is dead it is forgotten, so that such states merge.
+        let acc_dead: Vec<bool> = (0..m.code.len())
+            .map(|pc| super::scan::acc_dead(&m.code, pc))
+            .collect();
         let mut seen: HashSet<Node, BuildHasherDefault<FxHasher>> = HashSet::default();
         let mut stack: Vec<Node> = Vec::new();
         let mut budget = 20_000_000u64;
@@ -214,7 +230,10 @@ impl Reach {
                         if n.empty != n.pos && n.empty != n.to {
                             n.empty = NONE;
                         }
-                        if !seen.insert(n) {
+                        if acc_dead[n.pc as usize] {
+                            n.acc = Acc::UNKNOWN;
+                        }
+                        if join[n.pc as usize] && !seen.insert(n) {
                             continue;
                         }
                         budget = budget.checked_sub(1)?;

@@ -212,7 +212,7 @@ fn same_body(code: &[Op], a: usize, b: usize, len: usize) -> bool {
 }
 
 /// True when every path from `pc` sets the accumulator before reading it.
-fn acc_dead(code: &[Op], mut pc: usize) -> bool {
+pub(crate) fn acc_dead(code: &[Op], mut pc: usize) -> bool {
     for _ in 0..64 {
         match code.get(pc) {
             None | Some(Op::End) | Some(Op::Test { .. }) => return true,
