@@ -696,3 +696,58 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
     assert_eq!(dagaz::model::piece::owner(b1), 0);
 }
+
+/// Attack pruning (the reach table) never changes a legal move list: every corpus game
+/// with a pruning table is played at random with and without it, comparing the legal
+/// moves and the outcome of every position.
+#[test]
+fn attack_pruning_never_changes_the_legal_moves() {
+    let (mut games, mut positions) = (0usize, 0usize);
+    for path in common::corpus_files() {
+        let rel = common::corpus_rel(&path);
+        let loaded = load_path(&path, &rel, Limits::default()).expect("readable");
+        if loaded.has_errors() {
+            continue;
+        }
+        for g in &loaded.games {
+            let Ok(m) = Model::compile(g) else { continue };
+            let mut pruned = Engine::new(m.clone());
+            if !pruned.has_attack_pruning() {
+                continue;
+            }
+            let mut plain = Engine::without_attack_pruning(m);
+            assert!(!plain.has_attack_pruning());
+            games += 1;
+            for seed in 0..2u64 {
+                let mut rng = Rng::new(seed);
+                let mut s = pruned.initial_state();
+                let (mut a, mut b) = (MoveList::new(), MoveList::new());
+                for ply in 0..60 {
+                    let oa = pruned.outcome(&s);
+                    let ob = plain.outcome(&s);
+                    assert_eq!(oa, ob, "{rel} / {}: outcome at ply {ply}", g.title);
+                    if oa.is_some() {
+                        break;
+                    }
+                    pruned.legal_moves(&s, &mut a);
+                    plain.legal_moves(&s, &mut b);
+                    positions += 1;
+                    assert_eq!(
+                        a.as_slice(),
+                        b.as_slice(),
+                        "{rel} / {}: legal moves at ply {ply} (seed {seed})",
+                        g.title
+                    );
+                    if a.is_empty() {
+                        break;
+                    }
+                    let mv = a.get(rng.below(a.len())).unwrap().clone();
+                    pruned.make(&mut s, &mv);
+                }
+            }
+        }
+    }
+    eprintln!("attack pruning: {games} games, {positions} positions compared");
+    assert!(games >= 50, "only {games} corpus games with attack pruning");
+    assert!(positions >= 2_000, "only {positions} positions compared");
+}

@@ -75,7 +75,7 @@ pub(crate) struct Scratch {
     moved_royals: Vec<u32>,
     pub diags: Vec<Diagnostic>,
     /// Actions of board scans run on the current scratch board (see `scan`): entries
-    /// (scan, mover, start, begin, end) into `scan_store`. Cleared whenever the board changes.
+    /// (scan key, mover, start, begin, end) into `scan_store`. Cleared whenever the board changes.
     pub scan_cache: Vec<(u32, u32, u32, u32, u32)>,
     pub scan_store: Vec<Action>,
 }

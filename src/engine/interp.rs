@@ -434,10 +434,11 @@ impl Scratch {
         let scan = t.scans.list[si as usize];
         let start = if scan.start != NONE { scan.start } else { pos };
         let mover = self.mover;
+        let key = scan.key;
         let hit = self
             .scan_cache
             .iter()
-            .find(|e| e.0 == si && e.1 == mover && e.2 == start)
+            .find(|e| e.0 == key && e.1 == mover && e.2 == start)
             .copied();
         let (begin, end) = match hit {
             Some(e) => (e.3, e.4),
@@ -454,7 +455,7 @@ impl Scratch {
                     self.scan_body(t, links, &scan, p, pos);
                 }
                 let end = self.scan_store.len() as u32;
-                self.scan_cache.push((si, mover, start, begin, end));
+                self.scan_cache.push((key, mover, start, begin, end));
                 (begin, end)
             }
         };

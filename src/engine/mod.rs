@@ -284,6 +284,24 @@ impl Clone for Engine {
 impl Engine {
     /// Builds the engine's tables for a compiled model.
     pub fn new(model: Model) -> Engine {
+        Engine::build(model, true)
+    }
+
+    /// Like [`Engine::new`] but without the attack-pruning table: every attack test (king
+    /// safety, `attacked?`) tries every piece. Results are the same, only slower; this
+    /// exists to check that.
+    #[doc(hidden)]
+    pub fn without_attack_pruning(model: Model) -> Engine {
+        Engine::build(model, false)
+    }
+
+    /// True when attack tests are pruned by a reach table (see [`Engine::without_attack_pruning`]).
+    #[doc(hidden)]
+    pub fn has_attack_pruning(&self) -> bool {
+        self.t.reach.is_some()
+    }
+
+    fn build(model: Model, pruning: bool) -> Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
         let width = 2 * nd;
@@ -333,7 +351,7 @@ impl Engine {
             start_counts,
             reach: None,
         };
-        if !t.model.royal_types.is_empty() || uses_attack_tests(&t.model) {
+        if pruning && (!t.model.royal_types.is_empty() || uses_attack_tests(&t.model)) {
             t.reach = reach::Reach::compute(&t);
         }
         let t = Arc::new(t);

@@ -1,10 +1,26 @@
 //! Attack-test pruning: for every move block, player and start square, the set of squares
 //! on which the block could possibly capture. It is an over-approximation computed once by
-//! exploring the block's bytecode with every condition taken both ways, so skipping a block
-//! whose set does not contain the tested square never changes a result.
+//! exploring the block's bytecode, so skipping a block whose set does not contain the tested
+//! square never changes a result.
+//!
+//! The exploration follows every path a run could take. A condition whose value is unknown
+//! at load time (what stands on a square) is taken both ways; a condition the exploration
+//! can decide exactly — the square and the mark are concrete in each explored state — is
+//! taken only the way it goes: `in-zone?`, `on-board?`, `position?`, `marked?`, a
+//! direction without a link, `attacked?`/`defended?` (always false inside an attack run),
+//! `true`/`false`. The accumulator is tracked as "unknown", a constant, or "square `c` is
+//! (not) empty"; a branch taken on the latter records `c` as known empty on that path.
+//!
+//! Soundness of the last point: an attack run reads a frozen board (actions are only
+//! queued) on which the target square is never empty (a royal piece or a ghost stands on
+//! it), so an `add` whose landing square was found empty earlier in the same run cannot
+//! land on the target. Captures are still counted wherever they are queued. This is what
+//! lets drops written as move blocks (`(while (on-board? d) (if empty? add) d)`) and the
+//! quiet part of slides (`(while empty? add d)`) drop out of the table. Drop blocks
+//! (`drops`) themselves are never run in attack mode.
 
 use super::Tables;
-use crate::model::{NONE, Op, Target};
+use crate::model::{NONE, Op, PosSet, Pred, Target};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -26,6 +42,86 @@ impl Hasher for FxHasher {
     }
     fn write_u64(&mut self, i: u64) {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// One explored state of a run: the instruction, the current square, the mark, the
+/// destination set by `to`, the abstract accumulator and a square known to be empty.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Node {
+    pc: u32,
+    pos: u32,
+    mark: u32,
+    to: u32,
+    acc: Acc,
+    /// A square this path found empty, kept only while it is the current square or the
+    /// destination ([`NONE`]: none).
+    empty: u32,
+}
+
+/// The accumulator as far as the exploration knows it: unknown, a constant, or
+/// "square `c` is empty" (possibly negated), encoded as `4 + 2c + negated`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Acc(u32);
+
+impl Acc {
+    const UNKNOWN: Acc = Acc(0);
+    const FALSE: Acc = Acc(1);
+    const TRUE: Acc = Acc(2);
+
+    fn constant(b: bool) -> Acc {
+        if b { Acc::TRUE } else { Acc::FALSE }
+    }
+
+    fn empty_of(c: u32) -> Acc {
+        Acc(4 + 2 * c)
+    }
+
+    fn negate(self, n: bool) -> Acc {
+        match self.0 {
+            _ if !n => self,
+            0 => Acc::UNKNOWN,
+            1 => Acc::TRUE,
+            2 => Acc::FALSE,
+            v => Acc(v ^ 1),
+        }
+    }
+
+    /// The path on which the accumulator is `value`: `None` when it cannot be, else the
+    /// square known empty on it (`empty` unless this assumption proves another one empty).
+    fn assume(self, value: bool, empty: u32) -> Option<u32> {
+        match self.0 {
+            0 => Some(empty),
+            1 | 2 => (value == (self.0 == 2)).then_some(empty),
+            v => {
+                let (c, negated) = ((v - 4) / 2, v & 1 == 1);
+                Some(if value != negated { c } else { empty })
+            }
+        }
+    }
+}
+
+/// The abstract value of `pred` on square `c` (not negated) in state `n` of an attack run
+/// of the player whose zones are `zones`.
+fn test(pred: Pred, c: u32, n: &Node, zones: &[PosSet]) -> Acc {
+    if c == NONE {
+        return Acc::FALSE;
+    }
+    let known_empty = c == n.empty;
+    match pred {
+        Pred::Empty if known_empty => Acc::TRUE,
+        Pred::Empty => Acc::empty_of(c),
+        Pred::Friend | Pred::Enemy | Pred::Neutral | Pred::Piece(_) | Pred::Attr(_)
+            if known_empty =>
+        {
+            Acc::FALSE
+        }
+        Pred::OnBoard | Pred::True => Acc::TRUE,
+        Pred::False | Pred::Attacked(_) | Pred::Defended(_) => Acc::FALSE,
+        Pred::InZone(z) => Acc::constant(zones.get(z as usize).is_some_and(|s| s.contains(c))),
+        Pred::Position(q) => Acc::constant(c == q),
+        Pred::Marked => Acc::constant(c == n.mark),
+        _ => Acc::UNKNOWN,
     }
 }
 
@@ -88,70 +184,145 @@ impl Reach {
             return None;
         }
         let mut bits = vec![0u64; np * nblocks * npos * words];
-        let mut seen: HashSet<(u32, u32, u32, u32), BuildHasherDefault<FxHasher>> =
-            HashSet::default();
-        let mut stack: Vec<(u32, u32, u32, u32)> = Vec::new(); // (pc, pos, mark, to)
+        // Paths meet only where a branch (or a skipped scan) lands: the visited set keeps
+        // the states of those instructions only. Every cycle of the code passes through
+        // one, so the exploration still ends; between them a state may be explored twice.
+        let mut join = vec![false; m.code.len() + 1];
+        for op in &m.code {
+            if let Op::IfFalse(a) | Op::IfTrue(a) | Op::Goto(a) = *op {
+                join[a as usize] = true;
+            }
+        }
+        for sc in &t.scans.list {
+            join[sc.resume as usize] = true;
+        }
+        // Where the accumulator is dead it is forgotten, so that such states merge.
+        let acc_dead: Vec<bool> = (0..m.code.len())
+            .map(|pc| super::scan::acc_dead(&m.code, pc))
+            .collect();
+        let mut seen: HashSet<Node, BuildHasherDefault<FxHasher>> = HashSet::default();
+        let mut stack: Vec<Node> = Vec::new();
         let mut budget = 20_000_000u64;
         for p in 0..np {
             if t.neutral[p] {
                 continue;
             }
             let links = &t.links[p];
+            let zones = &m.zone_sets[p];
             for (bi, &start) in starts.iter().enumerate() {
                 for from in 0..npos as u32 {
                     let base = ((p * nblocks + bi) * npos + from as usize) * words;
                     let mut add = |sq: u32| bits[base + sq as usize / 64] |= 1 << (sq % 64);
                     seen.clear();
                     stack.clear();
-                    stack.push((start, from, from, NONE));
-                    while let Some((pc, pos, mark, to)) = stack.pop() {
-                        if !seen.insert((pc, pos, mark, to)) {
+                    // A run starts with the accumulator false and nothing known empty.
+                    stack.push(Node {
+                        pc: start,
+                        pos: from,
+                        mark: from,
+                        to: NONE,
+                        acc: Acc::FALSE,
+                        empty: NONE,
+                    });
+                    while let Some(mut n) = stack.pop() {
+                        // Only a known-empty current square or destination is kept: an
+                        // older one would multiply the states of every board walk.
+                        if n.empty != n.pos && n.empty != n.to {
+                            n.empty = NONE;
+                        }
+                        if acc_dead[n.pc as usize] {
+                            n.acc = Acc::UNKNOWN;
+                        }
+                        if join[n.pc as usize] && !seen.insert(n) {
                             continue;
                         }
                         budget = budget.checked_sub(1)?;
-                        let next = pc + 1;
+                        let (pc, pos) = (n.pc, n.pos);
+                        let next = Node { pc: pc + 1, ..n };
                         let step = |s: u32| links[pos as usize * t.width + s as usize];
+                        let resolve = |tg: Target| match tg {
+                            Target::Here => pos,
+                            Target::Pos(q) => q,
+                            Target::Dir(s) => step(s),
+                        };
                         match m.code[pc as usize] {
                             Op::Step(s) => {
-                                let n = step(s);
-                                if n != NONE {
-                                    stack.push((next, n, mark, to));
+                                let q = step(s);
+                                if q != NONE {
+                                    stack.push(Node { pos: q, ..next });
                                 }
                             }
-                            Op::Jump(q) => stack.push((next, q, mark, to)),
-                            // A board scan can neither capture nor move: skip it.
+                            Op::Jump(q) => stack.push(Node { pos: q, ..next }),
+                            // A board scan can neither capture nor move, and the
+                            // accumulator is dead after it: skip it.
                             Op::Mark if t.scans.at[pc as usize] != NONE => {
                                 let si = t.scans.at[pc as usize] as usize;
-                                stack.push((t.scans.list[si].resume, pos, pos, to));
+                                stack.push(Node {
+                                    pc: t.scans.list[si].resume,
+                                    mark: pos,
+                                    acc: Acc::UNKNOWN,
+                                    ..n
+                                });
                             }
-                            Op::Mark => stack.push((next, pos, pos, to)),
-                            Op::Back => stack.push((next, mark, mark, to)),
-                            Op::SetTo => stack.push((next, pos, mark, pos)),
+                            Op::Mark => stack.push(Node { mark: pos, ..next }),
+                            Op::Back => stack.push(Node {
+                                pos: n.mark,
+                                ..next
+                            }),
+                            Op::SetTo => stack.push(Node { to: pos, ..next }),
+                            Op::Test {
+                                pred,
+                                target,
+                                negate,
+                            } => {
+                                let c = resolve(target);
+                                let acc = test(pred, c, &n, zones).negate(negate);
+                                stack.push(Node { acc, ..next });
+                            }
+                            Op::Not => stack.push(Node {
+                                acc: n.acc.negate(true),
+                                ..next
+                            }),
+                            Op::Verify => {
+                                if let Some(e) = n.acc.assume(true, n.empty) {
+                                    stack.push(Node { empty: e, ..next });
+                                }
+                            }
                             Op::IfFalse(a) | Op::IfTrue(a) => {
-                                stack.push((next, pos, mark, to));
-                                stack.push((a, pos, mark, to));
+                                let jump_when = matches!(m.code[pc as usize], Op::IfTrue(_));
+                                if let Some(e) = n.acc.assume(!jump_when, n.empty) {
+                                    stack.push(Node { empty: e, ..next });
+                                }
+                                if let Some(e) = n.acc.assume(jump_when, n.empty) {
+                                    stack.push(Node {
+                                        pc: a,
+                                        empty: e,
+                                        ..n
+                                    });
+                                }
                             }
-                            Op::Goto(a) => stack.push((a, pos, mark, to)),
+                            Op::Goto(a) => stack.push(Node { pc: a, ..n }),
                             Op::Capture(tg) => {
-                                let c = match tg {
-                                    Target::Here => pos,
-                                    Target::Pos(q) => q,
-                                    Target::Dir(s) => step(s),
-                                };
+                                let c = resolve(tg);
                                 if c != NONE {
                                     add(c);
                                 }
-                                stack.push((next, pos, mark, to));
+                                stack.push(next);
                             }
                             Op::Add { .. } => {
-                                add(if to != NONE { to } else { pos });
-                                stack.push((next, pos, mark, to));
+                                // An attack target is never empty: an `add` landing on a
+                                // square this run found empty cannot hit it.
+                                let dest = if n.to != NONE { n.to } else { pos };
+                                if dest != n.empty {
+                                    add(dest);
+                                }
+                                stack.push(next);
                             }
-                            Op::Cascade => stack.push((next, pos, mark, NONE)),
+                            Op::Cascade => stack.push(Node { to: NONE, ..next }),
                             Op::End => {}
                             // `go` may jump anywhere: give up on bounding this game.
                             Op::Go(_) => return None,
-                            _ => stack.push((next, pos, mark, to)),
+                            _ => stack.push(next),
                         }
                     }
                 }
@@ -182,5 +353,62 @@ impl Reach {
             ntypes,
             type_bits,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+    use crate::expand::{Limits, load_text};
+    use crate::model::Model;
+
+    const GAME: &str = r#"
+(game (title "Reach")
+  (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 1 1)
+     (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+     (zone (name top) (players A B) (positions a3 b3 c3)))
+  (piece (name K) (moves (n (verify not-friend?) add)))
+  (piece (name D) (moves
+     (a1 (while (on-board? e) (if empty? add) e) (verify empty?) add)
+     ((verify (in-zone? top)) s add)
+     (n (while empty? add n))
+     (e (verify empty?) to w add)))
+  (board-setup (A (K b1) (D a1)) (B (K b3)))
+  (loss-condition (A B) (checkmated K))
+)
+"#;
+
+    #[test]
+    fn adds_on_squares_found_empty_and_decided_conditions_are_pruned() {
+        let loaded = load_text("t.zrf", GAME, Limits::default());
+        let m = Model::compile(loaded.default_game().expect("game")).expect("compiles");
+        let e = Engine::new(m);
+        let t = &e.t;
+        let r = t.reach.as_ref().expect("reach table");
+        let m = &t.model;
+        let pos = |n: &str| m.position(n).expect("position");
+        let d = m.piece_types.iter().position(|p| p.name == "D").unwrap();
+        let blocks: Vec<u32> = m.piece_types[d].moves.iter().map(|b| b.start).collect();
+        let npos = m.num_positions() as u32;
+        let reach = |b: usize, from: &str| -> Vec<u32> {
+            (0..npos)
+                .filter(|&sq| r.may_reach(0, blocks[b], pos(from), sq))
+                .collect()
+        };
+        // The drop-like walk adds only on empty squares: it can never capture.
+        assert!(reach(0, "b2").is_empty());
+        // `in-zone?` is decided: from outside the zone the block never adds.
+        assert!(reach(1, "b2").is_empty());
+        assert_eq!(reach(1, "b3"), vec![pos("b2")]);
+        // A slide that only adds on empty squares never captures.
+        assert!(reach(2, "b1").is_empty());
+        // `to` fixed on an empty square keeps it known empty after the cursor moves.
+        assert!(reach(3, "a2").is_empty());
+        // The king's step still reaches its neighbour.
+        let k = m.piece_types.iter().position(|p| p.name == "K").unwrap();
+        let kb = m.piece_types[k].moves[0].start;
+        assert!(r.may_reach(0, kb, pos("b1"), pos("b2")));
     }
 }

@@ -48,6 +48,9 @@ pub(crate) struct Scan {
     /// The body reads nothing but the board and the square it is on (no flags, no mark),
     /// so while the board does not change its actions depend only on where the walk starts.
     pub cacheable: bool,
+    /// Cache key: scans with the same walk and the same body code (macro copies of one scan
+    /// in many move blocks) share it, and so share their cached actions.
+    pub key: u32,
 }
 
 /// The skippable scans of a model.
@@ -107,6 +110,15 @@ impl Scans {
                     slots.len() - 1
                 }
             };
+            let key = list
+                .iter()
+                .find(|o: &&Scan| {
+                    o.slot == slot
+                        && o.start == start
+                        && o.body_end - o.body == (scan_end - 1 - body) as u32
+                        && same_body(code, o.body as usize, body, scan_end - 1 - body)
+                })
+                .map_or(list.len() as u32, |o| o.key);
             at[i] = list.len() as u32;
             let cacheable = (body..scan_end - 1).all(|pc| {
                 !matches!(
@@ -125,6 +137,7 @@ impl Scans {
                 body: body as u32,
                 body_end: scan_end as u32 - 1,
                 cacheable,
+                key,
             });
         }
         let chains = slots
@@ -184,8 +197,22 @@ fn shape(code: &[Op], i: usize) -> Option<(usize, u32, u32, usize)> {
     body_ok.then_some((x, s, start, a + 4))
 }
 
+/// True when the `len` instructions from `a` and from `b` are the same, branch targets
+/// compared relative to `a` and `b`.
+fn same_body(code: &[Op], a: usize, b: usize, len: usize) -> bool {
+    if a + len > code.len() || b + len > code.len() {
+        return false;
+    }
+    (0..len).all(|i| match (code[a + i], code[b + i]) {
+        (Op::IfFalse(x), Op::IfFalse(y))
+        | (Op::IfTrue(x), Op::IfTrue(y))
+        | (Op::Goto(x), Op::Goto(y)) => x as usize - a == y as usize - b,
+        (x, y) => x == y,
+    })
+}
+
 /// True when every path from `pc` sets the accumulator before reading it.
-fn acc_dead(code: &[Op], mut pc: usize) -> bool {
+pub(crate) fn acc_dead(code: &[Op], mut pc: usize) -> bool {
     for _ in 0..64 {
         match code.get(pc) {
             None | Some(Op::End) | Some(Op::Test { .. }) => return true,
