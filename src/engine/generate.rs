@@ -74,9 +74,9 @@ pub(crate) struct Scratch {
     /// Royal cells after the move being tested.
     moved_royals: Vec<u32>,
     pub diags: Vec<Diagnostic>,
-    /// Actions of board scans run on the current scratch board (see `scan`): entries
-    /// (scan key, mover, start, begin, end) into `scan_store`. Cleared whenever the board changes.
-    pub scan_cache: Vec<(u32, u32, u32, u32, u32)>,
+    /// Board scans run on the current scratch board (see `scan`). Cleared whenever the
+    /// board changes.
+    pub scan_cache: Vec<super::scan::ScanEntry>,
     pub scan_store: Vec<Action>,
 }
 

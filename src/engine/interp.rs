@@ -306,8 +306,9 @@ impl Scratch {
                 Op::Jump(p) => r.pos = p,
                 Op::Mark => {
                     r.mark = r.pos;
-                    // A board scan (see `scan`): an attack run skips it, a normal run takes
-                    // its actions from the cache when it can; both charge its loop steps.
+                    // A board scan (see `scan`): an attack run skips it (or, when it sets
+                    // flags, computes only their values), a normal run takes its actions and
+                    // flags from the cache when it can; both charge its loop steps.
                     let si = t.scans.at[pc];
                     if si != NONE {
                         let scan = &t.scans.list[si as usize];
@@ -318,8 +319,9 @@ impl Scratch {
                                 self.loop_overflow = true;
                                 return false;
                             }
-                            if k == 0 {
-                                self.cached_scan(t, si, r.pos);
+                            if k == 0 || scan.sets_flags {
+                                let (mask, values) = self.cached_scan(t, si, r.pos, k == 0);
+                                r.flags = (r.flags & !mask) | values;
                             }
                             pc = scan.resume as usize;
                             continue;
@@ -430,44 +432,75 @@ impl Scratch {
 
     /// Queues in `frames[0]` the actions of the cacheable board scan `si` run from `pos`
     /// on the scratch board: from the cache, or by running its body along the walk.
-    fn cached_scan(&mut self, t: &Tables, si: u32, pos: u32) {
+    /// Returns the scan's net effect on the move flags as (mask, values). An attack run
+    /// (`actions` false) needs the flags alone, and neither reads nor fills the cache: it
+    /// may run with a ghost piece on the attacked square, which the cache does not see.
+    fn cached_scan(&mut self, t: &Tables, si: u32, pos: u32, actions: bool) -> (u64, u64) {
         let scan = t.scans.list[si as usize];
         let start = if scan.start != NONE { scan.start } else { pos };
         let mover = self.mover;
         let key = scan.key;
-        let hit = self
-            .scan_cache
-            .iter()
-            .find(|e| e.0 == key && e.1 == mover && e.2 == start)
-            .copied();
-        let (begin, end) = match hit {
-            Some(e) => (e.3, e.4),
+        let hit = if actions {
+            self.scan_cache
+                .iter()
+                .find(|e| e.key == key && e.mover == mover && e.start == start)
+                .copied()
+        } else {
+            None
+        };
+        let e = match hit {
+            Some(e) => e,
             None => {
                 let begin = self.scan_store.len() as u32;
                 let links = &t.links[mover as usize][..];
                 let w = t.width;
                 let mut p = start;
+                let mut flags = (0u64, 0u64);
                 loop {
                     p = links[p as usize * w + scan.slot as usize];
                     if p == NONE {
                         break;
                     }
-                    self.scan_body(t, links, &scan, p, pos);
+                    self.scan_body(t, links, &scan, p, pos, &mut flags);
                 }
-                let end = self.scan_store.len() as u32;
-                self.scan_cache.push((key, mover, start, begin, end));
-                (begin, end)
+                if !actions {
+                    self.scan_store.truncate(begin as usize);
+                    return flags;
+                }
+                let e = super::scan::ScanEntry {
+                    key,
+                    mover,
+                    start,
+                    begin,
+                    end: self.scan_store.len() as u32,
+                    flag_mask: flags.0,
+                    flag_values: flags.1,
+                };
+                self.scan_cache.push(e);
+                e
             }
         };
-        let (store, frames) = (&self.scan_store, &mut self.frames);
-        frames[0]
-            .actions
-            .extend_from_slice(&store[begin as usize..end as usize]);
+        if actions {
+            let (store, frames) = (&self.scan_store, &mut self.frames);
+            frames[0]
+                .actions
+                .extend_from_slice(&store[e.begin as usize..e.end as usize]);
+        }
+        (e.flag_mask, e.flag_values)
     }
 
     /// Runs a scan's body on `pos` (forward branches, tests and actions only), queueing
     /// its actions in `scan_store`.
-    fn scan_body(&mut self, t: &Tables, links: &[u32], scan: &Scan, pos: u32, mark: u32) {
+    /// Flags it sets are recorded in `flags` as (mask, values), the last write winning.
+    fn scan_body(
+        &mut self,
+        t: &Tables,
+        links: &[u32],
+        scan: &Scan,
+        pos: u32,
+        mark: u32,
+        flags: &mut (u64, u64),
+    ) {
         let code = &t.model.code[..];
         let w = t.width;
         let r = Regs {
@@ -516,6 +549,17 @@ impl Scratch {
                 }),
                 Op::SetAttr { attr, target } => {
                     resolve(links, w, pos, target).map(|c| Action::SetAttr(c, attr, acc))
+                }
+                Op::SetFlag(i) => {
+                    if i < 64 {
+                        flags.0 |= 1 << i;
+                        if acc {
+                            flags.1 |= 1 << i;
+                        } else {
+                            flags.1 &= !(1 << i);
+                        }
+                    }
+                    None
                 }
                 _ => None,
             };

@@ -21,15 +21,34 @@
 //! a+2    IfFalse(x)
 //! a+3    Step(s)
 //! …      body: tests, forward branches inside the body, not, and the actions
-//!        change-owner, flip, change-type, set-attribute, create (with a type)
+//!        change-owner, flip, change-type, set-attribute, create (with a type), set-flag
 //! x-1    Goto(a)
 //! x      Back
 //! ```
 //!
 //! No branch from outside may enter the region, and the accumulator must be dead after
 //! `back` (the next instruction that uses it sets it first).
+//!
+//! A body with `set-flag` changes what comes after `back`, so it is kept only when its body
+//! reads no flag: its net effect on the flags then depends only on the board and the start
+//! square, and is cached with the actions. An attack run does not skip it but computes that
+//! effect (without the cache, since it may run with a ghost piece on the attacked square).
 
 use crate::model::{NONE, Op, Pred, Target};
+
+/// What a cacheable scan did on one board from one start: its queued actions
+/// (`scan_store[begin..end]`) and its net effect on the move flags (`flags & !flag_mask |
+/// flag_values`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScanEntry {
+    pub key: u32,
+    pub mover: u32,
+    pub start: u32,
+    pub begin: u32,
+    pub end: u32,
+    pub flag_mask: u64,
+    pub flag_values: u64,
+}
 
 /// One skippable scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +67,10 @@ pub(crate) struct Scan {
     /// The body reads nothing but the board and the square it is on (no flags, no mark),
     /// so while the board does not change its actions depend only on where the walk starts.
     pub cacheable: bool,
+    /// The body sets move flags (`set-flag`): an attack run cannot skip it, since code
+    /// after `back` may read them; it takes their values from the cache instead (such a
+    /// scan is kept only when it is cacheable).
+    pub sets_flags: bool,
     /// Cache key: scans with the same walk and the same body code (macro copies of one scan
     /// in many move blocks) share it, and so share their cached actions.
     pub key: u32,
@@ -103,6 +126,19 @@ impl Scans {
             if entered || !acc_dead(code, scan_end + 1) {
                 continue;
             }
+            let cacheable = (body..scan_end - 1).all(|pc| {
+                !matches!(
+                    code[pc],
+                    Op::Test {
+                        pred: Pred::Flag(_) | Pred::PosFlag(_) | Pred::Marked,
+                        ..
+                    }
+                )
+            });
+            let sets_flags = (body..scan_end - 1).any(|pc| matches!(code[pc], Op::SetFlag(_)));
+            if sets_flags && !cacheable {
+                continue;
+            }
             let chain = match slots.iter().position(|&s| s == slot) {
                 Some(c) => c,
                 None => {
@@ -120,16 +156,8 @@ impl Scans {
                 })
                 .map_or(list.len() as u32, |o| o.key);
             at[i] = list.len() as u32;
-            let cacheable = (body..scan_end - 1).all(|pc| {
-                !matches!(
-                    code[pc],
-                    Op::Test {
-                        pred: Pred::Flag(_) | Pred::PosFlag(_) | Pred::Marked,
-                        ..
-                    }
-                )
-            });
             list.push(Scan {
+                sets_flags,
                 resume: scan_end as u32 + 1,
                 start,
                 chain: chain as u32,
@@ -188,9 +216,12 @@ fn shape(code: &[Op], i: usize) -> Option<(usize, u32, u32, usize)> {
     let body_ok = (a + 4..x - 1).all(|pc| match code[pc] {
         Op::Test { pred, .. } => !matches!(pred, Pred::Attacked(_) | Pred::Defended(_)),
         Op::IfFalse(t) | Op::IfTrue(t) | Op::Goto(t) => (t as usize) > pc && (t as usize) < x,
-        Op::Not | Op::ChangeOwner(_) | Op::Flip(_) | Op::ChangeType(..) | Op::SetAttr { .. } => {
-            true
-        }
+        Op::Not
+        | Op::ChangeOwner(_)
+        | Op::Flip(_)
+        | Op::ChangeType(..)
+        | Op::SetAttr { .. }
+        | Op::SetFlag(_) => true,
         Op::Create { ty, .. } => ty != NONE,
         _ => false,
     });
