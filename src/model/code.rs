@@ -8,10 +8,10 @@
 //! engine resolves both with a per-player link table.
 
 use super::NONE;
+use super::names::Names;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
-use std::collections::HashMap;
 
 /// Where a predicate or an action looks: the current square, one step along a direction
 /// slot, or a named position.
@@ -119,77 +119,9 @@ pub enum Op {
     End,
 }
 
-/// The names a block may refer to.
-pub struct Names<'a> {
-    pub positions: &'a HashMap<String, u32>,
-    pub directions: &'a HashMap<String, u32>,
-    pub types: &'a HashMap<String, u32>,
-    pub zones: &'a HashMap<String, u32>,
-    pub attributes: &'a HashMap<String, u32>,
-    pub players: &'a HashMap<String, u32>,
-}
-
-/// A small multiplicative hash for name look-ups: compiling a large expansion looks names up
-/// millions of times (directions, positions, piece types for every predicate), and SipHash
-/// dominated the compile of such files.
-#[derive(Default, Clone, Copy)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let mut last = 0u64;
-        for (i, &b) in chunks.remainder().iter().enumerate() {
-            last |= (b as u64) << (8 * i);
-        }
-        self.write_u64(last ^ ((bytes.len() as u64) << 56));
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type FastMap = HashMap<String, u32, std::hash::BuildHasherDefault<NameHasher>>;
-
-/// [`Names`] copied into maps with a cheap hash (the tables are small; look-ups are many).
-struct FastNames {
-    positions: FastMap,
-    directions: FastMap,
-    types: FastMap,
-    zones: FastMap,
-    attributes: FastMap,
-    players: FastMap,
-}
-
-impl FastNames {
-    fn new(n: &Names<'_>) -> Self {
-        let copy = |m: &HashMap<String, u32>| -> FastMap {
-            m.iter().map(|(k, &v)| (k.clone(), v)).collect()
-        };
-        FastNames {
-            positions: copy(n.positions),
-            directions: copy(n.directions),
-            types: copy(n.types),
-            zones: copy(n.zones),
-            attributes: copy(n.attributes),
-            players: copy(n.players),
-        }
-    }
-}
-
 /// Compiles blocks into a shared code vector.
 pub struct Compiler<'a> {
-    pub names: Names<'a>,
-    fast: FastNames,
+    pub names: &'a Names,
     pub code: Vec<Op>,
     pub type_lists: Vec<u32>,
     pub move_types: Vec<String>,
@@ -227,10 +159,9 @@ fn intern(v: &mut Vec<String>, name: &str) -> u32 {
 }
 
 impl<'a> Compiler<'a> {
-    pub fn new(names: Names<'a>, move_types: Vec<String>) -> Self {
+    pub fn new(names: &'a Names, move_types: Vec<String>) -> Self {
         let nd = names.directions.len() as u32;
         Compiler {
-            fast: FastNames::new(&names),
             names,
             code: Vec::new(),
             type_lists: Vec::new(),
@@ -299,7 +230,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn dir(&self, name: &str) -> Option<u32> {
-        self.fast.directions.get(name).copied()
+        self.names.directions.get(name).copied()
     }
 
     /// A target argument: a direction, a position, or `(opposite d)`.
@@ -316,7 +247,7 @@ impl<'a> Compiler<'a> {
         if let Some(d) = self.dir(w) {
             Some(Target::Dir(d))
         } else {
-            self.fast.positions.get(w).map(|&p| Target::Pos(p))
+            self.names.positions.get(w).map(|&p| Target::Pos(p))
         }
     }
 
@@ -369,7 +300,7 @@ impl<'a> Compiler<'a> {
 
     fn piece_type(&mut self, n: &Node) -> Option<u32> {
         let w = n.word().unwrap_or("(…)");
-        match self.fast.types.get(w) {
+        match self.names.types.get(w) {
             Some(&t) => Some(t),
             None => {
                 self.err(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"), n);
@@ -413,7 +344,7 @@ impl<'a> Compiler<'a> {
             _ => {
                 if let Some(d) = self.dir(w) {
                     Op::Step(d)
-                } else if let Some(&p) = self.fast.positions.get(w) {
+                } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
                 } else if self.misspelt_direction(n) {
                     return;
@@ -508,7 +439,7 @@ impl<'a> Compiler<'a> {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
-                        match self.fast.types.get(w) {
+                        match self.names.types.get(w) {
                             // `(add-partial King)`: promote, continue with this block's type.
                             Some(&t) if !self.declared_move_types.contains(w) => {
                                 (vec![t], self.current_type)
@@ -549,7 +480,7 @@ impl<'a> Compiler<'a> {
                 if let Some(p) = rest
                     .first()
                     .and_then(Node::word)
-                    .and_then(|w| self.fast.players.get(w))
+                    .and_then(|w| self.names.players.get(w))
                 {
                     owner = *p;
                     rest = &rest[1..];
@@ -557,7 +488,7 @@ impl<'a> Compiler<'a> {
                 // The piece type may be left out (`(create White)`, `(create a1)`): the
                 // created piece then has the moving piece's type.
                 let ty = match rest.first() {
-                    Some(a) if a.word().is_some_and(|w| self.fast.types.contains_key(w)) => {
+                    Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
                         rest = &rest[1..];
                         self.piece_type(a).unwrap_or(NONE)
                     }
@@ -592,7 +523,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&attr) = self.fast.attributes.get(a) else {
+                let Some(&attr) = self.names.attributes.get(a) else {
                     self.err(
                         codes::UNKNOWN_NAME,
                         format!("unknown attribute `{a}`"),
@@ -777,12 +708,12 @@ impl<'a> Compiler<'a> {
         // declared attribute whose own name starts with `not-` (`not-locked?`) is read as
         // itself; `not-` negates only when the rest is the attribute.
         let attribute = |n: &str| {
-            self.fast
+            self.names
                 .attributes
                 .get(n)
                 .or_else(|| {
                     n.strip_suffix('?')
-                        .and_then(|b| self.fast.attributes.get(b))
+                        .and_then(|b| self.names.attributes.get(b))
                 })
                 .copied()
         };
@@ -824,7 +755,7 @@ impl<'a> Compiler<'a> {
                     Some(w)
                         if self.declared_move_types.contains(w)
                             && self.dir(w).is_none()
-                            && !self.fast.positions.contains_key(w) =>
+                            && !self.names.positions.contains_key(w) =>
                     {
                         (self.move_type(w), &args[1..])
                     }
@@ -855,7 +786,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&z) = self.fast.zones.get(z) else {
+                let Some(&z) = self.names.zones.get(z) else {
                     self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), &args[0]);
                     return;
                 };
@@ -870,7 +801,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&p) = self.fast.positions.get(p) else {
+                let Some(&p) = self.names.positions.get(p) else {
                     self.err(
                         codes::UNKNOWN_POSITION,
                         format!("unknown position `{p}`"),
@@ -901,7 +832,7 @@ impl<'a> Compiler<'a> {
                     &args[1..],
                 )
             }
-            other => match self.fast.attributes.get(other) {
+            other => match self.names.attributes.get(other) {
                 Some(&a) => (Pred::Attr(a), args),
                 None => {
                     self.err(

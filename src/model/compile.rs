@@ -2,8 +2,9 @@
 //! pieces and their move blocks, turn order, setup, goals, options and move priorities.
 
 use super::board::{BoardBuilder, opposites};
-use super::code::{Compiler, Names};
-use super::goals::{GoalNames, compile_goal};
+use super::code::Compiler;
+use super::goals::compile_goal;
+use super::names::{NameMap, Names, index_of, name_map};
 use super::*;
 use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
 use crate::syntax::Node;
@@ -71,11 +72,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             .push(Diagnostic::error(codes::TOO_MANY_PLAYERS, "too many players").with_span(g.span));
         return Err(diags);
     }
-    let player_index: HashMap<String, u32> = players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.name.clone(), i as u32))
-        .collect();
+    let player_index = index_of(players.iter().map(|p| &p.name));
 
     // Board.
     let boards: Vec<&Node> = section(g, "board").collect();
@@ -120,7 +117,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         .collect();
     let mut symmetry: Vec<Vec<u32>> = vec![(0..nd as u32).collect(); players.len()];
     let mut zones: Vec<String> = Vec::new();
-    let mut zone_index: HashMap<String, u32> = HashMap::new();
+    let mut zone_index = NameMap::default();
     let mut zone_sets: Vec<Vec<PosSet>> = vec![Vec::new(); players.len()];
     for s in &places {
         match s.head() {
@@ -329,24 +326,17 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         );
         return Err(diags);
     }
-    let attribute_index: HashMap<String, u32> = attributes
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.clone(), i as u32))
-        .collect();
+    let names = Names {
+        positions: name_map(&position_index),
+        directions: name_map(&direction_index),
+        types: name_map(&type_index),
+        zones: zone_index,
+        attributes: index_of(&attributes),
+        players: player_index,
+    };
 
     // Move blocks.
-    let mut compiler = Compiler::new(
-        Names {
-            positions: &position_index,
-            directions: &direction_index,
-            types: &type_index,
-            zones: &zone_index,
-            attributes: &attribute_index,
-            players: &player_index,
-        },
-        vec![String::new()],
-    );
+    let mut compiler = Compiler::new(&names, vec![String::new()]);
     compiler.declare_move_types(
         pieces
             .iter()
@@ -411,7 +401,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             let Some(pname) = ws.first().and_then(|n| n.word()) else {
                 continue;
             };
-            let Some(&p) = player_index.get(pname) else {
+            let Some(&p) = names.players.get(pname) else {
                 diags.push(
                     Diagnostic::error(
                         codes::UNKNOWN_PLAYER,
@@ -428,7 +418,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             };
             for wn in &ws[1..] {
                 let w = wn.word().unwrap_or("");
-                match player_index.get(w) {
+                match names.players.get(w) {
                     Some(&q) => turn.pieces_of = q,
                     None => {
                         if !declared_types.contains(w) {
@@ -509,7 +499,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
             let Some(pname) = pl.head().or_else(|| pl.items.first().and_then(Node::word)) else {
                 continue;
             };
-            let Some(&p) = player_index.get(pname) else {
+            let Some(&p) = names.players.get(pname) else {
                 diags.push(
                     Diagnostic::error(
                         codes::UNKNOWN_PLAYER,
@@ -614,16 +604,9 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     diags.extend(code_diags);
 
     // Goals.
-    let gn = GoalNames {
-        types: &type_index,
-        positions: &position_index,
-        zones: &zone_index,
-        directions: &direction_index,
-        players: &player_index,
-    };
     let mut goals = Vec::new();
     for s in g.args() {
-        if let Some(goal) = compile_goal(s, &gn, &mut diags) {
+        if let Some(goal) = compile_goal(s, &names, &mut diags) {
             goals.push(goal);
         }
     }

@@ -12,6 +12,7 @@ pub mod board;
 pub mod code;
 pub mod compile;
 pub mod goals;
+pub mod names;
 
 use crate::diagnostics::Diagnostic;
 use crate::expand::GameDef;
