@@ -8,7 +8,7 @@
 //! engine resolves both with a per-player link table.
 
 use super::NONE;
-use super::names::Names;
+use super::names::{NameSet, Names};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
@@ -134,8 +134,8 @@ pub struct Compiler<'a> {
     /// The block being compiled called an unknown macro or instruction: its other findings
     /// would be consequences (the call was not expanded), so they are not reported.
     poisoned: bool,
-    /// Move types that some `(move-type …)` marker declares (see [`Compiler::declare_move_types`]).
-    declared_move_types: std::collections::HashSet<String>,
+    /// Move types that some `(move-type …)` marker declares (see [`Compiler::new`]).
+    declared_move_types: NameSet,
     nd: u32,
 }
 
@@ -159,30 +159,32 @@ fn intern(v: &mut Vec<String>, name: &str) -> u32 {
 }
 
 impl<'a> Compiler<'a> {
-    pub fn new(names: &'a Names, move_types: Vec<String>) -> Self {
+    /// A compiler over `names`, with the move types that the game's `(move-type …)` markers
+    /// declare, so that a lone argument of `add-partial` can be told apart: a declared move
+    /// type continues with that type; otherwise a piece type name promotes and continues
+    /// with the block's own type.
+    pub fn new(names: &'a Names, declared_move_types: NameSet) -> Self {
         let nd = names.directions.len() as u32;
         Compiler {
             names,
             code: Vec::new(),
             type_lists: Vec::new(),
-            move_types,
+            // Index 0 is the default, unnamed move type.
+            move_types: vec![String::new()],
             flags: Vec::new(),
             position_flags: Vec::new(),
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
             poisoned: false,
-            declared_move_types: Default::default(),
+            declared_move_types,
             nd,
         }
     }
 
-    /// Declares the move types named by the game's `(move-type …)` markers, so that a lone
-    /// argument of `add-partial` can be told apart: a declared move type continues with that
-    /// type; otherwise a piece type name promotes and continues with the block's own type.
-    pub fn declare_move_types<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
-        self.declared_move_types
-            .extend(names.into_iter().map(str::to_owned));
+    /// The move types that some `(move-type …)` marker declares.
+    pub fn declared_move_types(&self) -> &NameSet {
+        &self.declared_move_types
     }
 
     pub fn move_type(&mut self, name: &str) -> u32 {
@@ -609,9 +611,10 @@ impl<'a> Compiler<'a> {
                 self.emit(op);
             }
             "mark" | "from" | "to" => {
-                // `(mark d)` / `(from p)`: act on another square, then come back.
-                let t = self.target_or_here(args, h);
-                let _ = t;
+                // `(mark d)` / `(from p)` (act on another square, then come back) is not
+                // supported; the argument is still read for its own findings (a misspelt
+                // direction, a name that is neither direction nor position).
+                self.target_or_here(args, h);
                 self.err(
                     codes::BAD_INSTRUCTION,
                     format!("`({h} …)` with an argument is not supported"),

@@ -4,7 +4,7 @@
 use super::board::{BoardBuilder, opposites};
 use super::code::Compiler;
 use super::goals::compile_goal;
-use super::names::{NameMap, Names, index_of, name_map};
+use super::names::{NameMap, NameSet, Names, index_of, name_map};
 use super::*;
 use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
 use crate::syntax::Node;
@@ -336,17 +336,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
     };
 
     // Move blocks.
-    let mut compiler = Compiler::new(&names, vec![String::new()]);
-    compiler.declare_move_types(
-        pieces
-            .iter()
-            .flat_map(|p| p.args())
-            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
-            .flat_map(|s| s.args())
-            .filter(|b| b.head() == Some("move-type"))
-            .filter_map(|b| b.args().first().and_then(Node::word)),
-    );
-    let mut declared_types: HashSet<&str> = HashSet::new();
+    let mut compiler = Compiler::new(&names, declared_move_types(&pieces));
     // Which of the compiler's diagnostics each piece type's blocks produced.
     let mut piece_diags: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     for p in &pieces {
@@ -363,9 +353,7 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 let mut mt = 0u32;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
-                        let name = b.args().first().and_then(Node::word).unwrap_or("");
-                        mt = compiler.move_type(name);
-                        declared_types.insert(name);
+                        mt = compiler.move_type(move_type_marker_name(b));
                         continue;
                     }
                     let start = compiler.block(b, mt);
@@ -421,12 +409,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
                 match names.players.get(w) {
                     Some(&q) => turn.pieces_of = q,
                     None => {
-                        if !declared_types.contains(w) {
+                        if !compiler.declared_move_types().contains(w) {
                             soft.push(unknown_move_type(
                                 wn,
                                 "the turn order",
                                 true,
-                                &declared_types,
+                                compiler.declared_move_types(),
                                 &players,
                             ));
                         }
@@ -463,12 +451,12 @@ pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
         prio_names.clear();
         for wn in s.args() {
             let Some(w) = wn.word() else { continue };
-            if !declared_types.contains(w) {
+            if !compiler.declared_move_types().contains(w) {
                 soft.push(unknown_move_type(
                     wn,
                     "`move-priorities`",
                     false,
-                    &declared_types,
+                    compiler.declared_move_types(),
                     &players,
                 ));
             }
@@ -754,7 +742,7 @@ fn unknown_move_type(
     n: &Node,
     place: &str,
     or_player: bool,
-    declared: &HashSet<&str>,
+    declared: &NameSet,
     players: &[Player],
 ) -> Diagnostic {
     let msg = if or_player {
@@ -766,7 +754,7 @@ fn unknown_move_type(
         format!("move-type `{}` in {place} has no move block", n.text)
     };
     let mut d = Diagnostic::error(codes::UNKNOWN_MOVE_TYPE, msg).with_span(n.span);
-    let mut names: Vec<&str> = declared.iter().copied().collect();
+    let mut names: Vec<&str> = declared.iter().map(String::as_str).collect();
     names.sort_unstable();
     if or_player {
         names.extend(players.iter().map(|p| p.name.as_str()));
@@ -775,6 +763,25 @@ fn unknown_move_type(
         d = d.with_note(format!("did you mean `{s}`?"));
     }
     d
+}
+
+/// The move type a `(move-type …)` marker selects for the blocks after it (`""`, the
+/// default type, when it names none).
+fn move_type_marker_name(marker: &Node) -> &str {
+    marker.args().first().and_then(Node::word).unwrap_or("")
+}
+
+/// The move types that the `(move-type …)` markers in the pieces' `moves` and `drops`
+/// declare: what the turn order, `move-priorities`, `add-partial` and `attacked?` may name.
+fn declared_move_types(pieces: &[&Node]) -> NameSet {
+    pieces
+        .iter()
+        .flat_map(|p| p.args())
+        .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+        .flat_map(|s| s.args())
+        .filter(|b| b.head() == Some("move-type"))
+        .map(|b| move_type_marker_name(b).to_owned())
+        .collect()
 }
 
 /// Which piece types can ever stand on the board: those set up on it or in a hand, those
