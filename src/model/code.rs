@@ -8,10 +8,10 @@
 //! engine resolves both with a per-player link table.
 
 use super::NONE;
+use super::names::{NameSet, Names};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
-use std::collections::HashMap;
 
 /// Where a predicate or an action looks: the current square, one step along a direction
 /// slot, or a named position.
@@ -119,77 +119,9 @@ pub enum Op {
     End,
 }
 
-/// The names a block may refer to.
-pub struct Names<'a> {
-    pub positions: &'a HashMap<String, u32>,
-    pub directions: &'a HashMap<String, u32>,
-    pub types: &'a HashMap<String, u32>,
-    pub zones: &'a HashMap<String, u32>,
-    pub attributes: &'a HashMap<String, u32>,
-    pub players: &'a HashMap<String, u32>,
-}
-
-/// A small multiplicative hash for name look-ups: compiling a large expansion looks names up
-/// millions of times (directions, positions, piece types for every predicate), and SipHash
-/// dominated the compile of such files.
-#[derive(Default, Clone, Copy)]
-struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let mut last = 0u64;
-        for (i, &b) in chunks.remainder().iter().enumerate() {
-            last |= (b as u64) << (8 * i);
-        }
-        self.write_u64(last ^ ((bytes.len() as u64) << 56));
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type FastMap = HashMap<String, u32, std::hash::BuildHasherDefault<NameHasher>>;
-
-/// [`Names`] copied into maps with a cheap hash (the tables are small; look-ups are many).
-struct FastNames {
-    positions: FastMap,
-    directions: FastMap,
-    types: FastMap,
-    zones: FastMap,
-    attributes: FastMap,
-    players: FastMap,
-}
-
-impl FastNames {
-    fn new(n: &Names<'_>) -> Self {
-        let copy = |m: &HashMap<String, u32>| -> FastMap {
-            m.iter().map(|(k, &v)| (k.clone(), v)).collect()
-        };
-        FastNames {
-            positions: copy(n.positions),
-            directions: copy(n.directions),
-            types: copy(n.types),
-            zones: copy(n.zones),
-            attributes: copy(n.attributes),
-            players: copy(n.players),
-        }
-    }
-}
-
 /// Compiles blocks into a shared code vector.
 pub struct Compiler<'a> {
-    pub names: Names<'a>,
-    fast: FastNames,
+    pub names: &'a Names,
     pub code: Vec<Op>,
     pub type_lists: Vec<u32>,
     pub move_types: Vec<String>,
@@ -202,8 +134,8 @@ pub struct Compiler<'a> {
     /// The block being compiled called an unknown macro or instruction: its other findings
     /// would be consequences (the call was not expanded), so they are not reported.
     poisoned: bool,
-    /// Move types that some `(move-type …)` marker declares (see [`Compiler::declare_move_types`]).
-    declared_move_types: std::collections::HashSet<String>,
+    /// Move types that some `(move-type …)` marker declares (see [`Compiler::new`]).
+    declared_move_types: NameSet,
     nd: u32,
 }
 
@@ -227,31 +159,32 @@ fn intern(v: &mut Vec<String>, name: &str) -> u32 {
 }
 
 impl<'a> Compiler<'a> {
-    pub fn new(names: Names<'a>, move_types: Vec<String>) -> Self {
+    /// A compiler over `names`, with the move types that the game's `(move-type …)` markers
+    /// declare, so that a lone argument of `add-partial` can be told apart: a declared move
+    /// type continues with that type; otherwise a piece type name promotes and continues
+    /// with the block's own type.
+    pub fn new(names: &'a Names, declared_move_types: NameSet) -> Self {
         let nd = names.directions.len() as u32;
         Compiler {
-            fast: FastNames::new(&names),
             names,
             code: Vec::new(),
             type_lists: Vec::new(),
-            move_types,
+            // Index 0 is the default, unnamed move type.
+            move_types: vec![String::new()],
             flags: Vec::new(),
             position_flags: Vec::new(),
             diags: Vec::new(),
             has_partial: false,
             current_type: 0,
             poisoned: false,
-            declared_move_types: Default::default(),
+            declared_move_types,
             nd,
         }
     }
 
-    /// Declares the move types named by the game's `(move-type …)` markers, so that a lone
-    /// argument of `add-partial` can be told apart: a declared move type continues with that
-    /// type; otherwise a piece type name promotes and continues with the block's own type.
-    pub fn declare_move_types<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
-        self.declared_move_types
-            .extend(names.into_iter().map(str::to_owned));
+    /// The move types that some `(move-type …)` marker declares.
+    pub fn declared_move_types(&self) -> &NameSet {
+        &self.declared_move_types
     }
 
     pub fn move_type(&mut self, name: &str) -> u32 {
@@ -299,7 +232,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn dir(&self, name: &str) -> Option<u32> {
-        self.fast.directions.get(name).copied()
+        self.names.directions.get(name).copied()
     }
 
     /// A target argument: a direction, a position, or `(opposite d)`.
@@ -316,7 +249,7 @@ impl<'a> Compiler<'a> {
         if let Some(d) = self.dir(w) {
             Some(Target::Dir(d))
         } else {
-            self.fast.positions.get(w).map(|&p| Target::Pos(p))
+            self.names.positions.get(w).map(|&p| Target::Pos(p))
         }
     }
 
@@ -369,7 +302,7 @@ impl<'a> Compiler<'a> {
 
     fn piece_type(&mut self, n: &Node) -> Option<u32> {
         let w = n.word().unwrap_or("(…)");
-        match self.fast.types.get(w) {
+        match self.names.types.get(w) {
             Some(&t) => Some(t),
             None => {
                 self.err(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"), n);
@@ -413,7 +346,7 @@ impl<'a> Compiler<'a> {
             _ => {
                 if let Some(d) = self.dir(w) {
                     Op::Step(d)
-                } else if let Some(&p) = self.fast.positions.get(w) {
+                } else if let Some(&p) = self.names.positions.get(w) {
                     Op::Jump(p)
                 } else if self.misspelt_direction(n) {
                     return;
@@ -508,7 +441,7 @@ impl<'a> Compiler<'a> {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
-                        match self.fast.types.get(w) {
+                        match self.names.types.get(w) {
                             // `(add-partial King)`: promote, continue with this block's type.
                             Some(&t) if !self.declared_move_types.contains(w) => {
                                 (vec![t], self.current_type)
@@ -549,7 +482,7 @@ impl<'a> Compiler<'a> {
                 if let Some(p) = rest
                     .first()
                     .and_then(Node::word)
-                    .and_then(|w| self.fast.players.get(w))
+                    .and_then(|w| self.names.players.get(w))
                 {
                     owner = *p;
                     rest = &rest[1..];
@@ -557,7 +490,7 @@ impl<'a> Compiler<'a> {
                 // The piece type may be left out (`(create White)`, `(create a1)`): the
                 // created piece then has the moving piece's type.
                 let ty = match rest.first() {
-                    Some(a) if a.word().is_some_and(|w| self.fast.types.contains_key(w)) => {
+                    Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
                         rest = &rest[1..];
                         self.piece_type(a).unwrap_or(NONE)
                     }
@@ -592,7 +525,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&attr) = self.fast.attributes.get(a) else {
+                let Some(&attr) = self.names.attributes.get(a) else {
                     self.err(
                         codes::UNKNOWN_NAME,
                         format!("unknown attribute `{a}`"),
@@ -678,9 +611,10 @@ impl<'a> Compiler<'a> {
                 self.emit(op);
             }
             "mark" | "from" | "to" => {
-                // `(mark d)` / `(from p)`: act on another square, then come back.
-                let t = self.target_or_here(args, h);
-                let _ = t;
+                // `(mark d)` / `(from p)` (act on another square, then come back) is not
+                // supported; the argument is still read for its own findings (a misspelt
+                // direction, a name that is neither direction nor position).
+                self.target_or_here(args, h);
                 self.err(
                     codes::BAD_INSTRUCTION,
                     format!("`({h} …)` with an argument is not supported"),
@@ -777,12 +711,12 @@ impl<'a> Compiler<'a> {
         // declared attribute whose own name starts with `not-` (`not-locked?`) is read as
         // itself; `not-` negates only when the rest is the attribute.
         let attribute = |n: &str| {
-            self.fast
+            self.names
                 .attributes
                 .get(n)
                 .or_else(|| {
                     n.strip_suffix('?')
-                        .and_then(|b| self.fast.attributes.get(b))
+                        .and_then(|b| self.names.attributes.get(b))
                 })
                 .copied()
         };
@@ -824,7 +758,7 @@ impl<'a> Compiler<'a> {
                     Some(w)
                         if self.declared_move_types.contains(w)
                             && self.dir(w).is_none()
-                            && !self.fast.positions.contains_key(w) =>
+                            && !self.names.positions.contains_key(w) =>
                     {
                         (self.move_type(w), &args[1..])
                     }
@@ -855,7 +789,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&z) = self.fast.zones.get(z) else {
+                let Some(&z) = self.names.zones.get(z) else {
                     self.err(codes::UNKNOWN_ZONE, format!("unknown zone `{z}`"), &args[0]);
                     return;
                 };
@@ -870,7 +804,7 @@ impl<'a> Compiler<'a> {
                     );
                     return;
                 };
-                let Some(&p) = self.fast.positions.get(p) else {
+                let Some(&p) = self.names.positions.get(p) else {
                     self.err(
                         codes::UNKNOWN_POSITION,
                         format!("unknown position `{p}`"),
@@ -901,7 +835,7 @@ impl<'a> Compiler<'a> {
                     &args[1..],
                 )
             }
-            other => match self.fast.attributes.get(other) {
+            other => match self.names.attributes.get(other) {
                 Some(&a) => (Pred::Attr(a), args),
                 None => {
                     self.err(

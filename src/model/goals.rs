@@ -2,9 +2,9 @@
 //! conditions they test (see docs/semantics.md for the decisions taken where ZoG's rule is
 //! unknown).
 
+use super::names::Names;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::Node;
-use std::collections::HashMap;
 
 /// What happens to the tested player when the condition holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,15 +112,6 @@ pub struct Goal {
     pub cond: GoalCond,
 }
 
-/// Lookup tables the goal compiler needs.
-pub struct GoalNames<'a> {
-    pub types: &'a HashMap<String, u32>,
-    pub positions: &'a HashMap<String, u32>,
-    pub zones: &'a HashMap<String, u32>,
-    pub directions: &'a HashMap<String, u32>,
-    pub players: &'a HashMap<String, u32>,
-}
-
 fn flat_words(nodes: &[Node]) -> Vec<&Node> {
     let mut out = Vec::new();
     for n in nodes {
@@ -134,11 +125,7 @@ fn flat_words(nodes: &[Node]) -> Vec<&Node> {
 }
 
 /// Compiles one goal section (`(win-condition (P …) C)`).
-pub fn compile_goal(
-    section: &Node,
-    names: &GoalNames,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Goal> {
+pub fn compile_goal(section: &Node, names: &Names, diags: &mut Vec<Diagnostic>) -> Option<Goal> {
     let kind = match section.head()? {
         "win-condition" => GoalKind::Win,
         "loss-condition" => GoalKind::Loss,
@@ -184,7 +171,7 @@ pub fn compile_goal(
     })
 }
 
-fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Vec<u32>> {
+fn types_of(nodes: &[Node], names: &Names, diags: &mut Vec<Diagnostic>) -> Option<Vec<u32>> {
     let mut out = Vec::new();
     for n in flat_words(nodes) {
         let w = n.word().unwrap_or("");
@@ -206,7 +193,7 @@ fn types_of(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> O
 /// bare type names (the tested player's pieces) and the occupier forms `(opponent T …)`,
 /// `(any-owner T …)` and `(not T …)`, which may nest (`(not (opponent T))`). A plain list
 /// of type names groups alternatives.
-fn occupants(nodes: &[Node], names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<Occupants> {
+fn occupants(nodes: &[Node], names: &Names, diags: &mut Vec<Diagnostic>) -> Option<Occupants> {
     let mut out: Occupants = Vec::new();
     let mut own = Vec::new();
     collect_occupants(nodes, (Owner::Own, false), &mut own, &mut out, names, diags)?;
@@ -228,7 +215,7 @@ fn collect_occupants(
     (owner, negate): (Owner, bool),
     plain: &mut Vec<u32>,
     out: &mut Occupants,
-    names: &GoalNames,
+    names: &Names,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<()> {
     for n in nodes {
@@ -267,7 +254,7 @@ fn collect_occupants(
     Some(())
 }
 
-fn cond(n: &Node, names: &GoalNames, diags: &mut Vec<Diagnostic>) -> Option<GoalCond> {
+fn cond(n: &Node, names: &Names, diags: &mut Vec<Diagnostic>) -> Option<GoalCond> {
     if let Some(w) = n.atom() {
         return Some(match w {
             "stalemated" => GoalCond::Stalemated,

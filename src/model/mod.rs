@@ -4,14 +4,17 @@
 //! indices, links a flat table, zones bitsets, move blocks bytecode ([`code`]), goals a small
 //! tree ([`goals`]). The engine ([`crate::engine`]) runs on the model only.
 //!
-//! Sub-modules: [`board`] (grids, positions, links, zones, symmetry), [`code`] (the move
-//! bytecode and its compiler), [`goals`] (goal conditions), [`compile`] (everything else:
-//! players, turn order, pieces, setup, options).
+//! Sub-modules: [`board`] (grids, positions, links), [`code`] (the move bytecode and its
+//! compiler), [`goals`] (goal conditions and their compiler), [`names`] (the name table both
+//! compilers look names up in), [`compile`] (the driver, one module per section: players,
+//! board, symmetry and zones, pieces and their blocks, turn order, setup, goals, options and
+//! move priorities).
 
 pub mod board;
 pub mod code;
 pub mod compile;
 pub mod goals;
+pub mod names;
 
 use crate::diagnostics::Diagnostic;
 use crate::expand::GameDef;
