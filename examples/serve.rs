@@ -10,7 +10,7 @@
 //!
 //! | request | response |
 //! |---|---|
-//! | `{"cmd": "load", "game": "tic-tac-toe", "seed": 1}` | `title`, `players`, `positions`, then the state |
+//! | `{"cmd": "load", "game": "tic-tac-toe", "seed": 1}` | `title`, `players`, `positions`, `rects` (where each position is drawn: left, top, right, bottom, or null), then the state |
 //! | `{"cmd": "state"}` | `to_move`, `pieces` (`pos`, `type`, `owner`), `over`, `results` |
 //! | `{"cmd": "moves"}` | `moves`: the legal moves' notations |
 //! | `{"cmd": "play", "move": "Man b2"}` | `played`, then the state |
@@ -85,6 +85,7 @@ fn handle(req: &Value, session: &mut Option<Session>) -> Result<Value, String> {
             "title": m.title,
             "players": m.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
             "positions": m.positions,
+            "rects": m.position_rects,
             "ai": s.ai.config.describe(),
         });
         merge(&mut v, state(s));

@@ -191,6 +191,7 @@ fn the_json_lines_example_drives_a_game() {
     assert_eq!(replies[0]["ok"], false, "no game loaded yet");
     assert_eq!(replies[1]["title"], "Tic-Tac-Toe");
     assert_eq!(replies[1]["positions"].as_array().unwrap().len(), 9);
+    assert_eq!(replies[1]["rects"][0], serde_json::json!([4, 4, 104, 104]));
     assert_eq!(replies[2]["played"], "Man b2");
     assert_eq!(replies[2]["to_move"], "O");
     assert_eq!(replies[3]["ok"], false, "b2 is taken");

@@ -459,3 +459,30 @@ fn bytecode_of_marks_flags_and_a_partial_move() {
         "#]],
     );
 }
+
+/// Board coordinates for drawing: a grid's `start-rectangle` moved by each dimension's offset
+/// times the label's index, and explicit `positions` rectangles; kill-positions keep the
+/// others in place, and a position without a layout has none.
+#[test]
+fn positions_carry_their_screen_rectangles() {
+    let m = dagaz::load_game("tic-tac-toe").unwrap();
+    let rect = |m: &dagaz::Model, p: &str| m.position_rects[m.position_index[p] as usize];
+    assert_eq!(rect(&m, "a3"), Some([4, 4, 104, 104]));
+    assert_eq!(rect(&m, "c3"), Some([204, 4, 304, 104]));
+    assert_eq!(rect(&m, "b1"), Some([104, 204, 204, 304]));
+    let text = "(game (title \"T\") (players W B) (turn-order W B)
+        (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c\" (10 0)) (\"1\" (0 10)))
+                     (directions (e 1 0)))
+               (positions (x 100 100 120 120) (y 130 100 150 120))
+               (links e (x y))
+               (kill-positions a1))
+        (board-setup (W (Man b1)))
+        (piece (name Man) (moves (e (verify empty?) add)))
+        (draw-condition (W B) stalemated))";
+    let loaded = dagaz::expand::load_text("t.zrf", text, Limits::default());
+    let m = dagaz::Model::compile(loaded.default_game().unwrap()).unwrap();
+    assert_eq!(m.positions.len(), 4, "{:?}", m.positions);
+    assert_eq!(rect(&m, "b1"), Some([10, 0, 20, 10]));
+    assert_eq!(rect(&m, "c1"), Some([20, 0, 30, 10]));
+    assert_eq!(rect(&m, "y"), Some([130, 100, 150, 120]));
+}

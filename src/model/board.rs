@@ -22,7 +22,14 @@ pub struct BoardBuilder {
     pub links: HashMap<(u32, u32), u32>,
     pub killed: Vec<bool>,
     pub dummy: Vec<u32>,
+    /// Screen rectangle of each position, when the file gives one (see [`Rect`]).
+    pub rects: Vec<Option<Rect>>,
 }
+
+/// Where a position is drawn on the board image, in the file's pixels: left, top, right,
+/// bottom. From `(positions (a1 x1 y1 x2 y2) …)` or a grid's `start-rectangle` moved by each
+/// dimension's offset times the label's index (ZoG's layout).
+pub type Rect = [i32; 4];
 
 /// The finished board: names, indices, the flat link table, dummy positions.
 pub struct Board {
@@ -35,6 +42,24 @@ pub struct Board {
     pub dummy: PosSet,
     /// Names of positions that `kill-positions` removed: known to the board, but gone.
     pub killed: std::collections::HashSet<String>,
+    /// Screen rectangle of each position, by index.
+    pub rects: Vec<Option<Rect>>,
+}
+
+/// The integers of `items`, if they all are integers.
+fn int_args(items: &[Node]) -> Option<Vec<i32>> {
+    items
+        .iter()
+        .map(|n| n.word().and_then(|w| w.parse::<i32>().ok()))
+        .collect()
+}
+
+/// A rectangle from four integers.
+fn rect_of(items: &[Node]) -> Option<Rect> {
+    match int_args(items)?.as_slice() {
+        &[a, b, c, d] => Some([a, b, c, d]),
+        _ => None,
+    }
 }
 
 /// Words of a list's arguments (atoms, numbers, strings).
@@ -51,6 +76,7 @@ impl BoardBuilder {
         self.positions.push(name.to_owned());
         self.index.insert(name.to_owned(), i);
         self.killed.push(false);
+        self.rects.push(None);
         i
     }
 
@@ -118,7 +144,10 @@ impl BoardBuilder {
                 Some("positions") => {
                     for p in s.args() {
                         if let Some(name) = p.items.first().and_then(Node::word) {
-                            self.add_position(name);
+                            let i = self.add_position(name);
+                            if let Some(r) = rect_of(&p.items[1..]) {
+                                self.rects[i as usize] = Some(r);
+                            }
                         } else if let Some(name) = p.word() {
                             self.add_position(name);
                         }
@@ -222,6 +251,9 @@ impl BoardBuilder {
 
     fn read_grid(&mut self, grid: &Node, diags: &mut Vec<Diagnostic>) {
         let mut dims: Vec<Vec<String>> = Vec::new();
+        // Screen layout: the first cell's rectangle and each dimension's offset.
+        let mut start_rect: Option<Rect> = None;
+        let mut offsets: Vec<Option<(i32, i32)>> = Vec::new();
         let mut dirs: Vec<(String, Vec<i64>, &Node)> = Vec::new();
         for s in grid.args() {
             match s.head() {
@@ -229,7 +261,13 @@ impl BoardBuilder {
                     for d in s.args() {
                         let labels = d.items.first().and_then(Node::word);
                         match labels {
-                            Some(l) => dims.push(l.split('/').map(str::to_owned).collect()),
+                            Some(l) => {
+                                dims.push(l.split('/').map(str::to_owned).collect());
+                                offsets.push(d.items.get(1).and_then(|o| {
+                                    let v = int_args(&o.items)?;
+                                    (v.len() == 2).then(|| (v[0], v[1]))
+                                }));
+                            }
                             None => diags.push(
                                 Diagnostic::error(
                                     codes::BAD_GRID,
@@ -240,6 +278,7 @@ impl BoardBuilder {
                         }
                     }
                 }
+                Some("start-rectangle") => start_rect = rect_of(s.args()),
                 Some("directions") => {
                     for d in s.args() {
                         let Some(name) = d.items.first().and_then(Node::word) else {
@@ -298,6 +337,23 @@ impl BoardBuilder {
                 .map(|k| dims[k][coord[k]].as_str())
                 .collect();
             *id = self.add_position(&name);
+            if let Some([x1, y1, x2, y2]) = start_rect
+                && offsets.iter().all(Option::is_some)
+            {
+                let (mut dx, mut dy) = (0i64, 0i64);
+                for (k, o) in offsets.iter().enumerate() {
+                    let (ox, oy) = o.unwrap_or_default();
+                    dx += coord[k] as i64 * i64::from(ox);
+                    dy += coord[k] as i64 * i64::from(oy);
+                }
+                let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+                self.rects[*id as usize] = Some([
+                    clamp(i64::from(x1) + dx),
+                    clamp(i64::from(y1) + dy),
+                    clamp(i64::from(x2) + dx),
+                    clamp(i64::from(y2) + dy),
+                ]);
+            }
         }
         for (name, delta, node) in &mut dirs {
             if delta.len() < dims.len() {
@@ -372,6 +428,12 @@ impl BoardBuilder {
             .enumerate()
             .map(|(i, n)| (n.clone(), i as u32))
             .collect();
+        let mut rects = vec![None; names.len()];
+        for (i, r) in self.rects.iter().enumerate() {
+            if remap[i] != NONE {
+                rects[remap[i] as usize] = *r;
+            }
+        }
         let mut dummy = PosSet::new(names.len());
         for p in self.dummy {
             if remap[p as usize] != NONE {
@@ -393,6 +455,7 @@ impl BoardBuilder {
             direction_index: self.dir_index,
             links,
             dummy,
+            rects,
         }
     }
 }

@@ -195,6 +195,10 @@ pub struct Model {
     pub players: Vec<Player>,
     /// Position names, by index.
     pub positions: Vec<String>,
+    /// Where each position is drawn on the board image (left, top, right, bottom, in the
+    /// file's pixels), when the file lays it out (`start-rectangle` of a grid, or explicit
+    /// `positions` rectangles); `None` for positions without a layout.
+    pub position_rects: Vec<Option<board::Rect>>,
     pub position_index: HashMap<String, u32>,
     /// Positions declared with `(dummy …)` on the board: real cells, but no drop targets.
     pub dummy_positions: PosSet,

@@ -150,6 +150,7 @@ fn compile_sections(cx: &mut Ctx<'_>, title: &str) -> Result<Model, Stop> {
         title: title.to_owned(),
         players,
         positions: board.positions,
+        position_rects: board.rects,
         position_index: board.position_index,
         dummy_positions: board.dummy,
         directions: board.directions,
