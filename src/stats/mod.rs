@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashSet};
 pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
 
 /// A score with its 95% interval.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Score {
     pub games: u64,
@@ -41,6 +42,7 @@ impl Score {
 }
 
 /// Elo difference of A over B with its 95% interval (`None` = infinite).
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct EloDiff {
     pub elo: Option<f64>,
@@ -49,6 +51,7 @@ pub struct EloDiff {
 }
 
 /// Results of one seat (e.g. White) over a match.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatSummary {
     pub seat: String,
@@ -61,6 +64,7 @@ pub struct SeatSummary {
 }
 
 /// One bucket of the game-length histogram: plies in `from..to`.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Bucket {
     pub from: u32,
@@ -69,6 +73,7 @@ pub struct Bucket {
 }
 
 /// How the finished games of a match ended.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Ends {
     /// By a goal of the rules.
@@ -85,6 +90,7 @@ pub struct Ends {
 
 /// One player's results in a one-seat game (a solitaire, or one AI against random
 /// players): each game is solved, failed, drawn (a draw goal) or unfinished (ply cap).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SoloSummary {
     /// `A` or `B`.
@@ -111,6 +117,7 @@ pub struct SoloSummary {
 }
 
 /// The summary of one match (one pair of players and one run seed).
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
     pub schema_version: u32,

@@ -85,6 +85,7 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
 }
 
 /// What a run produced.
+#[non_exhaustive]
 #[derive(Debug)]
 pub struct RunOutcome {
     /// Records of the games played in this run, by index (empty with
