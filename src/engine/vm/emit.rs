@@ -21,6 +21,7 @@ impl Scratch {
     /// Emits the moves of the `add` instruction `op` (one per promotion type, or one
     /// keeping the type) from the queued work in `frames[0]`.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn add_moves(
         &mut self,
         t: &Tables,
@@ -65,6 +66,7 @@ impl Scratch {
 
 /// Builds one move from the queued actions and movements (see the module documentation).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn emit(
     t: &Tables,
     board: &mut [u32],
