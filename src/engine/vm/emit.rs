@@ -6,7 +6,7 @@
 //! cascaded); then the other actions in the order they were queued (change-type, flip,
 //! change-owner, create, set-attribute), each on the piece standing on its square.
 
-use super::{Action, Frame, Scratch};
+use super::{Action, Frame, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Tables};
 use crate::model::{NONE, Op, piece};
 
@@ -20,16 +20,13 @@ fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
 impl Scratch {
     /// Emits the moves of the `add` instruction `op` (one per promotion type, or one
     /// keeping the type) from the queued work in `frames[0]`.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn add_moves(
         &mut self,
         t: &Tables,
         op: Op,
-        from: u32,
-        piece: u32,
+        moving: Moving,
         dest: u32,
-        move_type: u32,
         out: &mut MoveList,
     ) {
         let Op::Add {
@@ -41,23 +38,23 @@ impl Scratch {
         else {
             return;
         };
-        let f = &self.frames[0];
         // `add` emits one move; `(add T1 … Tn)` one move per type, promoted to it.
         let plain = (ntypes == 0).then_some(NONE);
         let promotions = (types..types + ntypes).map(|i| t.model.type_lists[i as usize]);
+        let f = &self.frames[0];
         for promote in plain.into_iter().chain(promotions) {
             emit(
                 t,
                 &mut self.board,
                 f,
                 self.mover,
-                from,
-                piece,
+                moving.from,
+                moving.piece,
                 dest,
                 promote,
                 copy,
                 partial,
-                move_type,
+                moving.move_type,
                 out,
             );
         }
@@ -65,6 +62,9 @@ impl Scratch {
 }
 
 /// Builds one move from the queued actions and movements (see the module documentation).
+///
+/// The arguments stay scalars: grouping them into small structs (the moving piece, the
+/// landing) cost 0.6-0.8% more instructions in perft (cachegrind, chess and checkers).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn emit(

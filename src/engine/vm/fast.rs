@@ -8,7 +8,8 @@
 //! `Engine::without_fast_path`) every entry is `Other`, so every block runs in the full
 //! interpreter from its first instruction.
 
-use super::Scratch;
+use super::interp::Resume;
+use super::{Moving, Scratch};
 use crate::engine::{MoveList, Tables};
 use crate::model::{NONE, Op, Pred, Target, piece};
 
@@ -180,7 +181,12 @@ impl Scratch {
                         }
                         Some(o) => {
                             self.frames[0].clear();
-                            self.add_moves(t, t.model.code[pc], from, piece, pos, move_type, o);
+                            let moving = Moving {
+                                piece,
+                                from,
+                                move_type,
+                            };
+                            self.add_moves(t, t.model.code[pc], moving, pos, o);
                         }
                     }
                     pc += 1;
@@ -189,7 +195,19 @@ impl Scratch {
                 FastOp::Other => break,
             }
         }
-        self.run_in(t, pc, start, pos, acc, steps, piece, from, move_type, out)
+        let at = Resume {
+            pc,
+            start,
+            pos,
+            acc,
+            steps,
+        };
+        let moving = Moving {
+            piece,
+            from,
+            move_type,
+        };
+        self.run_in(t, at, moving, out)
     }
 
     /// Evaluates a [`SimplePred`] on `pos` of the frozen board.

@@ -11,29 +11,45 @@
 //! This module also owns predicates (`test`) and the per-board cache of board scans (the
 //! scans themselves are found by `engine::scan`): `cached_scan` and `scan_body`.
 
-use super::{Action, Regs, Scratch};
+use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
 use crate::model::{NONE, Op, Pred, Target, piece};
 
+/// Where the fast path hands a run over to the full interpreter: the instruction, the
+/// square the mark is on (where the run started), the current square, the accumulator and
+/// the `while` steps taken so far.
+pub(super) struct Resume {
+    pub pc: usize,
+    pub start: u32,
+    pub pos: u32,
+    pub acc: bool,
+    pub steps: u32,
+}
+
 impl Scratch {
-    /// The general interpreter: runs from `pc` with the current square `pos` and the
-    /// accumulator `acc` (the mark is still on `start`).
-    #[allow(clippy::too_many_arguments)]
+    /// The general interpreter: runs `moving`'s block from where `at` says (the mark is
+    /// still on `at.start`).
     #[inline(never)]
     pub(super) fn run_in(
         &mut self,
         t: &Tables,
-        pc: usize,
-        start: u32,
-        pos: u32,
-        mut acc: bool,
-        mut steps: u32,
-        mut piece: u32,
-        mut from: u32,
-        move_type: u32,
+        at: Resume,
+        moving: Moving,
         mut out: Option<&mut MoveList>,
     ) -> bool {
+        let Resume {
+            pc,
+            start,
+            pos,
+            mut acc,
+            mut steps,
+        } = at;
+        let Moving {
+            mut piece,
+            mut from,
+            move_type,
+        } = moving;
         let k = usize::from(out.is_none());
         self.frames[k].clear();
         let code = &t.model.code[..];
@@ -107,7 +123,14 @@ impl Scratch {
                                 return true;
                             }
                         }
-                        Some(o) => self.add_moves(t, op, from, piece, dest, move_type, o),
+                        Some(o) => {
+                            let moving = Moving {
+                                piece,
+                                from,
+                                move_type,
+                            };
+                            self.add_moves(t, op, moving, dest, o)
+                        }
                     }
                 }
                 Op::Jump(p) => r.pos = p,

@@ -62,6 +62,15 @@ pub(crate) struct Regs {
     pub piece: u32,
 }
 
+/// The moving piece of a run: what `add` moves, from where ([`NONE`] for a drop), under
+/// the block's move type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Moving {
+    pub piece: u32,
+    pub from: u32,
+    pub move_type: u32,
+}
+
 /// The VM's scratch board and registers (one per engine).
 pub(crate) struct Scratch {
     /// Working copy of the state's cells (frozen while a block runs).
