@@ -88,6 +88,52 @@ fn perft_deep_suites() {
     suite("international-draughts", 7);
 }
 
+/// Suite cases whose expected leaf count is above this are left out of
+/// [`fast_path_never_changes_perft`] (a debug-profile test runs each case twice, once in the
+/// slower full interpreter).
+const FAST_PATH_MAX_LEAVES: u64 = 1_100_000;
+
+/// The VM's fast path never changes a count: every case of every bundled perft suite
+/// (`games/*.perft`) with at most [`FAST_PATH_MAX_LEAVES`] expected leaves is counted with
+/// the fast path on ([`Engine::new`]) and off ([`Engine::without_fast_path`], every block in
+/// the full interpreter), and both must equal the expected count.
+#[test]
+fn fast_path_never_changes_perft() {
+    let (mut ran, mut skipped, mut suites) = (0, 0, 0);
+    for b in dagaz::games::all().filter(|b| !b.perft.is_empty()) {
+        suites += 1;
+        let mut engines: BTreeMap<String, (Engine, Engine)> = BTreeMap::new();
+        for case in dagaz::engine::perft::parse_suite(b.perft).expect("well-formed suite") {
+            if case.expected > FAST_PATH_MAX_LEAVES {
+                skipped += 1;
+                continue;
+            }
+            let key = case.variant.clone().unwrap_or_default();
+            let (fast, plain) = engines.entry(key).or_insert_with(|| {
+                let m = bundled(&case.game, case.variant.as_deref()).model().clone();
+                (Engine::new(m.clone()), Engine::without_fast_path(m))
+            });
+            assert!(fast.has_fast_path() && !plain.has_fast_path());
+            for (e, how) in [(fast, "fast path"), (plain, "full interpreter")] {
+                assert_eq!(
+                    perft(e, case.depth),
+                    case.expected,
+                    "{} {:?} depth {} ({how})",
+                    b.name,
+                    case.variant,
+                    case.depth
+                );
+            }
+            ran += 1;
+        }
+    }
+    eprintln!("fast path: {suites} suites, {ran} cases both ways, {skipped} skipped");
+    assert!(
+        suites >= 4 && ran >= 30,
+        "only {ran} cases of {suites} suites"
+    );
+}
+
 #[test]
 fn tictactoe_game_results() {
     // Counting finished games by result over the whole tree: 131,184 / 77,904 / 46,080.

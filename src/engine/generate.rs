@@ -9,56 +9,17 @@
 //! 5. king safety when a goal uses `checkmated`;
 //! 6. `"maximal captures"`;
 //! 7. a pass when `"pass turn"` allows one.
+//!
+//! This module owns only that pipeline and its buffers (`Pipeline`); running move blocks
+//! and attack tests is the VM's job (`engine::vm`), which the steps call into.
 
+use super::vm::Scratch;
 use super::{Engine, Move, MoveList, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::{MaximalCaptures, NONE, PassTurn, piece};
 
-/// A queued action of one block run.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Action {
-    Capture(u32),
-    Flip(u32),
-    ChangeOwner(u32),
-    ChangeType(u32, u32),
-    Create(u32, u32),
-    SetAttr(u32, u32, bool),
-}
-
-/// Queued work of one block run.
-#[derive(Default, Debug)]
-pub(crate) struct Frame {
-    pub actions: Vec<Action>,
-    /// Earlier movements of a cascading block: (from, to, piece).
-    pub cascades: Vec<(u32, u32, u32)>,
-    /// Position flags set to true: (flag, position).
-    pub posflags: Vec<(u32, u32)>,
-}
-
-impl Frame {
-    pub fn clear(&mut self) {
-        self.actions.clear();
-        self.cascades.clear();
-        self.posflags.clear();
-    }
-}
-
-/// Scratch buffers and registers of one engine.
-pub(crate) struct Scratch {
-    /// Working copy of the state's cells (frozen while a block runs).
-    pub board: Vec<u32>,
-    /// The player whose pieces, zones and symmetry are in use.
-    pub mover: u32,
-    pub last_from: u32,
-    pub last_to: u32,
-    /// [0] normal runs, [1] attack runs.
-    pub frames: [Frame; 2],
-    pub attack_target: u32,
-    /// Only blocks of this move type attack ([`NONE`]: all), for `(attacked? MOVE-TYPE)`.
-    pub attack_move_type: u32,
-    pub in_attack: bool,
-    pub loop_budget: u32,
-    pub loop_overflow: bool,
+/// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
+pub(crate) struct Pipeline {
     chain_lists: Vec<MoveList>,
     chain_moves: Vec<Move>,
     chain_path: Vec<u64>,
@@ -74,25 +35,48 @@ pub(crate) struct Scratch {
     /// Royal cells after the move being tested.
     moved_royals: Vec<u32>,
     pub diags: Vec<Diagnostic>,
-    /// Board scans run on the current scratch board (see `scan`). Cleared whenever the
-    /// board changes.
-    pub scan_cache: Vec<super::scan::ScanEntry>,
-    pub scan_store: Vec<Action>,
 }
 
-impl Scratch {
-    pub(crate) fn new(t: &Tables) -> Scratch {
-        Scratch {
-            board: vec![0; t.model.num_cells()],
-            mover: 0,
-            last_from: NONE,
-            last_to: NONE,
-            frames: Default::default(),
-            attack_target: NONE,
-            attack_move_type: NONE,
-            in_attack: false,
-            loop_budget: 10_000,
-            loop_overflow: false,
+/// Step 2: first parts of every piece and drops.
+fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut MoveList) {
+    let m = &t.model;
+    let mover = vm.mover;
+    for pos in 0..m.num_positions() as u32 {
+        let v = vm.board[pos as usize];
+        if v == 0 || piece::owner(v) != mover {
+            continue;
+        }
+        for b in &m.piece_types[piece::ty(v) as usize].moves {
+            if only_type.is_some_and(|mt| mt != b.move_type) {
+                continue;
+            }
+            vm.run(t, b.start, pos, v, pos, b.move_type, Some(out));
+        }
+    }
+    for (ty, pt) in m.piece_types.iter().enumerate() {
+        if pt.drops.is_empty()
+            || (!m.unlimited_drops[ty] && vm.board[m.hand_cell(mover, ty as u32) as usize] == 0)
+        {
+            continue;
+        }
+        let v = piece::make(ty as u32, mover, pt.attrs);
+        for pos in 0..m.num_positions() as u32 {
+            if m.dummy_positions.contains(pos) {
+                continue;
+            }
+            for b in &pt.drops {
+                if only_type.is_some_and(|mt| mt != b.move_type) {
+                    continue;
+                }
+                vm.run(t, b.start, pos, v, NONE, b.move_type, Some(out));
+            }
+        }
+    }
+}
+
+impl Pipeline {
+    pub(crate) fn new() -> Pipeline {
+        Pipeline {
             chain_lists: Vec::new(),
             chain_moves: Vec::new(),
             chain_path: Vec::new(),
@@ -106,82 +90,11 @@ impl Scratch {
             enemy_cells: Vec::new(),
             moved_royals: Vec::new(),
             diags: Vec::new(),
-            scan_cache: Vec::new(),
-            scan_store: Vec::new(),
-        }
-    }
-
-    /// Forgets the cached board scans (the scratch board is about to change).
-    #[inline]
-    pub(crate) fn board_changed(&mut self) {
-        self.scan_cache.clear();
-        self.scan_store.clear();
-    }
-
-    /// Loads a state into the scratch board.
-    fn load(&mut self, t: &Tables, s: &State) {
-        self.board_changed();
-        self.board.copy_from_slice(&s.cells);
-        let turn = t.model.turns[s.turn as usize];
-        self.mover = turn.pieces_of;
-        self.last_from = s.last_from;
-        self.last_to = s.last_to;
-    }
-
-    fn apply(&mut self, m: &Move) {
-        self.board_changed();
-        for c in &m.changes {
-            self.board[c.cell as usize] = c.new;
-        }
-    }
-
-    fn revert(&mut self, m: &Move) {
-        self.board_changed();
-        for c in m.changes.iter().rev() {
-            self.board[c.cell as usize] = c.old;
-        }
-    }
-
-    /// Step 2: first parts of every piece and drops.
-    fn first_parts(&mut self, t: &Tables, only_type: Option<u32>, out: &mut MoveList) {
-        let m = &t.model;
-        let mover = self.mover;
-        for pos in 0..m.num_positions() as u32 {
-            let v = self.board[pos as usize];
-            if v == 0 || piece::owner(v) != mover {
-                continue;
-            }
-            for b in &m.piece_types[piece::ty(v) as usize].moves {
-                if only_type.is_some_and(|mt| mt != b.move_type) {
-                    continue;
-                }
-                self.run(t, b.start, pos, v, pos, b.move_type, Some(out));
-            }
-        }
-        for (ty, pt) in m.piece_types.iter().enumerate() {
-            if pt.drops.is_empty()
-                || (!m.unlimited_drops[ty]
-                    && self.board[m.hand_cell(mover, ty as u32) as usize] == 0)
-            {
-                continue;
-            }
-            let v = piece::make(ty as u32, mover, pt.attrs);
-            for pos in 0..m.num_positions() as u32 {
-                if m.dummy_positions.contains(pos) {
-                    continue;
-                }
-                for b in &pt.drops {
-                    if only_type.is_some_and(|mt| mt != b.move_type) {
-                        continue;
-                    }
-                    self.run(t, b.start, pos, v, NONE, b.move_type, Some(out));
-                }
-            }
         }
     }
 
     /// Step 4: replaces partial first parts by their complete chains.
-    fn expand_chains(&mut self, t: &Tables, out: &mut MoveList, base_hash: u64) {
+    fn expand_chains(&mut self, vm: &mut Scratch, t: &Tables, out: &mut MoveList, base_hash: u64) {
         let mut work = std::mem::take(&mut self.work);
         work.clear();
         self.keep.clear();
@@ -201,7 +114,7 @@ impl Scratch {
             self.chain_path.push(base_hash);
             let m = work.slot_mut(i);
             let m = std::mem::take(m);
-            self.extend_chain(t, &m, out, 0, base_hash);
+            self.extend_chain(vm, t, &m, out, 0, base_hash);
             *work.slot_mut(i) = m;
         }
         self.work = work;
@@ -209,6 +122,7 @@ impl Scratch {
 
     fn extend_chain(
         &mut self,
+        vm: &mut Scratch,
         t: &Tables,
         m: &Move,
         out: &mut MoveList,
@@ -228,22 +142,22 @@ impl Scratch {
         if self.chain_nodes > self.chain_budget() {
             self.chain_overflow = true;
         } else if depth < MAX_DEPTH && !cycle {
-            self.apply(m);
-            let (lf, lt) = (self.last_from, self.last_to);
-            self.last_from = m.last_from;
-            self.last_to = m.last_to;
+            vm.apply(m);
+            let (lf, lt) = (vm.last_from, vm.last_to);
+            vm.last_from = m.last_from;
+            vm.last_to = m.last_to;
             let dest = m.last_to;
-            let v = self.board[dest as usize];
-            if v != 0 && piece::owner(v) == self.mover {
+            let v = vm.board[dest as usize];
+            if v != 0 && piece::owner(v) == vm.mover {
                 for b in &t.model.piece_types[piece::ty(v) as usize].moves {
                     if b.move_type == m.partial {
-                        self.run(t, b.start, dest, v, dest, b.move_type, Some(&mut conts));
+                        vm.run(t, b.start, dest, v, dest, b.move_type, Some(&mut conts));
                     }
                 }
             }
-            self.last_from = lf;
-            self.last_to = lt;
-            self.revert(m);
+            vm.last_from = lf;
+            vm.last_to = lt;
+            vm.revert(m);
         }
         if cycle {
             // The chain came back to a position it passed through: not a move.
@@ -275,7 +189,7 @@ impl Scratch {
                 composed.last_to = c.last_to;
                 composed.partial = c.partial;
                 if composed.partial != NONE {
-                    self.extend_chain(t, &composed, out, depth + 1, base_hash);
+                    self.extend_chain(vm, t, &composed, out, depth + 1, base_hash);
                 } else {
                     out.push_slot().copy_from(&composed);
                 }
@@ -296,15 +210,15 @@ impl Scratch {
     /// player anywhere, the royal pieces stay where they are and no new attacker appears,
     /// so only the opponents' pieces that might reach a royal square before the move
     /// (by the reach table) need to be tried after it.
-    fn king_safety(&mut self, t: &Tables, out: &mut MoveList) {
-        let mover = self.mover;
+    fn king_safety(&mut self, vm: &mut Scratch, t: &Tables, out: &mut MoveList) {
+        let mover = vm.mover;
         let npos = t.model.num_positions();
         let mut keep = std::mem::take(&mut self.keep);
         keep.clear();
         let mut royals = std::mem::take(&mut self.royal_cells);
         royals.clear();
         for pos in 0..npos as u32 {
-            let v = self.board[pos as usize];
+            let v = vm.board[pos as usize];
             if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v) as usize] {
                 royals.push(pos);
             }
@@ -315,13 +229,13 @@ impl Scratch {
         enemies.clear();
         let mut moved_royals = std::mem::take(&mut self.moved_royals);
         for pos in 0..npos as u32 {
-            let v = self.board[pos as usize];
+            let v = vm.board[pos as usize];
             if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v) as usize] {
                 continue;
             }
             enemies.push(pos);
             for &k in &royals {
-                if self.may_attack(t, pos, v, k) {
+                if vm.may_attack(t, pos, v, k) {
                     attackers.push((k, pos));
                 }
             }
@@ -340,7 +254,7 @@ impl Scratch {
                 royals.contains(&c.cell) || (c.new != 0 && t.royal[piece::ty(c.new) as usize])
             });
             let slow = !fast || places_foreign;
-            self.apply(m);
+            vm.apply(m);
             let safe = if moves_royal && !slow {
                 // A royal piece moved (or was captured, or appeared): follow the royal
                 // cells through the move's changes, then try the opponents' pieces that
@@ -361,21 +275,21 @@ impl Scratch {
                 }
                 !moved_royals.iter().any(|&k| {
                     enemies.iter().any(|&cell| {
-                        let v = self.board[cell as usize];
+                        let v = vm.board[cell as usize];
                         v != 0
                             && piece::owner(v) != mover
-                            && self.may_attack(t, cell, v, k)
-                            && self.piece_attacks(t, cell, v, k)
+                            && vm.may_attack(t, cell, v, k)
+                            && vm.piece_attacks(t, cell, v, k)
                     })
                 })
             } else if slow {
                 let mut safe = true;
                 for pos in 0..npos as u32 {
-                    let v = self.board[pos as usize];
+                    let v = vm.board[pos as usize];
                     if v != 0
                         && piece::owner(v) == mover
                         && t.royal[piece::ty(v) as usize]
-                        && self.attacked_by_others(t, pos, mover, 0)
+                        && vm.attacked_by_others(t, pos, mover, 0)
                     {
                         safe = false;
                         break;
@@ -384,11 +298,11 @@ impl Scratch {
                 safe
             } else {
                 !attackers.iter().any(|&(k, cell)| {
-                    let v = self.board[cell as usize];
-                    v != 0 && piece::owner(v) != mover && self.piece_attacks(t, cell, v, k)
+                    let v = vm.board[cell as usize];
+                    v != 0 && piece::owner(v) != mover && vm.piece_attacks(t, cell, v, k)
                 })
             };
-            self.revert(m);
+            vm.revert(m);
             keep.push(safe);
         }
         out.retain_flags(&keep);
@@ -397,18 +311,6 @@ impl Scratch {
         self.attackers = attackers;
         self.enemy_cells = enemies;
         self.moved_royals = moved_royals;
-    }
-
-    /// True when a royal piece of `player` stands attacked on the scratch board.
-    pub(crate) fn royal_attacked(&mut self, t: &Tables, player: u32) -> bool {
-        let npos = t.model.num_positions() as u32;
-        (0..npos).any(|pos| {
-            let v = self.board[pos as usize];
-            v != 0
-                && piece::owner(v) == player
-                && t.royal[piece::ty(v) as usize]
-                && self.attacked_by_others(t, pos, player, 0)
-        })
     }
 }
 
@@ -434,12 +336,12 @@ impl Engine {
     pub(crate) fn generate(&mut self, s: &State, out: &mut MoveList) {
         out.clear();
         let t = &*self.t;
-        let g = &mut self.g;
-        g.loop_budget = self.budget.loop_steps;
-        g.chain_limit = self.budget.chain_nodes;
-        g.load(t, s);
+        let (vm, p) = (&mut self.vm, &mut self.pipe);
+        vm.loop_budget = self.budget.loop_steps;
+        p.chain_limit = self.budget.chain_nodes;
+        vm.load(t, s);
         let turn = t.model.turns[s.turn as usize];
-        g.first_parts(t, turn.move_type, out);
+        first_parts(vm, t, turn.move_type, out);
         if t.model.has_priorities && out.len() > 1 {
             let best = out
                 .iter()
@@ -449,17 +351,17 @@ impl Engine {
             out.retain_by(|m| t.model.priority_rank[m.move_type as usize] == best);
         }
         if t.model.has_partial && out.iter().any(|m| m.partial != NONE) {
-            g.expand_chains(t, out, s.hash);
-            if g.chain_overflow {
-                g.chain_overflow = false;
-                g.diags.push(Diagnostic::warning(
+            p.expand_chains(vm, t, out, s.hash);
+            if p.chain_overflow {
+                p.chain_overflow = false;
+                p.diags.push(Diagnostic::warning(
                     codes::CHAIN_BUDGET_EXCEEDED,
                     format!("{}: partial-move chains exceeded the exploration budget; some chains were cut", t.model.title),
                 ));
             }
         }
         if !t.model.royal_types.is_empty() && !out.is_empty() {
-            g.king_safety(t, out);
+            p.king_safety(vm, t, out);
         }
         match t.model.options.maximal_captures {
             MaximalCaptures::Off => {}
@@ -485,9 +387,9 @@ impl Engine {
             PassTurn::Forced if out.is_empty() => out.push_slot().pass = true,
             _ => {}
         }
-        if g.loop_overflow {
-            g.loop_overflow = false;
-            g.diags.push(Diagnostic::warning(
+        if vm.loop_overflow {
+            vm.loop_overflow = false;
+            p.diags.push(Diagnostic::warning(
                 codes::STEP_BUDGET_EXCEEDED,
                 format!(
                     "{}: a `while` loop exceeded {} steps; the branch was abandoned",
@@ -495,13 +397,5 @@ impl Engine {
                 ),
             ));
         }
-    }
-
-    /// True when a royal piece (a type named by `checkmated`) of `player` is attacked in
-    /// `s`.
-    pub fn in_check(&mut self, s: &State, player: usize) -> bool {
-        let t = &*self.t;
-        self.g.load(t, s);
-        self.g.royal_attacked(t, player as u32)
     }
 }

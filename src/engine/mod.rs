@@ -12,18 +12,20 @@
 //! only the small [`Undo`] record. [`MoveList`] keeps its moves' buffers between uses: after
 //! warm-up, generating and playing moves does not allocate.
 //!
-//! Sub-modules: [`interp`] (the block interpreter), [`generate`] (the legal-move pipeline),
-//! [`outcome`] (goals), [`hash`] (Zobrist keys), [`notation`], [`perft`].
+//! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), [`generate`] (the
+//! legal-move pipeline), `scan` (board scans the VM may skip or cache), `reach` (attack
+//! pruning tables), [`outcome`] (goals), [`hash`] (Zobrist keys), [`notation`], [`perft`],
+//! [`play`].
 
 pub mod generate;
 pub mod hash;
-pub mod interp;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod play;
 mod reach;
 mod scan;
+mod vm;
 
 use crate::diagnostics::Diagnostic;
 use crate::model::{Model, NONE, piece};
@@ -218,8 +220,10 @@ pub(crate) struct Tables {
     pub start_counts: Vec<u32>,
     /// Attack-test pruning (None: test every piece).
     pub reach: Option<reach::Reach>,
-    /// Compact copy of `model.code` for the interpreter's fast path.
-    pub fast: Vec<interp::FastOp>,
+    /// Compact copy of `model.code` for the VM's fast path (all `Other` when it is off).
+    pub fast: Vec<vm::FastOp>,
+    /// False when built by [`Engine::without_fast_path`].
+    pub fast_path: bool,
     /// Board scans that attack runs skip.
     pub scans: scan::Scans,
 }
@@ -258,7 +262,8 @@ impl Default for Budget {
 /// The engine: a shared model plus scratch buffers. See the module documentation.
 pub struct Engine {
     pub(crate) t: Arc<Tables>,
-    pub(crate) g: generate::Scratch,
+    pub(crate) vm: vm::Scratch,
+    pub(crate) pipe: generate::Pipeline,
     pub budget: Budget,
     /// What threefold repetition does (ZoG: a draw).
     pub repetition: RepetitionRule,
@@ -271,7 +276,8 @@ impl Clone for Engine {
     fn clone(&self) -> Self {
         Engine {
             t: self.t.clone(),
-            g: generate::Scratch::new(&self.t),
+            vm: vm::Scratch::new(&self.t),
+            pipe: generate::Pipeline::new(),
             budget: self.budget,
             repetition: self.repetition,
             runtime: vec![],
@@ -284,7 +290,7 @@ impl Clone for Engine {
 impl Engine {
     /// Builds the engine's tables for a compiled model.
     pub fn new(model: Model) -> Engine {
-        Engine::build(model, true)
+        Engine::build(model, true, true)
     }
 
     /// Like [`Engine::new`] but without the attack-pruning table: every attack test (king
@@ -292,7 +298,7 @@ impl Engine {
     /// exists to check that.
     #[doc(hidden)]
     pub fn without_attack_pruning(model: Model) -> Engine {
-        Engine::build(model, false)
+        Engine::build(model, false, true)
     }
 
     /// True when attack tests are pruned by a reach table (see [`Engine::without_attack_pruning`]).
@@ -301,7 +307,21 @@ impl Engine {
         self.t.reach.is_some()
     }
 
-    fn build(model: Model, pruning: bool) -> Engine {
+    /// Like [`Engine::new`] but without the VM's fast path: every move block runs in the
+    /// full interpreter from its first instruction. Results are the same, only slower; this
+    /// exists to check that.
+    #[doc(hidden)]
+    pub fn without_fast_path(model: Model) -> Engine {
+        Engine::build(model, true, false)
+    }
+
+    /// True unless built by [`Engine::without_fast_path`].
+    #[doc(hidden)]
+    pub fn has_fast_path(&self) -> bool {
+        self.t.fast_path
+    }
+
+    fn build(model: Model, pruning: bool, fast_path: bool) -> Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
         let width = 2 * nd;
@@ -338,10 +358,11 @@ impl Engine {
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p as usize * nt + ty as usize] += n;
         }
-        let fast = interp::fast_ops(&model.code);
+        let fast = vm::fast_ops(&model.code, fast_path);
         let scans = scan::Scans::find(&model.code, &links, width, np);
         let mut t = Tables {
             fast,
+            fast_path,
             scans,
             model,
             links,
@@ -356,7 +377,8 @@ impl Engine {
         }
         let t = Arc::new(t);
         Engine {
-            g: generate::Scratch::new(&t),
+            vm: vm::Scratch::new(&t),
+            pipe: generate::Pipeline::new(),
             t,
             budget: Budget::default(),
             repetition: RepetitionRule::default(),
@@ -466,7 +488,7 @@ impl Engine {
     /// Runtime problems met so far (step budgets exceeded); drains them.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         let mut v = std::mem::take(&mut self.runtime);
-        v.append(&mut self.g.diags);
+        v.append(&mut self.pipe.diags);
         v
     }
 }

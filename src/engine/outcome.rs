@@ -245,10 +245,10 @@ impl Engine {
                     return false;
                 }
                 let t = self.t.clone();
-                self.g.board_changed();
-                self.g.board.copy_from_slice(&s.cells);
+                self.vm.board_changed();
+                self.vm.board.copy_from_slice(&s.cells);
                 (0..t.model.num_positions() as u32).any(|pos| {
-                    self.owns(s, pos, p, types) && self.g.attacked_by_others(&t, pos, p as u32, 0)
+                    self.owns(s, pos, p, types) && self.vm.attacked_by_others(&t, pos, p as u32, 0)
                 })
             }
             GoalCond::Repetition => repeated && s.last_player == p as u32,

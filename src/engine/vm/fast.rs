@@ -1,0 +1,225 @@
+//! The VM's fast path and entry point.
+//!
+//! Most blocks (and most runs of the others) use only steps, simple tests of the current
+//! square, jumps and `add` without queued actions. [`fast_ops`] gives each instruction of
+//! `model.code` a compact [`FastOp`] (`Tables::fast[pc]` describes `code[pc]`), and
+//! [`Scratch::run`] executes those directly; at the first [`FastOp::Other`] it hands over
+//! to the full interpreter (`interp`) in the same state. With the fast path off (see
+//! `Engine::without_fast_path`) every entry is `Other`, so every block runs in the full
+//! interpreter from its first instruction.
+
+use super::interp::Resume;
+use super::{Moving, Scratch};
+use crate::engine::{MoveList, Tables};
+use crate::model::{NONE, Op, Pred, Target, piece};
+
+/// A predicate on the current square that [`Scratch::run`]'s fast path evaluates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SimplePred {
+    Empty,
+    Friend,
+    Enemy,
+}
+
+/// The compact form of one instruction for the fast path of [`Scratch::run`]:
+/// `Tables::fast[pc]` describes `code[pc]`. Tests look at the current square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FastOp {
+    Step(u32),
+    /// A simple test directly followed by `Op::Verify`: the pair is done at once (continue
+    /// at `pc + 2`).
+    Require(SimplePred, bool),
+    /// A simple test (`negate` second).
+    Test(SimplePred, bool),
+    InZone(u32, bool),
+    Verify,
+    IfFalse(u32),
+    IfTrue(u32),
+    Goto(u32),
+    Not,
+    Loop,
+    /// `Op::Add` (its operands are read from the code).
+    Add,
+    End,
+    /// Anything else: the general interpreter takes over here.
+    Other,
+}
+
+/// Builds the [`FastOp`] table of a code vector (one entry per instruction). With
+/// `enabled` false every entry is [`FastOp::Other`]: the fast path is off.
+pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
+    if !enabled {
+        return vec![FastOp::Other; code.len()];
+    }
+    let simple = |op: &Op| match *op {
+        Op::Test {
+            pred,
+            target: Target::Here,
+            negate,
+        } => {
+            let p = match pred {
+                Pred::Empty => SimplePred::Empty,
+                Pred::Friend => SimplePred::Friend,
+                Pred::Enemy => SimplePred::Enemy,
+                _ => return None,
+            };
+            Some((p, negate))
+        }
+        _ => None,
+    };
+    code.iter()
+        .enumerate()
+        .map(|(pc, op)| match (*op, simple(op)) {
+            (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
+                FastOp::Require(p, negate)
+            }
+            (_, Some((p, negate))) => FastOp::Test(p, negate),
+            (Op::Step(s), _) => FastOp::Step(s),
+            (
+                Op::Test {
+                    pred: Pred::InZone(z),
+                    target: Target::Here,
+                    negate,
+                },
+                _,
+            ) => FastOp::InZone(z, negate),
+            (Op::Verify, _) => FastOp::Verify,
+            (Op::IfFalse(a), _) => FastOp::IfFalse(a),
+            (Op::IfTrue(a), _) => FastOp::IfTrue(a),
+            (Op::Goto(a), _) => FastOp::Goto(a),
+            (Op::Not, _) => FastOp::Not,
+            (Op::Loop, _) => FastOp::Loop,
+            (Op::Add { .. }, _) => FastOp::Add,
+            (Op::End, _) => FastOp::End,
+            _ => FastOp::Other,
+        })
+        .collect()
+}
+
+impl Scratch {
+    /// Runs the block at `pc0` for `piece` starting on `start`. `from` is the origin
+    /// ([`NONE`] for a drop). Emits moves into `out`, or in attack mode (`out` = `None`)
+    /// returns true as soon as some `add` would capture on the attack target.
+    ///
+    /// Normal runs queue their work in `frames[0]`, attack runs in `frames[1]`: an attack
+    /// run never starts another run, and a normal run starts only attack runs (through
+    /// `attacked?`/`defended?`), so the two frames are never in use twice at once.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn run(
+        &mut self,
+        t: &Tables,
+        pc0: u32,
+        start: u32,
+        piece: u32,
+        from: u32,
+        move_type: u32,
+        mut out: Option<&mut MoveList>,
+    ) -> bool {
+        // Most blocks (and most runs of the others) use only steps, simple tests, jumps
+        // and `add` without queued actions. That part is run here, from the compact copy
+        // in `Tables::fast`, without setting up the full interpreter; at the first other
+        // instruction the full interpreter resumes in the same state (the mark is still on
+        // `start`, `to` unset, no flag set, nothing queued).
+        let links = &t.links[self.mover as usize][..];
+        let mut pc = pc0 as usize;
+        let mut pos = start;
+        let mut acc = false;
+        let mut steps = 0u32;
+        loop {
+            match t.fast[pc] {
+                FastOp::Step(s) => {
+                    pos = links[pos as usize * t.width + s as usize];
+                    if pos == NONE {
+                        return false;
+                    }
+                    pc += 1;
+                }
+                FastOp::Require(pred, negate) => {
+                    if self.simple_test(t, pred, pos) == negate {
+                        return false;
+                    }
+                    acc = true;
+                    pc += 2;
+                }
+                FastOp::Test(pred, negate) => {
+                    acc = self.simple_test(t, pred, pos) != negate;
+                    pc += 1;
+                }
+                FastOp::InZone(z, negate) => {
+                    acc =
+                        t.model.zone_sets[self.mover as usize][z as usize].contains(pos) != negate;
+                    pc += 1;
+                }
+                FastOp::Verify => {
+                    if !acc {
+                        return false;
+                    }
+                    pc += 1;
+                }
+                FastOp::IfFalse(a) => pc = if acc { pc + 1 } else { a as usize },
+                FastOp::IfTrue(a) => pc = if acc { a as usize } else { pc + 1 },
+                FastOp::Goto(a) => pc = a as usize,
+                FastOp::Not => {
+                    acc = !acc;
+                    pc += 1;
+                }
+                FastOp::Loop => {
+                    steps += 1;
+                    if steps > self.loop_budget {
+                        self.loop_overflow = true;
+                        return false;
+                    }
+                    pc += 1;
+                }
+                FastOp::Add => {
+                    match out.as_deref_mut() {
+                        None => {
+                            if pos == self.attack_target {
+                                return true;
+                            }
+                        }
+                        Some(o) => {
+                            self.frames[0].clear();
+                            let moving = Moving {
+                                piece,
+                                from,
+                                move_type,
+                            };
+                            self.add_moves(t, t.model.code[pc], moving, pos, o);
+                        }
+                    }
+                    pc += 1;
+                }
+                FastOp::End => return false,
+                FastOp::Other => break,
+            }
+        }
+        let at = Resume {
+            pc,
+            start,
+            pos,
+            acc,
+            steps,
+        };
+        let moving = Moving {
+            piece,
+            from,
+            move_type,
+        };
+        self.run_in(t, at, moving, out)
+    }
+
+    /// Evaluates a [`SimplePred`] on `pos` of the frozen board.
+    #[inline(always)]
+    fn simple_test(&self, t: &Tables, pred: SimplePred, pos: u32) -> bool {
+        let v = self.board[pos as usize];
+        match pred {
+            SimplePred::Empty => v == 0,
+            SimplePred::Friend => v != 0 && piece::owner(v) == self.mover,
+            SimplePred::Enemy => {
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+            }
+        }
+    }
+}
