@@ -4,8 +4,8 @@
 //! Results and points are described at [`Outcome`]: a random player (`?Dice`) wins only
 //! when no seat does.
 
-use super::game::{Ending, Game, Outcome, PieceInfo, SeatResult};
-use crate::engine::{self, Engine, MoveList, PlayerResult, State, Undo};
+use super::game::{Game, Outcome, PieceInfo};
+use crate::engine::{Engine, MoveList, PlayerResult, State, Undo};
 use crate::model::{Model, piece};
 
 /// One game being played on the engine.
@@ -81,11 +81,7 @@ impl Game for EngineGame {
             .engine
             .outcome_given_moves(&self.state, !moves.is_empty())?;
         let n = o.results.len();
-        let ending = match o.ending {
-            engine::Ending::Goal => Ending::Goal,
-            engine::Ending::Repetition => Ending::Repetition,
-            engine::Ending::NoMoves => Ending::NoMoves,
-        };
+        let ending = o.ending;
         let won = |p: usize| o.results[p] == PlayerResult::Win;
         // Seats that win take the points; random players (`?Dice`) win only when no seat
         // does (a seat against random players that loses).
@@ -95,10 +91,10 @@ impl Game for EngineGame {
         }
         Some(if !winners.is_empty() {
             let mut points = vec![0.0; n];
-            let mut results = vec![SeatResult::Loss; n];
+            let mut results = vec![PlayerResult::Loss; n];
             for &w in &winners {
                 points[w] = 1.0 / winners.len() as f64;
-                results[w] = SeatResult::Win;
+                results[w] = PlayerResult::Win;
             }
             Outcome {
                 points,
@@ -112,7 +108,7 @@ impl Game for EngineGame {
             let mut out = Outcome::draw(n, &drawn, ending);
             for (p, r) in o.results.iter().enumerate() {
                 if *r == PlayerResult::Loss {
-                    out.results[p] = SeatResult::Loss;
+                    out.results[p] = PlayerResult::Loss;
                 }
             }
             out

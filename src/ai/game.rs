@@ -1,6 +1,7 @@
 //! The interface the AIs and the tournament runner play through: [`Game`].
 //!
-//! It is deliberately small and independent of the engine's types, so that the AIs can be
+//! It is deliberately small and independent of the engine's types (apart from the two
+//! small enums of results, [`PlayerResult`] and [`Ending`]), so that the AIs can be
 //! tested on a toy game and so that the engine can change behind an adapter
 //! ([`crate::ai::engine_game`]). A `Game` value is one position plus whatever scratch it
 //! needs; it is cloned once per game and per search thread, never per node: the searches
@@ -9,24 +10,9 @@
 //! Players are numbered as in the rules file, random players (`?Dice`) included. A *seat* is
 //! a player that is not random and takes turns: those are the players the AIs play.
 
-/// One player's result in a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SeatResult {
-    Win,
-    Loss,
-    Draw,
-}
-
-/// Why a game ended by its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// A goal of the rules held.
-    Goal,
-    /// Threefold repetition (a draw).
-    Repetition,
-    /// The player to move had no legal move (a draw unless a goal says otherwise).
-    NoMoves,
-}
+/// A player's result and why a game ended are the engine's own small types: a `Game`
+/// other than the engine (the tests' toy race) uses them too.
+pub use crate::engine::{Ending, PlayerResult};
 
 /// The end of a game: each player's result, and points for the searches.
 ///
@@ -38,7 +24,7 @@ pub enum Ending {
 pub struct Outcome {
     pub points: Vec<f64>,
     /// One result per player, random players included.
-    pub results: Vec<SeatResult>,
+    pub results: Vec<PlayerResult>,
     pub ending: Ending,
 }
 
@@ -47,8 +33,8 @@ impl Outcome {
     pub fn win(n: usize, winner: usize) -> Outcome {
         let mut points = vec![0.0; n];
         points[winner] = 1.0;
-        let mut results = vec![SeatResult::Loss; n];
-        results[winner] = SeatResult::Win;
+        let mut results = vec![PlayerResult::Loss; n];
+        results[winner] = PlayerResult::Win;
         Outcome {
             points,
             results,
@@ -61,7 +47,7 @@ impl Outcome {
     pub fn draw(n: usize, seats: &[usize], ending: Ending) -> Outcome {
         Outcome {
             points: Self::draw_points(n, seats),
-            results: vec![SeatResult::Draw; n],
+            results: vec![PlayerResult::Draw; n],
             ending,
         }
     }

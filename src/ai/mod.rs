@@ -17,7 +17,7 @@ pub mod mcts;
 pub mod search;
 
 pub use config::{AiConfig, AiConfigError, AiKind, Limits};
-pub use game::{Ending, Game, Outcome, PieceInfo, SeatResult};
+pub use game::{Ending, Game, Outcome, PieceInfo, PlayerResult};
 
 use crate::rng::Rng;
 use eval::Evaluator;

@@ -233,9 +233,9 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
                 .results
                 .iter()
                 .map(|r| match r {
-                    crate::ai::SeatResult::Win => SeatOutcome::Win,
-                    crate::ai::SeatResult::Loss => SeatOutcome::Loss,
-                    crate::ai::SeatResult::Draw => SeatOutcome::Draw,
+                    crate::ai::PlayerResult::Win => SeatOutcome::Win,
+                    crate::ai::PlayerResult::Loss => SeatOutcome::Loss,
+                    crate::ai::PlayerResult::Draw => SeatOutcome::Draw,
                 })
                 .collect();
             let e = match o.ending {
