@@ -13,8 +13,12 @@
 //! odd ones: colour-swapped pairs); without it, seat `k` goes to `k mod 2` (Axiom's
 //! AutoPlay: A always first). With three or more seats the players alternate over them.
 //!
-//! A game stops when the rules end it, when `max_plies` plies were played (adjudicated a
-//! draw), or on an error (runaway rule, panic): errors are recorded and the run goes on.
+//! A game stops when the rules end it (a goal, threefold repetition, no move), when
+//! `max_plies` plies were played (a draw; `unfinished` in a one-seat game), on an error
+//! (runaway rule, panic: recorded, and the run goes on), or when the stop flag is set (the
+//! game is recorded as `interrupted`). Each record says which (`end`). A one-seat game is
+//! solved, failed, drawn or unfinished, with no score (see `finish_record`); with three
+//! or more seats every seat gets a place.
 //!
 //! Sub-modules: [`spec`] (player specs); game records are in [`crate::record`].
 
