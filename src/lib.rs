@@ -18,6 +18,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod error;
 pub mod expand;
+pub mod forth;
 pub mod fsutil;
 pub mod games;
 pub mod lint;

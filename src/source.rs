@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub use crate::span::{FileId, Span};
 
 /// One decoded source file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     /// Path used to open the file.
     pub path: PathBuf,
@@ -98,7 +98,7 @@ fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
 pub const SNIPPET_CHARS: usize = 200;
 
 /// All files read for one job.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }

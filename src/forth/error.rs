@@ -1,0 +1,176 @@
+//! Errors of the Forth virtual machine: what went wrong, in which word, at which place of
+//! which source file.
+//!
+//! Every failure of Forth code (an unknown word, a stack underflow, a memory access outside
+//! the dictionary, a runaway loop) is a [`ForthError`]; the VM never panics on the program
+//! it runs. Each kind has a stable code in the `DZ10xx` range.
+
+use crate::diagnostics::{Code, Diagnostic, code};
+use crate::span::Span;
+use std::fmt;
+
+/// Stable codes of Forth failures.
+pub mod codes {
+    use super::code;
+    code!(UNDEFINED_WORD, "DZ1001", "forth-undefined-word");
+    code!(STACK_UNDERFLOW, "DZ1002", "forth-stack-underflow");
+    code!(STACK_OVERFLOW, "DZ1003", "forth-stack-overflow");
+    code!(RETURN_STACK, "DZ1004", "forth-return-stack");
+    code!(MEMORY, "DZ1005", "forth-memory-access");
+    code!(DIVISION_BY_ZERO, "DZ1006", "forth-division-by-zero");
+    code!(STEP_BUDGET, "DZ1007", "forth-step-budget");
+    code!(BAD_XT, "DZ1008", "forth-bad-execution-token");
+    code!(ABORT, "DZ1009", "forth-abort");
+    code!(COMPILE, "DZ1010", "forth-compile");
+    code!(LOAD, "DZ1011", "forth-load");
+    code!(HOST, "DZ1012", "forth-host");
+    code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ForthErrorKind {
+    /// A word that is neither defined nor a number (its name).
+    UndefinedWord(String),
+    /// The data stack had fewer items than the word takes.
+    StackUnderflow,
+    /// The data stack grew past its limit.
+    StackOverflow,
+    /// The return stack under- or overflowed (an unbalanced `>R`, deep recursion).
+    ReturnStack,
+    /// A memory access outside the dictionary (the address).
+    Memory(i64),
+    /// Division or modulo by zero.
+    DivisionByZero,
+    /// More primitives ran than the step budget allows (a runaway loop).
+    StepBudget(u64),
+    /// `EXECUTE` or a thread reached a cell that is not an execution token (its value).
+    BadXt(i32),
+    /// `ABORT`, `ABORT"` or `ERROR`, with the program's message.
+    Abort(String),
+    /// Compiling went wrong: a control structure left unbalanced, a missing name.
+    Compile(String),
+    /// `LOAD` could not read a file.
+    Load(String),
+    /// A host word (a game native) refused, with its reason.
+    Host(String),
+    /// The dictionary memory is full.
+    DictionaryFull,
+    /// Not an error: `$Exit` left the current move word (caught by the move generator).
+    ExitMove,
+}
+
+impl ForthErrorKind {
+    /// The stable code of this kind.
+    pub fn code(&self) -> Code {
+        match self {
+            ForthErrorKind::UndefinedWord(_) => codes::UNDEFINED_WORD,
+            ForthErrorKind::StackUnderflow => codes::STACK_UNDERFLOW,
+            ForthErrorKind::StackOverflow => codes::STACK_OVERFLOW,
+            ForthErrorKind::ReturnStack => codes::RETURN_STACK,
+            ForthErrorKind::Memory(_) => codes::MEMORY,
+            ForthErrorKind::DivisionByZero => codes::DIVISION_BY_ZERO,
+            ForthErrorKind::StepBudget(_) => codes::STEP_BUDGET,
+            ForthErrorKind::BadXt(_) => codes::BAD_XT,
+            ForthErrorKind::Abort(_) | ForthErrorKind::ExitMove => codes::ABORT,
+            ForthErrorKind::Compile(_) => codes::COMPILE,
+            ForthErrorKind::Load(_) => codes::LOAD,
+            ForthErrorKind::Host(_) => codes::HOST,
+            ForthErrorKind::DictionaryFull => codes::DICTIONARY_FULL,
+        }
+    }
+}
+
+impl fmt::Display for ForthErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ForthErrorKind::UndefinedWord(w) => write!(f, "undefined word `{w}`"),
+            ForthErrorKind::StackUnderflow => f.write_str("data stack underflow"),
+            ForthErrorKind::StackOverflow => f.write_str("data stack overflow"),
+            ForthErrorKind::ReturnStack => f.write_str("return stack underflow or overflow"),
+            ForthErrorKind::Memory(a) => write!(f, "memory access outside the dictionary at {a}"),
+            ForthErrorKind::DivisionByZero => f.write_str("division by zero"),
+            ForthErrorKind::StepBudget(n) => {
+                write!(
+                    f,
+                    "step budget of {n} primitives exhausted (a runaway loop?)"
+                )
+            }
+            ForthErrorKind::BadXt(v) => write!(f, "{v} is not an execution token"),
+            ForthErrorKind::Abort(m) => write!(f, "aborted: {m}"),
+            ForthErrorKind::Compile(m) => f.write_str(m),
+            ForthErrorKind::Load(m) => f.write_str(m),
+            ForthErrorKind::Host(m) => f.write_str(m),
+            ForthErrorKind::DictionaryFull => f.write_str("dictionary memory is full"),
+            ForthErrorKind::ExitMove => f.write_str("`$Exit` outside a move word"),
+        }
+    }
+}
+
+/// A failure of Forth code: the kind, the word that was running (innermost definition) and
+/// the place in the source: where that word's failing call was compiled, or the token the
+/// text interpreter was reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForthError {
+    pub kind: ForthErrorKind,
+    /// The definition that was running, if the error happened inside one.
+    pub word: Option<String>,
+    /// `file:line:col` of the failing call or token.
+    pub place: Option<Place>,
+}
+
+/// A place in a Forth source file, resolved for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The file as shown to users.
+    pub file: String,
+    pub span: Span,
+}
+
+impl ForthError {
+    pub fn new(kind: ForthErrorKind) -> Self {
+        ForthError {
+            kind,
+            word: None,
+            place: None,
+        }
+    }
+
+    /// The error as a diagnostic (code, message, span).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let mut msg = self.kind.to_string();
+        if let Some(w) = &self.word {
+            msg.push_str(&format!(" (in `{w}`)"));
+        }
+        let d = Diagnostic::error(self.kind.code(), msg);
+        match &self.place {
+            Some(p) => d.with_span(p.span),
+            None => d,
+        }
+    }
+}
+
+impl fmt::Display for ForthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.place {
+            write!(f, "{}:{}:{}: ", p.file, p.span.line, p.span.col)?;
+        }
+        write!(f, "error[{}]: {}", self.kind.code().id, self.kind)?;
+        if let Some(w) = &self.word {
+            write!(f, " (in `{w}`)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ForthError {}
+
+impl From<ForthErrorKind> for ForthError {
+    fn from(kind: ForthErrorKind) -> Self {
+        ForthError::new(kind)
+    }
+}
+
+/// Result of Forth operations.
+pub type FResult<T> = Result<T, ForthError>;

@@ -1,0 +1,77 @@
+: ( 41 WORD ; IMMEDIATE
+( dagaz's own Forth prelude: the words a ForthScript program expects on top of the
+  kernel's primitives, written for dagaz. It follows the same conventions as Axiom's
+  CORE.4TH, so that one program runs on either: names are NUL-terminated strings, word
+  headers are NFA name/flags/link/code, branch targets are absolute, flags are -1 and 0. )
+: \ 10 WORD ; IMMEDIATE
+
+\ Cells and the dictionary.
+: CELLSIZE 4 ;
+: CELLS 4 * ;
+: CELL+ 4 + ;
+: ALLOT HERE + DP ! ;
+: LATEST CURRENT @ @ ;
+: NFA>CFA 12 + ;
+: CFA>NFA 12 - ;
+: NFA>LFA 8 + ;
+: CFA>LFA 4 - ;
+: PFA>NFA 16 - ;
+: NFA>PFA 16 + ;
+: DEFINITIONS CONTEXT @ CURRENT ! ;
+: RECURSE LATEST NFA>CFA , ; IMMEDIATE
+
+\ Control structures: each leaves the address to patch, or to branch back to, on the stack
+\ while compiling.
+: IF COMPILE 0BRANCH HERE 0 , ; IMMEDIATE
+: THEN HERE SWAP ! ; IMMEDIATE
+: ENDIF HERE SWAP ! ; IMMEDIATE
+: ELSE COMPILE BRANCH HERE 0 , SWAP HERE SWAP ! ; IMMEDIATE
+: BEGIN HERE ; IMMEDIATE
+: AGAIN COMPILE BRANCH , ; IMMEDIATE
+: UNTIL COMPILE 0BRANCH , ; IMMEDIATE
+: WHILE COMPILE 0BRANCH HERE 0 , ; IMMEDIATE
+: REPEAT SWAP COMPILE BRANCH , HERE SWAP ! ; IMMEDIATE
+: DO COMPILE (DO) HERE ; IMMEDIATE
+: LOOP COMPILE (LOOP) , ; IMMEDIATE
+: +LOOP COMPILE (+LOOP) , ; IMMEDIATE
+
+\ Literals and ticks.
+: LITERAL STATE @ IF COMPILE LIT , THEN ; IMMEDIATE
+: COMPILE-LITERAL COMPILE LIT , ;
+: ' -FIND DUP IF NFA>CFA ELSE DROP PAD UNDEFINED THEN ;
+: ['] ' COMPILE LIT , ; IMMEDIATE
+: [COMPILE] -FIND DUP IF NFA>CFA , ELSE DROP PAD UNDEFINED THEN ; IMMEDIATE
+: EXIT R> DROP ;
+
+\ Data.
+: CONSTANT <BUILDS , DOES> @ ;
+: VARIABLE CREATE 0 , ;
+: 2VARIABLE CREATE 0 , 0 , ;
+: DEFER <BUILDS ['] ABORT , DOES> @ EXECUTE ;
+: (IS) CFA>PFA ! ;
+: IS STATE @ IF [COMPILE] ['] COMPILE (IS) ELSE ' (IS) THEN ; IMMEDIATE
+: ON TRUE SWAP ! ;
+: OFF FALSE SWAP ! ;
+: ERASE 0 FILL ;
+
+\ Text.
+32 CONSTANT BL
+10 CONSTANT LF
+: SPACE BL EMIT ;
+: CR LF EMIT ;
+: ASCII BL WORD PAD C@ STATE @ IF [COMPILE] LITERAL THEN ; IMMEDIATE
+: "SIZE "COUNT 4 + 4 / 4 * ;
+: (.") R TYPE R> DUP "SIZE + >R ;
+: (S") R R> DUP "SIZE + >R ;
+: ." 34 WORD STATE @ IF COMPILE (.") PAD HERE "MOVE PAD "SIZE ALLOT ELSE PAD TYPE THEN ;
+  IMMEDIATE
+: S" 34 WORD STATE @ IF COMPILE (S") PAD HERE "MOVE PAD "SIZE ALLOT THEN ; IMMEDIATE
+: (ABORT") IF R ERROR THEN R> DUP "SIZE + >R ;
+: ABORT" 34 WORD STATE @ IF COMPILE (ABORT") PAD HERE "MOVE PAD "SIZE ALLOT
+  ELSE IF PAD ERROR THEN THEN ; IMMEDIATE
+: HEX 16 BASE ! ;
+: DECIMAL 10 BASE ! ;
+: ? @ . ;
+: FVARIABLE VARIABLE ;
+: FNEGATE -1 S>F F* ;
+: FABS FDUP F0< IF FNEGATE THEN ;

@@ -1,0 +1,337 @@
+//! Tests of the Forth VM: every kernel word with its expected stack, memory or output, the
+//! prelude's control structures, and contained failures.
+
+use super::*;
+
+fn vm() -> Vm {
+    Vm::with_prelude(Limits::default()).expect("prelude loads")
+}
+
+/// Runs `src` on a fresh VM and returns the data stack.
+fn stack(src: &str) -> Vec<i32> {
+    let mut vm = vm();
+    vm.interpret_str("test.4th", src, &mut NoHost)
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    vm.stack().to_vec()
+}
+
+/// Runs `src` and returns what it printed.
+fn output(src: &str) -> String {
+    let mut vm = vm();
+    vm.interpret_str("test.4th", src, &mut NoHost)
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    String::from_utf8(vm.output.clone()).unwrap()
+}
+
+/// Runs `src` and returns the error.
+fn error(src: &str) -> ForthError {
+    let mut vm = vm();
+    vm.interpret_str("test.4th", src, &mut NoHost)
+        .expect_err("must fail")
+}
+
+fn f(x: f32) -> i32 {
+    x.to_bits() as i32
+}
+
+#[test]
+fn stack_words() {
+    assert_eq!(stack("1 2 DUP"), [1, 2, 2]);
+    assert_eq!(stack("1 2 DROP"), [1]);
+    assert_eq!(stack("1 2 SWAP"), [2, 1]);
+    assert_eq!(stack("1 2 OVER"), [1, 2, 1]);
+    assert_eq!(stack("1 2 3 ROT"), [2, 3, 1]);
+    assert_eq!(stack("1 2 3 -ROT"), [3, 1, 2]);
+    assert_eq!(stack("1 2 NIP"), [2]);
+    assert_eq!(stack("1 2 TUCK"), [2, 1, 2]);
+    assert_eq!(stack("0 ?DUP 5 ?DUP"), [0, 5, 5]);
+    assert_eq!(stack("1 2 2DUP"), [1, 2, 1, 2]);
+    assert_eq!(stack("1 2 3 2DROP"), [1]);
+    assert_eq!(stack("1 2 3 4 2SWAP"), [3, 4, 1, 2]);
+    assert_eq!(stack("1 2 3 4 2OVER"), [1, 2, 3, 4, 1, 2]);
+    assert_eq!(stack("10 20 30 0 PICK 2 PICK"), [10, 20, 30, 30, 20]);
+    assert_eq!(stack("10 20 30 2 ROLL"), [20, 30, 10]);
+    assert_eq!(stack("7 7 DEPTH"), [7, 7, 2]);
+}
+
+#[test]
+fn return_stack_words() {
+    assert_eq!(stack(": t 5 >R R R@ R> ; t"), [5, 5, 5]);
+    assert_eq!(
+        stack(": t 3 0 DO 2 0 DO J I LOOP LOOP ; t"),
+        [0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1]
+    );
+    // EXIT as Axiom's CORE defines it: drops its own return address.
+    assert_eq!(stack(": t 1 EXIT 2 ; t 3"), [1, 3]);
+}
+
+#[test]
+fn arithmetic() {
+    assert_eq!(stack("7 3 + 7 3 - 7 3 *"), [10, 4, 21]);
+    assert_eq!(stack("-7 2 / -7 2 MOD -7 2 /MOD"), [-3, -1, -1, -3]);
+    assert_eq!(stack("1000 3 4 */"), [750]);
+    assert_eq!(
+        stack("5 1+ 5 1- 5 2+ 5 2- 5 2* -5 2/"),
+        [6, 4, 7, 3, 10, -3]
+    );
+    assert_eq!(stack("5 NEGATE -5 ABS 3 9 MIN 3 9 MAX"), [-5, 5, 3, 9]);
+    assert_eq!(
+        stack("12 10 AND 12 10 OR 12 10 XOR 0 INVERT"),
+        [8, 14, 6, -1]
+    );
+    assert_eq!(stack("1 4 LSHIFT -1 28 RSHIFT 1 40 LSHIFT"), [16, 15, 0]);
+    assert_eq!(stack("2147483647 1 +"), [i32::MIN]);
+}
+
+#[test]
+fn comparisons_give_forth_flags() {
+    assert_eq!(stack("1 1 = 1 2 = 1 2 <>"), [-1, 0, -1]);
+    assert_eq!(stack("1 2 < 2 1 > 2 2 <= 1 2 >="), [-1, -1, -1, 0]);
+    assert_eq!(stack("0 0= 5 0= 5 0<> -1 0< 1 0>"), [-1, 0, -1, -1, -1]);
+    assert_eq!(stack("-1 1 U< TRUE FALSE 0 NOT 7 NOT"), [0, -1, 0, -1, 0]);
+}
+
+#[test]
+fn memory_words() {
+    assert_eq!(stack("VARIABLE v 42 v ! v @"), [42]);
+    assert_eq!(stack("VARIABLE v 5 v ! 3 v +! v ++ v ++ v -- v @"), [9]);
+    assert_eq!(stack("HERE 65 C, C@"), [65]);
+    assert_eq!(stack("HERE 7 , @ HERE 0 , HERE SWAP -"), [7, 4]);
+    assert_eq!(
+        stack("HERE 16 ALLOT DUP 8 7 FILL DUP 7 + C@ SWAP 8 + C@"),
+        [7, 0]
+    );
+    assert_eq!(
+        stack("HERE 8 ALLOT DUP 1 SWAP C! DUP DUP 1+ 7 CMOVE 7 + C@"),
+        [1]
+    );
+    assert_eq!(stack("PAD 0<> STATE @ BASE @"), [-1, 0, 10]);
+    assert_eq!(stack("DP @ HERE = CURRENT @ CONTEXT @ ="), [-1, -1]);
+}
+
+#[test]
+fn control_structures() {
+    assert_eq!(stack(": t IF 1 ELSE 2 ENDIF ; 0 t 5 t"), [2, 1]);
+    assert_eq!(stack(": t IF 1 THEN ; 0 t 5 t"), [1]);
+    assert_eq!(stack(": t BEGIN 1- DUP 0= UNTIL ; 3 t"), [0]);
+    assert_eq!(
+        stack(": t BEGIN DUP WHILE DUP 1- REPEAT ; 3 t"),
+        [3, 2, 1, 0]
+    );
+    assert_eq!(stack(": t 0 10 0 DO I + 2 +LOOP ; t"), [20]);
+    assert_eq!(stack(": t 0 0 10 DO I + -3 +LOOP ; t"), [10 + 7 + 4 + 1]);
+    assert_eq!(
+        stack(": t 10 0 DO I I 3 = IF LEAVE THEN LOOP ; t"),
+        [0, 1, 2, 3]
+    );
+    assert_eq!(stack(": t DUP 1 > IF DUP 1- RECURSE * THEN ; 5 t"), [120]);
+}
+
+#[test]
+fn defining_words() {
+    assert_eq!(stack("12 CONSTANT dozen dozen dozen +"), [24]);
+    assert_eq!(
+        stack(": pair <BUILDS , , DOES> DUP @ SWAP CELLSIZE + @ ; 1 2 pair p p"),
+        [2, 1]
+    );
+    assert_eq!(stack("CREATE t 3 , 4 , t @ t CELL+ @"), [3, 4]);
+    assert_eq!(stack("DEFER d : one 1 ; ' one IS d d"), [1]);
+    assert_eq!(stack(": two 2 ; DEFER d : set ['] two IS d ; set d"), [2]);
+    assert_eq!(stack(": t [ 2 3 * ] LITERAL ; t"), [6]);
+    // HEADER names a word by a string address, as axiom.4th does for position names.
+    assert_eq!(
+        stack(": mk BL WORD PAD HEADER , DOES> @ ; 66 mk foo foo"),
+        [66]
+    );
+    // A word is hidden until its definition ends: the old meaning is used inside.
+    assert_eq!(stack(": x 1 ; : x x 10 + ; x"), [11]);
+    // Lookup ignores case.
+    assert_eq!(stack(": Foo 9 ; foo FOO"), [9, 9]);
+    assert_eq!(stack("' DUP CFA>PFA ' DUP - "), [4]);
+    assert_eq!(stack(": t ; LATEST NFA>CFA ' t ="), [-1]);
+}
+
+#[test]
+fn immediate_and_compile() {
+    assert_eq!(
+        stack(": lit5 5 COMPILE-LITERAL ; IMMEDIATE : t lit5 ; t"),
+        [5]
+    );
+    assert_eq!(stack(": t [COMPILE] ( 7 ; t"), [7]);
+    assert_eq!(stack(": t ASCII A ; t ASCII b"), [65, 98]);
+}
+
+#[test]
+fn strings_and_output() {
+    assert_eq!(output(": t .\" hello\" CR ; t"), "hello\n");
+    assert_eq!(output(".\" now\""), "now");
+    assert_eq!(output("-12 . 255 HEX . DECIMAL"), "-12 FF ");
+    assert_eq!(output("-1 U."), "4294967295 ");
+    assert_eq!(output(": t S\" abc\" TYPE ; t 72 EMIT SPACE"), "abcH ");
+    assert_eq!(stack(": t S\" abcd\" \"COUNT ; t"), [4]);
+    assert_eq!(
+        output("S\" x\" : t S\" word\" PAD \"MOVE PAD TYPE ; t"),
+        "word"
+    );
+    assert_eq!(output(": t (NUMBER) PAD TYPE ; -345 t"), "-345");
+    assert_eq!(output("1.5 F."), "1.5 ");
+    // Comments.
+    assert_eq!(stack("1 ( 2 ) 3 \\ 4\n5"), [1, 3, 5]);
+}
+
+#[test]
+fn numbers() {
+    assert_eq!(stack("HEX FF 03FF DECIMAL 10"), [255, 1023, 10]);
+    assert_eq!(stack("-2140000000"), [-2140000000]);
+    assert_eq!(stack("0. 1.5"), [f(0.0), f(1.5)]);
+    assert_eq!(super::interp::parse_number(b"-", 10), None);
+    assert_eq!(super::interp::parse_number(b"12x", 10), None);
+    assert_eq!(super::interp::parse_number(b"FFFFFFFF", 16), Some(-1));
+}
+
+#[test]
+fn floats() {
+    assert_eq!(stack("1.5 2.25 F+"), [f(3.75)]);
+    assert_eq!(
+        stack("1.5 2. F- 3. 2. F* 3. 2. F/"),
+        [f(-0.5), f(6.0), f(1.5)]
+    );
+    assert_eq!(
+        stack("1. 2. F< 1. 2. F> 2. 2. F= -1. F0< 0. F0="),
+        [-1, 0, -1, -1, -1]
+    );
+    assert_eq!(stack("7 S>F F>S 2.7 F>S"), [7, 2]);
+    assert_eq!(stack("1. 2. FSWAP FDROP FDUP 3. FOVER F2DUP"), {
+        let (a, b) = (f(2.0), f(3.0));
+        vec![a, a, b, a, b, a]
+    });
+    assert_eq!(stack("2.5 FNEGATE FABS"), [f(2.5)]);
+}
+
+#[test]
+fn errors_are_contained_and_placed() {
+    let e = error("1 2 +\n  nosuchword");
+    assert_eq!(e.kind, ForthErrorKind::UndefinedWord("nosuchword".into()));
+    let place = e.place.unwrap();
+    assert_eq!((place.span.line, place.span.col), (2, 3));
+    assert_eq!(e.kind.code().id, "DZ1001");
+
+    let e = error(": inner DROP ;\n: outer inner ;\nouter");
+    assert_eq!(e.kind, ForthErrorKind::StackUnderflow);
+    assert_eq!(e.word.as_deref(), Some("inner"));
+    assert_eq!(e.place.unwrap().span.line, 1);
+
+    let e = error("1 0 /");
+    assert_eq!(e.kind, ForthErrorKind::DivisionByZero);
+    let e = error("-5 @");
+    assert!(matches!(e.kind, ForthErrorKind::Memory(_)), "{e}");
+    let e = error("123456789 EXECUTE");
+    assert!(matches!(e.kind, ForthErrorKind::BadXt(_)), "{e}");
+    let e = error(": t R> R> R> ; t");
+    assert_eq!(e.kind, ForthErrorKind::ReturnStack);
+    let e = error(": t RECURSE ; t");
+    assert_eq!(e.kind, ForthErrorKind::ReturnStack);
+    let e = error(": t BEGIN 1 AGAIN ; t");
+    assert_eq!(e.kind, ForthErrorKind::StackOverflow);
+    let e = error("1 ABORT\" bad thing\"");
+    assert_eq!(e.kind, ForthErrorKind::Abort("bad thing".into()));
+    let e = error(": t 0 ABORT\" fine\" 1 ABORT\" inside\" ; t");
+    assert_eq!(e.kind, ForthErrorKind::Abort("inside".into()));
+    assert!(e.to_string().contains("DZ1009"), "{e}");
+    let e = error(":");
+    assert!(matches!(e.kind, ForthErrorKind::Compile(_)), "{e}");
+    let e = error("LOAD no-such-file.4th");
+    assert!(matches!(e.kind, ForthErrorKind::Load(_)), "{e}");
+}
+
+#[test]
+fn step_budget_stops_runaway_loops() {
+    let mut vm = vm();
+    vm.interpret_str("t.4th", ": spin BEGIN 0 UNTIL ;", &mut NoHost)
+        .unwrap();
+    vm.set_step_budget(10_000);
+    let e = vm
+        .interpret_str("t2.4th", "spin", &mut NoHost)
+        .expect_err("runaway");
+    assert_eq!(e.kind, ForthErrorKind::StepBudget(10_000));
+    assert_eq!(e.word.as_deref(), Some("spin"));
+}
+
+#[test]
+fn dictionary_full_is_an_error() {
+    let mut vm = Vm::with_prelude(Limits {
+        memory: 64 * 1024,
+        ..Limits::default()
+    })
+    .unwrap();
+    let e = vm
+        .interpret_str("t.4th", ": t BEGIN 0 , AGAIN ; t", &mut NoHost)
+        .expect_err("full");
+    assert_eq!(e.kind, ForthErrorKind::DictionaryFull);
+}
+
+#[test]
+fn load_is_relative_to_the_loading_file() {
+    let dir = std::env::temp_dir().join(format!("dagaz-forth-load-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/a.4th"), "LOAD b.4th\n: a b 1+ ;").unwrap();
+    std::fs::write(dir.join("sub/b.4th"), ": b 41 ;").unwrap();
+    std::fs::write(dir.join("loop.4th"), "LOAD loop.4th").unwrap();
+    let mut vm = vm();
+    vm.root = dir.clone();
+    vm.interpret_str("main.4th", "LOAD sub/a.4th a", &mut NoHost)
+        .unwrap();
+    assert_eq!(vm.stack(), [42]);
+    let e = vm
+        .interpret_str("main2.4th", "LOAD loop.4th", &mut NoHost)
+        .expect_err("endless LOAD");
+    assert!(matches!(e.kind, ForthErrorKind::Load(_)), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A host with one native word, to test the calling convention.
+struct Doubler {
+    calls: u32,
+}
+
+impl Host for Doubler {
+    fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()> {
+        assert_eq!(vm.native_name(id), "double");
+        self.calls += 1;
+        let v = vm.pop()?;
+        vm.push(v * 2)
+    }
+}
+
+#[test]
+fn host_words() {
+    let mut vm = vm();
+    vm.define_native("double").unwrap();
+    let mut host = Doubler { calls: 0 };
+    vm.interpret_str(
+        "t.4th",
+        ": t double 1+ ; 5 t ' double 3 SWAP EXECUTE",
+        &mut host,
+    )
+    .unwrap();
+    assert_eq!(vm.stack(), [11, 6]);
+    assert_eq!(host.calls, 2);
+    let e = vm
+        .interpret_str("t2.4th", "1 double", &mut NoHost)
+        .expect_err("no host");
+    assert!(matches!(e.kind, ForthErrorKind::Host(_)), "{e}");
+}
+
+#[test]
+fn clones_are_independent() {
+    let mut a = vm();
+    a.interpret_str("t.4th", "VARIABLE v 1 v !", &mut NoHost)
+        .unwrap();
+    let mut b = a.clone();
+    b.interpret_str("t2.4th", "2 v ! : w 5 ;", &mut NoHost)
+        .unwrap();
+    a.interpret_str("t3.4th", "v @", &mut NoHost).unwrap();
+    assert_eq!(a.stack(), [1]);
+    assert!(a.find(b"w").is_none());
+    assert!(b.find(b"w").is_some());
+}

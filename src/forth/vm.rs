@@ -1,0 +1,1219 @@
+//! The Forth virtual machine: byte-addressed dictionary memory with 32-bit cells, the data and
+//! return stacks, word headers, and the inner interpreter (indirect-threaded code).
+//!
+//! # Memory map
+//! Addresses are byte offsets into one block of memory. The first kilobyte holds the system
+//! variables (`STATE`, `BASE`, `DP`, `CURRENT`, `CONTEXT`, the vocabulary cell), the entry
+//! thread of [`Vm::execute`] and `PAD`; the dictionary grows from [`DICT_START`].
+//!
+//! # Word headers
+//! The layout that Axiom's `CORE.4TH` assumes (`NFA>CFA` is 3 cells, `NFA>LFA` 2 cells,
+//! `PFA` one cell after `CFA`):
+//!
+//! | offset | cell |
+//! |---|---|
+//! | NFA + 0 | address of the name, a NUL-terminated string stored just before the header |
+//! | NFA + 4 | flags: bit 0 immediate, bit 1 hidden (a `:` definition not yet ended) |
+//! | NFA + 8 | LFA: the NFA of the previous word, 0 for the first |
+//! | NFA + 12 | CFA: the code field |
+//! | NFA + 16 | PFA: the body (threaded code, or data) |
+//!
+//! A code field holds a primitive number (below [`NATIVE_BASE`]), a host word
+//! (`NATIVE_BASE + n`), or, for words made by a `<BUILDS … DOES>` defining word, the
+//! bitwise complement of the address of the code after `DOES>` (a negative number).
+//!
+//! # Threaded code
+//! A colon definition's body is a list of execution tokens (CFA addresses); `LIT`, `BRANCH`,
+//! `0BRANCH`, `(LOOP)` and `(+LOOP)` take the next cell as their operand; branch targets are
+//! absolute addresses. Return addresses on the return stack are real addresses of the next
+//! cell, so words such as `(.")` that read inline data through `R` and `R>` work as written.
+//!
+//! # Containment
+//! Every memory access is checked, both stacks have limits, and every primitive counts
+//! against a step budget; failures are [`ForthError`]s naming the word and the place where
+//! the failing call was compiled.
+
+use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
+use crate::source::SourceMap;
+use crate::span::FileId;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Bytes per cell.
+pub const CELL: u32 = 4;
+pub(crate) const A_STATE: u32 = 16;
+pub(crate) const A_BASE: u32 = 20;
+pub(crate) const A_DP: u32 = 24;
+pub(crate) const A_CURRENT: u32 = 28;
+pub(crate) const A_CONTEXT: u32 = 32;
+/// The one vocabulary: a cell holding the NFA of the latest word.
+pub(crate) const A_VOCABULARY: u32 = 36;
+/// The entry thread: `[xt][HALT_XT]`; [`Vm::execute`] starts with its second cell.
+pub(crate) const A_ENTRY: u32 = 64;
+/// A pseudo execution token whose code field is `HALT`.
+pub(crate) const HALT_XT: u32 = 72;
+/// `PAD`: where `WORD` leaves the parsed word, as a NUL-terminated string.
+pub const PAD: u32 = 256;
+/// Size of `PAD`.
+pub const PAD_SIZE: u32 = 256;
+/// First address of the dictionary.
+pub const DICT_START: u32 = 1024;
+/// Code fields from here on name host words.
+pub const NATIVE_BASE: i32 = 0x0001_0000;
+
+pub(crate) const FLAG_IMMEDIATE: i32 = 1;
+pub(crate) const FLAG_HIDDEN: i32 = 2;
+
+/// Limits of one VM.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Bytes of dictionary memory.
+    pub memory: u32,
+    /// Cells on the data stack.
+    pub data_stack: usize,
+    /// Cells on the return stack.
+    pub return_stack: usize,
+    /// Nested `LOAD`s.
+    pub load_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: 8 << 20,
+            data_stack: 4096,
+            return_stack: 4096,
+            load_depth: 32,
+        }
+    }
+}
+
+/// The host: the program that embeds the VM and provides its native words (Axiom's board,
+/// move lists, random numbers …).
+pub trait Host {
+    /// Runs native word number `id` (as returned by [`Vm::define_native`]).
+    fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()>;
+}
+
+/// A host without native words.
+pub struct NoHost;
+
+impl Host for NoHost {
+    fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()> {
+        Err(K::Host(format!("`{}` needs a host", vm.native_name(id))).into())
+    }
+}
+
+/// One source being interpreted.
+#[derive(Clone, Debug)]
+pub(crate) struct Input {
+    pub file: FileId,
+    pub pos: usize,
+}
+
+/// The virtual machine.
+#[derive(Clone)]
+pub struct Vm {
+    pub(crate) mem: Vec<u8>,
+    pub(crate) ds: Vec<i32>,
+    pub(crate) rs: Vec<i32>,
+    /// Return-stack depth below which the running [`Vm::execute`] may not pop.
+    rs_floor: usize,
+    pub(crate) limits: Limits,
+    steps: u64,
+    step_limit: u64,
+    pub(crate) natives: Vec<String>,
+    /// Source files read so far (for positions); shared by clones.
+    pub sources: Arc<SourceMap>,
+    /// Execution token of each primitive, by number (0 for internal ones).
+    prim_xts: Vec<u32>,
+    pub(crate) inputs: Vec<Input>,
+    /// Where each compiled cell came from: cell address → (file, byte offset, length).
+    pub(crate) origins: HashMap<u32, (FileId, u32, u32)>,
+    /// Text written by `EMIT`, `TYPE` and `.` (drained by the host).
+    pub output: Vec<u8>,
+    /// Folder that `LOAD` names are relative to when the loading file's folder lacks them.
+    pub root: PathBuf,
+    /// The span of the token the text interpreter read last.
+    pub(crate) last_token: Option<(FileId, u32, u32)>,
+}
+
+const MAX_OUTPUT: usize = 1 << 20;
+
+macro_rules! primitives {
+    ($( $id:ident $name:literal $imm:literal ),* $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(i32)]
+        enum Pid { $($id),* }
+        /// Primitive numbers (code-field values).
+        #[allow(non_upper_case_globals, dead_code)]
+        pub(crate) mod p { $(pub const $id: i32 = super::Pid::$id as i32;)* }
+        /// Name and immediacy of each primitive, by number. Names starting with a space
+        /// are internal (never entered in the dictionary).
+        pub(crate) const PRIMITIVES: &[(&str, bool)] = &[$(($name, $imm)),*];
+    };
+}
+
+primitives! {
+    DOCOL " docol" false, DOVAR " dovar" false, HALT " halt" false,
+    LIT "LIT" false, BRANCH "BRANCH" false, ZBRANCH "0BRANCH" false, EXIT ";S" false,
+    DO "(DO)" false, LOOP "(LOOP)" false, PLUSLOOP "(+LOOP)" false, DOES "(DOES>)" false,
+    COMPILE "COMPILE" false, EXECUTE "EXECUTE" false, LEAVE "LEAVE" false,
+    // stack
+    DUP "DUP" false, DROP "DROP" false, SWAP "SWAP" false, OVER "OVER" false, ROT "ROT" false,
+    MROT "-ROT" false, NIP "NIP" false, TUCK "TUCK" false, QDUP "?DUP" false,
+    TWODUP "2DUP" false, TWODROP "2DROP" false, TWOSWAP "2SWAP" false, TWOOVER "2OVER" false,
+    PICK "PICK" false, ROLL "ROLL" false, DEPTH "DEPTH" false,
+    TOR ">R" false, RFROM "R>" false, RFETCH "R@" false, R "R" false, I "I" false, J "J" false,
+    // arithmetic and logic
+    ADD "+" false, SUB "-" false, MUL "*" false, DIV "/" false, MOD "MOD" false,
+    DIVMOD "/MOD" false, MULDIV "*/" false, INC "1+" false, DEC "1-" false,
+    INC2 "2+" false, DEC2 "2-" false, MUL2 "2*" false, DIV2 "2/" false,
+    NEGATE "NEGATE" false, ABS "ABS" false, MIN "MIN" false, MAX "MAX" false,
+    AND "AND" false, OR "OR" false, XOR "XOR" false, NOT "NOT" false, INVERT "INVERT" false,
+    LSHIFT "LSHIFT" false, RSHIFT "RSHIFT" false,
+    EQ "=" false, NE "<>" false, LT "<" false, GT ">" false, LE "<=" false, GE ">=" false,
+    ZEQ "0=" false, ZNE "0<>" false, ZLT "0<" false, ZGT "0>" false, ULT "U<" false,
+    TRUE "TRUE" false, FALSE "FALSE" false,
+    // memory
+    FETCH "@" false, STORE "!" false, CFETCH "C@" false, CSTORE "C!" false,
+    PLUSSTORE "+!" false, INCR "++" false, DECR "--" false,
+    CMOVE "CMOVE" false, FILL "FILL" false, COMMA "," false, CCOMMA "C," false,
+    HERE "HERE" false, PADW "PAD" false,
+    STATE "STATE" false, BASE "BASE" false, DP "DP" false, CURRENT "CURRENT" false,
+    CONTEXT "CONTEXT" false,
+    // compiler
+    COLON ":" false, SEMI ";" true, IMMEDIATE "IMMEDIATE" false, LBRACKET "[" true,
+    RBRACKET "]" false, BUILDS "<BUILDS" false, DOESC "DOES>" true, CREATE "CREATE" false,
+    HEADER "HEADER" false, WORD "WORD" false, MFIND "-FIND" false, CFATOPFA "CFA>PFA" false,
+    NUMBERSTR "(NUMBER)" false, LOAD "LOAD" false, UNDEFINED "UNDEFINED" false,
+    ERROR "ERROR" false, ABORT "ABORT" false,
+    // text
+    EMIT "EMIT" false, TYPE "TYPE" false, DOT "." false, UDOT "U." false,
+    SCOUNT "\"COUNT" false, SMOVE "\"MOVE" false,
+    // floats (IEEE single precision in a cell)
+    FADD "F+" false, FSUB "F-" false, FMUL "F*" false, FDIV "F/" false,
+    FLT "F<" false, FGT "F>" false, FEQ "F=" false, FZLT "F0<" false, FZEQ "F0=" false,
+    FDUP "FDUP" false, FDROP "FDROP" false, FSWAP "FSWAP" false, FOVER "FOVER" false,
+    F2DUP "F2DUP" false, STOF "S>F" false, FTOS "F>S" false, FDOT "F." false,
+}
+
+impl Vm {
+    /// A VM with the kernel's primitives in its dictionary and nothing else.
+    pub fn new(limits: Limits) -> Self {
+        let mut vm = Vm {
+            mem: vec![0; limits.memory.max(DICT_START * 4) as usize],
+            ds: Vec::with_capacity(256),
+            rs: Vec::with_capacity(256),
+            rs_floor: 0,
+            limits,
+            steps: 0,
+            step_limit: u64::MAX,
+            natives: Vec::new(),
+            sources: Arc::new(SourceMap::new()),
+            prim_xts: vec![0; PRIMITIVES.len()],
+            inputs: Vec::new(),
+            origins: HashMap::new(),
+            output: Vec::new(),
+            root: PathBuf::from("."),
+            last_token: None,
+        };
+        vm.poke(A_BASE, 10);
+        vm.poke(A_DP, DICT_START as i32);
+        vm.poke(A_CURRENT, A_VOCABULARY as i32);
+        vm.poke(A_CONTEXT, A_VOCABULARY as i32);
+        vm.poke(A_ENTRY + 4, HALT_XT as i32);
+        vm.poke(HALT_XT, p::HALT);
+        for (n, (name, imm)) in PRIMITIVES.iter().enumerate() {
+            if name.starts_with(' ') {
+                continue;
+            }
+            // Memory is ample at this point: the kernel is a few kilobytes.
+            if let Ok(nfa) = vm.create_header(name.as_bytes(), n as i32) {
+                vm.prim_xts[n] = nfa + 12;
+            }
+            if *imm {
+                vm.set_flags_of_latest(FLAG_IMMEDIATE);
+            }
+        }
+        vm
+    }
+
+    /// Declares a host word; returns its number for [`Host::native`].
+    pub fn define_native(&mut self, name: &str) -> FResult<u32> {
+        let id = self.natives.len() as u32;
+        self.natives.push(name.to_owned());
+        self.create_header(name.as_bytes(), NATIVE_BASE + id as i32)?;
+        Ok(id)
+    }
+
+    /// The name of host word `id`.
+    pub fn native_name(&self, id: u32) -> &str {
+        self.natives.get(id as usize).map_or("?", |s| s)
+    }
+
+    // ----- memory -----
+
+    /// Writes a cell during set-up (addresses known to be valid).
+    fn poke(&mut self, a: u32, v: i32) {
+        let a = a as usize;
+        self.mem[a..a + 4].copy_from_slice(&v.to_le_bytes());
+    }
+
+    /// The cell at `a`.
+    #[inline(always)]
+    pub fn cell(&self, a: u32) -> FResult<i32> {
+        let i = a as usize;
+        match self.mem.get(i..i + 4) {
+            Some(b) => Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(K::Memory(a as i64).into()),
+        }
+    }
+
+    /// Stores a cell at `a`.
+    #[inline(always)]
+    pub fn set_cell(&mut self, a: u32, v: i32) -> FResult<()> {
+        let i = a as usize;
+        match self.mem.get_mut(i..i + 4) {
+            Some(b) => {
+                b.copy_from_slice(&v.to_le_bytes());
+                Ok(())
+            }
+            None => Err(K::Memory(a as i64).into()),
+        }
+    }
+
+    /// The byte at `a`.
+    pub fn byte(&self, a: u32) -> FResult<u8> {
+        self.mem
+            .get(a as usize)
+            .copied()
+            .ok_or_else(|| K::Memory(a as i64).into())
+    }
+
+    /// Stores a byte at `a`.
+    pub fn set_byte(&mut self, a: u32, v: u8) -> FResult<()> {
+        match self.mem.get_mut(a as usize) {
+            Some(b) => {
+                *b = v;
+                Ok(())
+            }
+            None => Err(K::Memory(a as i64).into()),
+        }
+    }
+
+    /// `len` bytes at `a`.
+    pub fn bytes(&self, a: u32, len: u32) -> FResult<&[u8]> {
+        let i = a as usize;
+        self.mem
+            .get(i..i + len as usize)
+            .ok_or_else(|| K::Memory(a as i64).into())
+    }
+
+    /// The NUL-terminated string at `a` (without the NUL).
+    pub fn cstr(&self, a: u32) -> FResult<&[u8]> {
+        let rest = self
+            .mem
+            .get(a as usize..)
+            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+        match rest.iter().position(|&b| b == 0) {
+            Some(n) => Ok(&rest[..n]),
+            None => Err(K::Memory(self.mem.len() as i64).into()),
+        }
+    }
+
+    /// The NUL-terminated string at `a`, as text.
+    pub fn cstring(&self, a: u32) -> String {
+        self.cstr(a)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Writes `s` and a NUL at `a`.
+    pub fn write_cstr(&mut self, a: u32, s: &[u8]) -> FResult<()> {
+        let i = a as usize;
+        let dst = self
+            .mem
+            .get_mut(i..i + s.len() + 1)
+            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+        dst[..s.len()].copy_from_slice(s);
+        dst[s.len()] = 0;
+        Ok(())
+    }
+
+    /// The dictionary pointer (`HERE`).
+    #[inline]
+    pub fn here(&self) -> u32 {
+        self.cell(A_DP).unwrap_or(0) as u32
+    }
+
+    /// Sets the dictionary pointer.
+    pub fn set_here(&mut self, a: u32) -> FResult<()> {
+        if a as usize > self.mem.len() {
+            return Err(K::DictionaryFull.into());
+        }
+        self.set_cell(A_DP, a as i32)
+    }
+
+    /// Reserves `n` bytes at `HERE`.
+    pub fn allot(&mut self, n: u32) -> FResult<u32> {
+        let h = self.here();
+        let end = h.checked_add(n).ok_or(ForthError::new(K::DictionaryFull))?;
+        if end as usize > self.mem.len() {
+            return Err(K::DictionaryFull.into());
+        }
+        self.set_cell(A_DP, end as i32)?;
+        Ok(h)
+    }
+
+    /// Compiles a cell at `HERE` (`,`).
+    #[inline]
+    pub fn comma(&mut self, v: i32) -> FResult<()> {
+        let h = self.here();
+        if h as usize + 4 > self.mem.len() {
+            return Err(K::DictionaryFull.into());
+        }
+        self.set_cell(h, v)?;
+        self.set_cell(A_DP, (h + 4) as i32)
+    }
+
+    fn align_here(&mut self) -> FResult<()> {
+        let h = self.here();
+        let a = h.div_ceil(CELL) * CELL;
+        self.set_here(a)
+    }
+
+    /// `STATE`: true while compiling.
+    pub fn compiling(&self) -> bool {
+        self.cell(A_STATE).unwrap_or(0) != 0
+    }
+
+    pub(crate) fn set_state(&mut self, on: bool) {
+        let _ = self.set_cell(A_STATE, if on { 1 } else { 0 });
+    }
+
+    /// `BASE`.
+    pub fn base(&self) -> u32 {
+        let b = self.cell(A_BASE).unwrap_or(10);
+        if (2..=36).contains(&b) { b as u32 } else { 10 }
+    }
+
+    // ----- stacks -----
+
+    /// Pushes a cell on the data stack.
+    #[inline(always)]
+    pub fn push(&mut self, v: i32) -> FResult<()> {
+        if self.ds.len() >= self.limits.data_stack {
+            return Err(K::StackOverflow.into());
+        }
+        self.ds.push(v);
+        Ok(())
+    }
+
+    /// Pops a cell from the data stack.
+    #[inline(always)]
+    pub fn pop(&mut self) -> FResult<i32> {
+        self.ds.pop().ok_or(ForthError {
+            kind: K::StackUnderflow,
+            word: None,
+            place: None,
+        })
+    }
+
+    /// Pops a boolean (non-zero is true).
+    pub fn pop_flag(&mut self) -> FResult<bool> {
+        Ok(self.pop()? != 0)
+    }
+
+    /// Pushes a Forth flag (true is -1).
+    pub fn push_flag(&mut self, b: bool) -> FResult<()> {
+        self.push(if b { -1 } else { 0 })
+    }
+
+    /// The data stack, bottom first.
+    pub fn stack(&self) -> &[i32] {
+        &self.ds
+    }
+
+    /// Empties both stacks.
+    pub fn clear_stacks(&mut self) {
+        self.ds.clear();
+        self.rs.clear();
+        self.rs_floor = 0;
+    }
+
+    #[inline(always)]
+    fn rpush(&mut self, v: i32) -> FResult<()> {
+        if self.rs.len() >= self.limits.return_stack {
+            return Err(K::ReturnStack.into());
+        }
+        self.rs.push(v);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn rpop(&mut self) -> FResult<i32> {
+        if self.rs.len() <= self.rs_floor {
+            return Err(K::ReturnStack.into());
+        }
+        self.rs.pop().ok_or(ForthError::new(K::ReturnStack))
+    }
+
+    #[inline(always)]
+    fn rpeek(&self, depth: usize) -> FResult<i32> {
+        let n = self.rs.len();
+        if n < self.rs_floor + depth + 1 {
+            return Err(K::ReturnStack.into());
+        }
+        Ok(self.rs[n - 1 - depth])
+    }
+
+    // ----- step budget -----
+
+    /// Allows `n` more primitives before [`ForthErrorKind::StepBudget`].
+    ///
+    /// [`ForthErrorKind::StepBudget`]: super::error::ForthErrorKind::StepBudget
+    pub fn set_step_budget(&mut self, n: u64) {
+        self.steps = 0;
+        self.step_limit = n;
+    }
+
+    /// Primitives run since the budget was set.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    // ----- dictionary -----
+
+    /// The NFA of the latest word.
+    pub fn latest(&self) -> u32 {
+        let voc = self.cell(A_CURRENT).unwrap_or(A_VOCABULARY as i32) as u32;
+        self.cell(voc).unwrap_or(0) as u32
+    }
+
+    fn set_flags_of_latest(&mut self, flag: i32) {
+        let nfa = self.latest();
+        if let Ok(f) = self.cell(nfa + 4) {
+            let _ = self.set_cell(nfa + 4, f | flag);
+        }
+    }
+
+    pub(crate) fn clear_flags_of_latest(&mut self, flag: i32) {
+        let nfa = self.latest();
+        if let Ok(f) = self.cell(nfa + 4) {
+            let _ = self.set_cell(nfa + 4, f & !flag);
+        }
+    }
+
+    /// Creates a header named `name` with code field `code`; returns its NFA. The body
+    /// starts at `HERE` afterwards.
+    pub fn create_header(&mut self, name: &[u8], code: i32) -> FResult<u32> {
+        if name.is_empty() {
+            return Err(K::Compile("a defining word needs a name".into()).into());
+        }
+        self.align_here()?;
+        let name_at = self.allot(name.len() as u32 + 1)?;
+        self.write_cstr(name_at, name)?;
+        self.align_here()?;
+        let nfa = self.here();
+        let link = self.latest();
+        self.comma(name_at as i32)?;
+        self.comma(0)?;
+        self.comma(link as i32)?;
+        self.comma(code)?;
+        let voc = self.cell(A_CURRENT)? as u32;
+        self.set_cell(voc, nfa as i32)?;
+        Ok(nfa)
+    }
+
+    /// Finds a visible word by name, ignoring case; returns its NFA.
+    pub fn find(&self, name: &[u8]) -> Option<u32> {
+        let voc = self.cell(A_CONTEXT).ok()? as u32;
+        let mut nfa = self.cell(voc).ok()? as u32;
+        let mut guard = 0u32;
+        while nfa != 0 && guard < 1_000_000 {
+            let flags = self.cell(nfa + 4).ok()?;
+            if flags & FLAG_HIDDEN == 0 {
+                let name_at = self.cell(nfa).ok()? as u32;
+                if let Ok(n) = self.cstr(name_at)
+                    && n.eq_ignore_ascii_case(name)
+                {
+                    return Some(nfa);
+                }
+            }
+            nfa = self.cell(nfa + 8).ok()? as u32;
+            guard += 1;
+        }
+        None
+    }
+
+    /// Whether the word at `nfa` is immediate.
+    pub fn is_immediate(&self, nfa: u32) -> bool {
+        self.cell(nfa + 4).unwrap_or(0) & FLAG_IMMEDIATE != 0
+    }
+
+    /// The name of the word at `nfa`.
+    pub fn name_of(&self, nfa: u32) -> String {
+        self.cell(nfa)
+            .map(|a| self.cstring(a as u32))
+            .unwrap_or_default()
+    }
+
+    /// Every visible word, latest first: (name, NFA).
+    pub fn words(&self) -> Vec<(String, u32)> {
+        let mut out = Vec::new();
+        let mut nfa = self.latest();
+        while nfa != 0 && out.len() < 1_000_000 {
+            out.push((self.name_of(nfa), nfa));
+            nfa = match self.cell(nfa + 8) {
+                Ok(l) => l as u32,
+                Err(_) => break,
+            };
+        }
+        out
+    }
+
+    /// The definition whose body contains address `a` (the nearest header below it).
+    pub fn word_containing(&self, a: u32) -> Option<String> {
+        if a < DICT_START {
+            return None;
+        }
+        let mut nfa = self.latest();
+        let mut guard = 0;
+        while nfa != 0 && guard < 1_000_000 {
+            if nfa < a {
+                return Some(self.name_of(nfa));
+            }
+            nfa = self.cell(nfa + 8).ok()? as u32;
+            guard += 1;
+        }
+        None
+    }
+
+    /// Resolves a recorded origin to a place.
+    pub(crate) fn place_of(&self, origin: (FileId, u32, u32)) -> Option<Place> {
+        let map = &self.sources;
+        if (origin.0.0 as usize) >= map.len() {
+            return None;
+        }
+        Some(Place {
+            file: map.get(origin.0).display.clone(),
+            span: map.span_at(origin.0, origin.1 as usize, origin.2 as usize),
+        })
+    }
+
+    /// Adds the running word and the failing call's place to an error that lacks them.
+    fn annotate(&self, mut e: ForthError, ip: u32) -> ForthError {
+        let at = ip.wrapping_sub(CELL);
+        if e.word.is_none() && ip != A_ENTRY + 4 {
+            e.word = self.word_containing(at);
+        }
+        if e.place.is_none()
+            && let Some(o) = self.origins.get(&at)
+        {
+            e.place = self.place_of(*o);
+        }
+        e
+    }
+
+    // ----- output -----
+
+    pub(crate) fn emit(&mut self, b: &[u8]) {
+        if self.output.len() + b.len() <= MAX_OUTPUT {
+            self.output.extend_from_slice(b);
+        }
+    }
+
+    /// Formats `n` in `BASE`.
+    pub fn format_number(&self, n: i32, unsigned: bool) -> String {
+        let base = self.base();
+        let neg = !unsigned && n < 0;
+        let mut v: u64 = if unsigned {
+            n as u32 as u64
+        } else {
+            (n as i64).unsigned_abs()
+        };
+        let mut digits = Vec::new();
+        loop {
+            let d = (v % base as u64) as u8;
+            digits.push(if d < 10 { b'0' + d } else { b'A' + d - 10 });
+            v /= base as u64;
+            if v == 0 {
+                break;
+            }
+        }
+        if neg {
+            digits.push(b'-');
+        }
+        digits.reverse();
+        String::from_utf8_lossy(&digits).into_owned()
+    }
+
+    // ----- execution -----
+
+    /// Runs the word whose execution token (CFA) is `xt` until it returns. Re-entrant: host
+    /// words may call it. On error the return stack is restored; the data stack is left as
+    /// it was at the failure.
+    pub fn execute(&mut self, xt: u32, host: &mut dyn Host) -> FResult<()> {
+        let rs_len = self.rs.len();
+        let floor = self.rs_floor;
+        self.rs_floor = rs_len;
+        let mut ip = A_ENTRY + 4;
+        let r = self.run(xt, &mut ip, host);
+        self.rs.truncate(rs_len);
+        self.rs_floor = floor;
+        r.map_err(|e| self.annotate(e, ip))
+    }
+
+    /// The inner interpreter.
+    #[inline(always)]
+    fn run(&mut self, xt: u32, ip: &mut u32, host: &mut dyn Host) -> FResult<()> {
+        let mut w = xt;
+        loop {
+            self.steps += 1;
+            if self.steps > self.step_limit {
+                return Err(K::StepBudget(self.step_limit).into());
+            }
+            let code = match self.cell(w) {
+                Ok(c) => c,
+                Err(_) => return Err(K::BadXt(w as i32).into()),
+            };
+            match code {
+                p::DOCOL => {
+                    self.rpush(*ip as i32)?;
+                    *ip = w + CELL;
+                }
+                p::EXIT => *ip = self.rpop()? as u32,
+                p::LIT => {
+                    let v = self.cell(*ip)?;
+                    *ip += CELL;
+                    self.push(v)?;
+                }
+                p::BRANCH => *ip = self.cell(*ip)? as u32,
+                p::ZBRANCH => {
+                    if self.pop()? == 0 {
+                        *ip = self.cell(*ip)? as u32;
+                    } else {
+                        *ip += CELL;
+                    }
+                }
+                p::HALT => return Ok(()),
+                p::DOVAR => self.push((w + CELL) as i32)?,
+                c if c < 0 => {
+                    // A word made by a DOES> defining word.
+                    self.push((w + CELL) as i32)?;
+                    self.rpush(*ip as i32)?;
+                    *ip = !c as u32;
+                }
+                c if c >= NATIVE_BASE => {
+                    host.native(self, (c - NATIVE_BASE) as u32)?;
+                }
+                p::EXECUTE => {
+                    w = self.pop()? as u32;
+                    continue;
+                }
+                p::DO => {
+                    let start = self.pop()?;
+                    let limit = self.pop()?;
+                    self.rpush(limit)?;
+                    self.rpush(start)?;
+                }
+                p::LOOP => {
+                    let i = self.rpeek(0)?.wrapping_add(1);
+                    let limit = self.rpeek(1)?;
+                    if i < limit {
+                        let n = self.rs.len();
+                        self.rs[n - 1] = i;
+                        *ip = self.cell(*ip)? as u32;
+                    } else {
+                        self.rpop()?;
+                        self.rpop()?;
+                        *ip += CELL;
+                    }
+                }
+                p::PLUSLOOP => {
+                    let step = self.pop()?;
+                    let i = self.rpeek(0)?.wrapping_add(step);
+                    let limit = self.rpeek(1)?;
+                    let go_on = if step >= 0 { i < limit } else { i >= limit };
+                    if go_on {
+                        let n = self.rs.len();
+                        self.rs[n - 1] = i;
+                        *ip = self.cell(*ip)? as u32;
+                    } else {
+                        self.rpop()?;
+                        self.rpop()?;
+                        *ip += CELL;
+                    }
+                }
+                p::LEAVE => {
+                    let i = self.rpeek(0)?;
+                    let n = self.rs.len();
+                    self.rs[n - 2] = i;
+                }
+                p::DOES => {
+                    // Runtime of DOES>: the latest word runs the code after DOES>.
+                    let nfa = self.latest();
+                    self.set_cell(nfa + 12, !(*ip as i32))?;
+                    *ip = self.rpop()? as u32;
+                }
+                p::COMPILE => {
+                    let v = self.cell(*ip)?;
+                    *ip += CELL;
+                    self.comma(v)?;
+                }
+                _ => self.primitive(code, host)?,
+            }
+            let next = self.cell(*ip)?;
+            *ip += CELL;
+            w = next as u32;
+        }
+    }
+
+    /// The primitives that do not touch the instruction pointer.
+    fn primitive(&mut self, code: i32, host: &mut dyn Host) -> FResult<()> {
+        macro_rules! bin {
+            (|$a:ident, $b:ident| $e:expr) => {{
+                let $b = self.pop()?;
+                let $a = self.pop()?;
+                self.push($e)?;
+            }};
+        }
+        macro_rules! cmp {
+            (|$a:ident, $b:ident| $e:expr) => {{
+                let $b = self.pop()?;
+                let $a = self.pop()?;
+                self.push_flag($e)?;
+            }};
+        }
+        macro_rules! fbin {
+            (|$a:ident, $b:ident| $e:expr) => {{
+                let $b = f32::from_bits(self.pop()? as u32);
+                let $a = f32::from_bits(self.pop()? as u32);
+                self.push(($e as f32).to_bits() as i32)?;
+            }};
+        }
+        macro_rules! fcmp {
+            (|$a:ident, $b:ident| $e:expr) => {{
+                let $b = f32::from_bits(self.pop()? as u32);
+                let $a = f32::from_bits(self.pop()? as u32);
+                self.push_flag($e)?;
+            }};
+        }
+        match code {
+            p::DUP | p::FDUP => {
+                let a = *self.ds.last().ok_or(ForthError::new(K::StackUnderflow))?;
+                self.push(a)?;
+            }
+            p::DROP | p::FDROP => {
+                self.pop()?;
+            }
+            p::SWAP | p::FSWAP => {
+                let n = self.ds.len();
+                if n < 2 {
+                    return Err(K::StackUnderflow.into());
+                }
+                self.ds.swap(n - 1, n - 2);
+            }
+            p::OVER | p::FOVER => self.pick(1)?,
+            p::ROT => {
+                let c = self.pop()?;
+                let b = self.pop()?;
+                let a = self.pop()?;
+                self.push(b)?;
+                self.push(c)?;
+                self.push(a)?;
+            }
+            p::MROT => {
+                let c = self.pop()?;
+                let b = self.pop()?;
+                let a = self.pop()?;
+                self.push(c)?;
+                self.push(a)?;
+                self.push(b)?;
+            }
+            p::NIP => {
+                let b = self.pop()?;
+                self.pop()?;
+                self.push(b)?;
+            }
+            p::TUCK => {
+                let b = self.pop()?;
+                let a = self.pop()?;
+                self.push(b)?;
+                self.push(a)?;
+                self.push(b)?;
+            }
+            p::QDUP => {
+                let a = *self.ds.last().ok_or(ForthError::new(K::StackUnderflow))?;
+                if a != 0 {
+                    self.push(a)?;
+                }
+            }
+            p::TWODUP | p::F2DUP => {
+                self.pick(1)?;
+                self.pick(1)?;
+            }
+            p::TWODROP => {
+                self.pop()?;
+                self.pop()?;
+            }
+            p::TWOSWAP => {
+                let d = self.pop()?;
+                let c = self.pop()?;
+                let b = self.pop()?;
+                let a = self.pop()?;
+                for v in [c, d, a, b] {
+                    self.push(v)?;
+                }
+            }
+            p::TWOOVER => {
+                self.pick(3)?;
+                self.pick(3)?;
+            }
+            p::PICK => {
+                let n = self.pop()?;
+                if n < 0 {
+                    return Err(K::StackUnderflow.into());
+                }
+                self.pick(n as usize)?;
+            }
+            p::ROLL => {
+                let n = self.pop()?;
+                let len = self.ds.len();
+                if n < 0 || n as usize >= len {
+                    return Err(K::StackUnderflow.into());
+                }
+                let v = self.ds.remove(len - 1 - n as usize);
+                self.push(v)?;
+            }
+            p::DEPTH => self.push(self.ds.len() as i32)?,
+            p::TOR => {
+                let v = self.pop()?;
+                self.rpush(v)?;
+            }
+            p::RFROM => {
+                let v = self.rpop()?;
+                self.push(v)?;
+            }
+            p::RFETCH | p::R | p::I => {
+                let v = self.rpeek(0)?;
+                self.push(v)?;
+            }
+            p::J => {
+                let v = self.rpeek(2)?;
+                self.push(v)?;
+            }
+            p::ADD => bin!(|a, b| a.wrapping_add(b)),
+            p::SUB => bin!(|a, b| a.wrapping_sub(b)),
+            p::MUL => bin!(|a, b| a.wrapping_mul(b)),
+            p::DIV => {
+                let b = self.pop()?;
+                let a = self.pop()?;
+                if b == 0 {
+                    return Err(K::DivisionByZero.into());
+                }
+                self.push(a.wrapping_div(b))?;
+            }
+            p::MOD => {
+                let b = self.pop()?;
+                let a = self.pop()?;
+                if b == 0 {
+                    return Err(K::DivisionByZero.into());
+                }
+                self.push(a.wrapping_rem(b))?;
+            }
+            p::DIVMOD => {
+                let b = self.pop()?;
+                let a = self.pop()?;
+                if b == 0 {
+                    return Err(K::DivisionByZero.into());
+                }
+                self.push(a.wrapping_rem(b))?;
+                self.push(a.wrapping_div(b))?;
+            }
+            p::MULDIV => {
+                let c = self.pop()?;
+                let b = self.pop()?;
+                let a = self.pop()?;
+                if c == 0 {
+                    return Err(K::DivisionByZero.into());
+                }
+                self.push(((a as i64 * b as i64) / c as i64) as i32)?;
+            }
+            p::INC => bin1(self, |a| a.wrapping_add(1))?,
+            p::DEC => bin1(self, |a| a.wrapping_sub(1))?,
+            p::INC2 => bin1(self, |a| a.wrapping_add(2))?,
+            p::DEC2 => bin1(self, |a| a.wrapping_sub(2))?,
+            p::MUL2 => bin1(self, |a| a.wrapping_shl(1))?,
+            p::DIV2 => bin1(self, |a| a >> 1)?,
+            p::NEGATE => bin1(self, |a| a.wrapping_neg())?,
+            p::ABS => bin1(self, |a| a.wrapping_abs())?,
+            p::MIN => bin!(|a, b| a.min(b)),
+            p::MAX => bin!(|a, b| a.max(b)),
+            p::AND => bin!(|a, b| a & b),
+            p::OR => bin!(|a, b| a | b),
+            p::XOR => bin!(|a, b| a ^ b),
+            p::NOT | p::ZEQ => {
+                let a = self.pop()?;
+                self.push_flag(a == 0)?;
+            }
+            p::INVERT => bin1(self, |a| !a)?,
+            p::LSHIFT => bin!(|a, b| if (0..32).contains(&b) {
+                ((a as u32) << b) as i32
+            } else {
+                0
+            }),
+            p::RSHIFT => bin!(|a, b| if (0..32).contains(&b) {
+                ((a as u32) >> b) as i32
+            } else {
+                0
+            }),
+            p::EQ => cmp!(|a, b| a == b),
+            p::NE => cmp!(|a, b| a != b),
+            p::LT => cmp!(|a, b| a < b),
+            p::GT => cmp!(|a, b| a > b),
+            p::LE => cmp!(|a, b| a <= b),
+            p::GE => cmp!(|a, b| a >= b),
+            p::ULT => cmp!(|a, b| (a as u32) < (b as u32)),
+            p::ZNE => {
+                let a = self.pop()?;
+                self.push_flag(a != 0)?;
+            }
+            p::ZLT => {
+                let a = self.pop()?;
+                self.push_flag(a < 0)?;
+            }
+            p::ZGT => {
+                let a = self.pop()?;
+                self.push_flag(a > 0)?;
+            }
+            p::TRUE => self.push(-1)?,
+            p::FALSE => self.push(0)?,
+            p::FETCH => {
+                let a = self.pop()? as u32;
+                let v = self.cell(a)?;
+                self.push(v)?;
+            }
+            p::STORE => {
+                let a = self.pop()? as u32;
+                let v = self.pop()?;
+                self.set_cell(a, v)?;
+            }
+            p::CFETCH => {
+                let a = self.pop()? as u32;
+                let v = self.byte(a)?;
+                self.push(v as i32)?;
+            }
+            p::CSTORE => {
+                let a = self.pop()? as u32;
+                let v = self.pop()?;
+                self.set_byte(a, v as u8)?;
+            }
+            p::PLUSSTORE => {
+                let a = self.pop()? as u32;
+                let v = self.pop()?;
+                let old = self.cell(a)?;
+                self.set_cell(a, old.wrapping_add(v))?;
+            }
+            p::INCR | p::DECR => {
+                let a = self.pop()? as u32;
+                let old = self.cell(a)?;
+                let d = if code == p::INCR { 1 } else { -1 };
+                self.set_cell(a, old.wrapping_add(d))?;
+            }
+            p::CMOVE => {
+                let n = self.pop()?;
+                let dst = self.pop()? as u32;
+                let src = self.pop()? as u32;
+                if n > 0 {
+                    let n = n as u32;
+                    self.bytes(src, n)?;
+                    self.bytes(dst, n)?;
+                    let (s, d, n) = (src as usize, dst as usize, n as usize);
+                    // Byte by byte, front to back, as CMOVE is defined (a propagating fill
+                    // when the ranges overlap upwards).
+                    if d > s && d < s + n {
+                        for k in 0..n {
+                            self.mem[d + k] = self.mem[s + k];
+                        }
+                    } else {
+                        self.mem.copy_within(s..s + n, d);
+                    }
+                }
+            }
+            p::FILL => {
+                let c = self.pop()?;
+                let n = self.pop()?;
+                let a = self.pop()? as u32;
+                if n > 0 {
+                    self.bytes(a, n as u32)?;
+                    let a = a as usize;
+                    self.mem[a..a + n as usize].fill(c as u8);
+                }
+            }
+            p::COMMA => {
+                let v = self.pop()?;
+                self.comma(v)?;
+            }
+            p::CCOMMA => {
+                let v = self.pop()?;
+                let h = self.allot(1)?;
+                self.set_byte(h, v as u8)?;
+            }
+            p::HERE => self.push(self.here() as i32)?,
+            p::PADW => self.push(PAD as i32)?,
+            p::STATE => self.push(A_STATE as i32)?,
+            p::BASE => self.push(A_BASE as i32)?,
+            p::DP => self.push(A_DP as i32)?,
+            p::CURRENT => self.push(A_CURRENT as i32)?,
+            p::CONTEXT => self.push(A_CONTEXT as i32)?,
+            p::COLON => {
+                let name = self.parse_name()?;
+                self.create_header(&name, p::DOCOL)?;
+                self.set_flags_of_latest(FLAG_HIDDEN);
+                self.set_state(true);
+            }
+            p::SEMI => {
+                let xt = self.primitive_xt(p::EXIT)?;
+                self.comma(xt as i32)?;
+                self.clear_flags_of_latest(FLAG_HIDDEN);
+                self.set_state(false);
+            }
+            p::IMMEDIATE => self.set_flags_of_latest(FLAG_IMMEDIATE),
+            p::LBRACKET => self.set_state(false),
+            p::RBRACKET => self.set_state(true),
+            p::BUILDS | p::CREATE => {
+                let name = self.parse_name()?;
+                self.create_header(&name, p::DOVAR)?;
+            }
+            p::HEADER => {
+                let a = self.pop()? as u32;
+                let name = self.cstr(a)?.to_vec();
+                self.create_header(&name, p::DOVAR)?;
+            }
+            p::DOESC => {
+                let xt = self.primitive_xt(p::DOES)?;
+                self.comma(xt as i32)?;
+            }
+            p::WORD => {
+                let delim = self.pop()? as u8;
+                self.parse_into_pad(delim)?;
+            }
+            p::MFIND => {
+                self.parse_into_pad(b' ')?;
+                let name = self.cstr(PAD)?.to_vec();
+                let nfa = self.find(&name).unwrap_or(0);
+                self.push(nfa as i32)?;
+            }
+            p::CFATOPFA => bin1(self, |a| a.wrapping_add(CELL as i32))?,
+            p::NUMBERSTR => {
+                let n = self.pop()?;
+                let s = self.format_number(n, false);
+                self.write_cstr(PAD, s.as_bytes())?;
+            }
+            p::LOAD => {
+                self.parse_into_pad(b' ')?;
+                let name = self.cstring(PAD);
+                self.load_named(&name, host)?;
+            }
+            p::UNDEFINED => {
+                let a = self.pop()? as u32;
+                return Err(K::UndefinedWord(self.cstring(a)).into());
+            }
+            p::ERROR => {
+                let a = self.pop()? as u32;
+                return Err(K::Abort(self.cstring(a)).into());
+            }
+            p::ABORT => return Err(K::Abort("ABORT".into()).into()),
+            p::EMIT => {
+                let c = self.pop()?;
+                self.emit(&[c as u8]);
+            }
+            p::TYPE => {
+                let a = self.pop()? as u32;
+                let s = self.cstr(a)?.to_vec();
+                self.emit(&s);
+            }
+            p::DOT | p::UDOT => {
+                let n = self.pop()?;
+                let s = self.format_number(n, code == p::UDOT);
+                self.emit(s.as_bytes());
+                self.emit(b" ");
+            }
+            p::SCOUNT => {
+                let a = self.pop()? as u32;
+                let n = self.cstr(a)?.len();
+                self.push(n as i32)?;
+            }
+            p::SMOVE => {
+                let dst = self.pop()? as u32;
+                let src = self.pop()? as u32;
+                let s = self.cstr(src)?.to_vec();
+                self.write_cstr(dst, &s)?;
+            }
+            p::FADD => fbin!(|a, b| a + b),
+            p::FSUB => fbin!(|a, b| a - b),
+            p::FMUL => fbin!(|a, b| a * b),
+            p::FDIV => fbin!(|a, b| a / b),
+            p::FLT => fcmp!(|a, b| a < b),
+            p::FGT => fcmp!(|a, b| a > b),
+            p::FEQ => fcmp!(|a, b| a == b),
+            p::FZLT => {
+                let a = f32::from_bits(self.pop()? as u32);
+                self.push_flag(a < 0.0)?;
+            }
+            p::FZEQ => {
+                let a = f32::from_bits(self.pop()? as u32);
+                self.push_flag(a == 0.0)?;
+            }
+            p::STOF => {
+                let a = self.pop()?;
+                self.push((a as f32).to_bits() as i32)?;
+            }
+            p::FTOS => {
+                let a = f32::from_bits(self.pop()? as u32);
+                // `as` saturates and maps NaN to 0: never a panic.
+                self.push(a as i32)?;
+            }
+            p::FDOT => {
+                let a = f32::from_bits(self.pop()? as u32);
+                let s = format!("{a} ");
+                self.emit(s.as_bytes());
+            }
+            other => return Err(K::BadXt(other).into()),
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pick(&mut self, n: usize) -> FResult<()> {
+        let len = self.ds.len();
+        if n >= len {
+            return Err(K::StackUnderflow.into());
+        }
+        let v = self.ds[len - 1 - n];
+        self.push(v)
+    }
+
+    /// The execution token of a primitive.
+    pub(crate) fn primitive_xt(&self, id: i32) -> FResult<u32> {
+        match self.prim_xts.get(id as usize) {
+            Some(&xt) if xt != 0 => Ok(xt),
+            _ => Err(K::BadXt(id).into()),
+        }
+    }
+}
+
+/// Applies `f` to the top of the data stack.
+#[inline(always)]
+fn bin1(vm: &mut Vm, f: impl Fn(i32) -> i32) -> FResult<()> {
+    match vm.ds.last_mut() {
+        Some(v) => {
+            *v = f(*v);
+            Ok(())
+        }
+        None => Err(K::StackUnderflow.into()),
+    }
+}
