@@ -13,6 +13,7 @@
 //! The library never prints and never exits: everything is returned as values.
 
 pub mod ai;
+pub mod axiom;
 pub mod convert;
 pub mod diagnostics;
 pub mod engine;

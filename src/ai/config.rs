@@ -21,16 +21,19 @@ pub enum AiKind {
     Expectimax,
     /// Monte-Carlo tree search (UCT) with random playouts.
     Mcts,
+    /// The game program's own engine (an Axiom variant's `{players}` engines).
+    Program,
 }
 
 impl AiKind {
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "random",
         "first",
         "greedy",
         "alphabeta",
         "expectimax",
         "mcts",
+        "program",
     ];
 
     pub fn parse(s: &str) -> Option<AiKind> {
@@ -41,6 +44,7 @@ impl AiKind {
             "alphabeta" | "alpha-beta" | "negamax" => AiKind::AlphaBeta,
             "expectimax" => AiKind::Expectimax,
             "mcts" | "uct" => AiKind::Mcts,
+            "program" => AiKind::Program,
             _ => return None,
         })
     }
@@ -53,6 +57,7 @@ impl AiKind {
             AiKind::AlphaBeta => "alphabeta",
             AiKind::Expectimax => "expectimax",
             AiKind::Mcts => "mcts",
+            AiKind::Program => "program",
         }
     }
 }

@@ -115,6 +115,17 @@ pub trait Game: Clone + Send {
     /// The result, when the game is over. `moves` are the current legal moves (a game with
     /// no move is usually over).
     fn outcome(&mut self, moves: &Self::Moves) -> Option<Outcome>;
+    /// The move the game's own program chooses for tournament player `slot` (0 = A, 1 = B),
+    /// for games that carry their own engines (Axiom programs); `None` for the others.
+    fn program_move(
+        &mut self,
+        _slot: usize,
+        _moves: &Self::Moves,
+        _rng: &mut crate::rng::Rng,
+    ) -> Option<usize> {
+        None
+    }
+
     /// A problem met while generating moves (a runaway rule hit its step budget), if any.
     fn take_error(&mut self) -> Option<String> {
         None

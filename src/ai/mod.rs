@@ -97,6 +97,14 @@ impl<G: Game> Ai<G> {
                 ..one
             },
             AiKind::First => one,
+            // The game's own engine (the tournament runner passes the player's program;
+            // here the first program's). Games without programs play uniformly at random.
+            AiKind::Program => Choice {
+                index: game
+                    .program_move(0, moves, rng)
+                    .unwrap_or_else(|| rng.below(n)),
+                ..one
+            },
             AiKind::Greedy => self.greedy(game, moves, rng, stop),
             AiKind::AlphaBeta | AiKind::Expectimax => {
                 let alphabeta = self.config.kind == AiKind::AlphaBeta;

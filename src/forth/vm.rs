@@ -342,6 +342,17 @@ impl Vm {
         Ok(())
     }
 
+    /// Writes `b` at `a`.
+    pub fn write_bytes(&mut self, a: u32, b: &[u8]) -> FResult<()> {
+        let i = a as usize;
+        let dst = self
+            .mem
+            .get_mut(i..i + b.len())
+            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+        dst.copy_from_slice(b);
+        Ok(())
+    }
+
     /// The dictionary pointer (`HERE`).
     #[inline]
     pub fn here(&self) -> u32 {
@@ -436,6 +447,11 @@ impl Vm {
         &self.ds
     }
 
+    /// Cuts the data stack down to `depth` items (no effect when it is shorter).
+    pub fn ds_truncate(&mut self, depth: usize) {
+        self.ds.truncate(depth);
+    }
+
     /// Empties both stacks.
     pub fn clear_stacks(&mut self) {
         self.ds.clear();
@@ -527,25 +543,31 @@ impl Vm {
         Ok(nfa)
     }
 
-    /// Finds a visible word by name, ignoring case; returns its NFA.
+    /// Finds a visible word by name; returns its NFA. A word spelled exactly so wins; else
+    /// the latest word whose name matches ignoring case. (Axiom ignores case, yet has both
+    /// `DROP`, the stack word, and `drop`, the move action: exact spelling tells them apart.)
     pub fn find(&self, name: &[u8]) -> Option<u32> {
         let voc = self.cell(A_CONTEXT).ok()? as u32;
         let mut nfa = self.cell(voc).ok()? as u32;
         let mut guard = 0u32;
+        let mut folded = None;
         while nfa != 0 && guard < 1_000_000 {
             let flags = self.cell(nfa + 4).ok()?;
             if flags & FLAG_HIDDEN == 0 {
                 let name_at = self.cell(nfa).ok()? as u32;
-                if let Ok(n) = self.cstr(name_at)
-                    && n.eq_ignore_ascii_case(name)
-                {
-                    return Some(nfa);
+                if let Ok(n) = self.cstr(name_at) {
+                    if n == name {
+                        return Some(nfa);
+                    }
+                    if folded.is_none() && n.eq_ignore_ascii_case(name) {
+                        folded = Some(nfa);
+                    }
                 }
             }
             nfa = self.cell(nfa + 8).ok()? as u32;
             guard += 1;
         }
-        None
+        folded
     }
 
     /// Whether the word at `nfa` is immediate.

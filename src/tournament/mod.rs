@@ -27,7 +27,7 @@
 pub use crate::record;
 pub mod spec;
 
-use crate::ai::{Ai, AiConfig, Game};
+use crate::ai::{Ai, AiConfig, AiKind, Game};
 use crate::rng::Rng;
 use crate::stats::sprt::{Sprt, SprtState};
 use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRecord};
@@ -163,6 +163,20 @@ pub fn play_game<G: Game>(
         }
         let mover = g.current_player();
         let i = match holder.get(mover).copied().flatten() {
+            Some(p) if !g.is_random(mover) && ais[p].config.kind == AiKind::Program => {
+                // The program's own engine; with one move it is not asked (as in Axiom).
+                let i = if n == 1 {
+                    0
+                } else {
+                    g.program_move(p, buf, &mut rng).unwrap_or(0)
+                };
+                if let Some(e) = g.take_error() {
+                    break Ended::Error(e);
+                }
+                nodes[p] += 1;
+                captures[p] += G::captures(buf, i);
+                i
+            }
             Some(p) if !g.is_random(mover) => {
                 let c = ais[p].choose_until(&mut g, buf, &mut rng, stop);
                 if stopped() {
@@ -176,6 +190,9 @@ pub fn play_game<G: Game>(
         };
         moves.push(g.notation(buf, i));
         g.make(buf, i);
+        if let Some(e) = g.take_error() {
+            break Ended::Error(e);
+        }
     };
     let played = Played {
         seats: &seats,

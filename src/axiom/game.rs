@@ -1,0 +1,397 @@
+//! A match between two Axiom programs (two variant files of one game), as a
+//! [`crate::ai::Game`] for the tournament runner.
+//!
+//! Each program runs in its own VM and keeps its own copy of the game: every move is played
+//! in both, by its index in the move list (both generate the same list; a difference is an
+//! error naming the move). The first program's `OnIsGameOver` decides the end. A player
+//! whose AI is the program's own engine ([`crate::ai::AiKind::Program`]) gets its move from
+//! its program's `OnSearch`; dagaz's own AIs can also play Axiom games through make/unmake.
+
+use super::natives::Runtime;
+use super::program::{GameInfo, Program};
+use super::state::{self, Snapshot, State, Verdict};
+use crate::ai::game::{Game, Outcome, PieceInfo};
+use crate::ai::{Ending, PlayerResult};
+use crate::forth::ForthError;
+use crate::rng::Rng;
+use std::sync::Arc;
+
+/// A move list of the first program: record addresses and capture counts.
+#[derive(Clone, Debug, Default)]
+pub struct AxiomMoves {
+    recs: Vec<u32>,
+    captures: Vec<u32>,
+    /// The memory the list occupies in the first program's VM.
+    span: (u32, u32),
+}
+
+/// The game state of a match (see the module documentation).
+#[derive(Clone)]
+pub struct AxiomGame {
+    states: Vec<State>,
+    /// Which state (program) plays for tournament player A (0) and B (1).
+    program_of: [usize; 2],
+    info: Arc<GameInfo>,
+    seats: Vec<usize>,
+    outcome: Option<Outcome>,
+    error: Option<String>,
+    /// Memory of each secondary state's last move list.
+    spans: Vec<(u32, u32)>,
+}
+
+impl AxiomGame {
+    /// A match state for programs `a` and `b` (the same program may be given twice).
+    pub fn new(a: &Program, b: &Program, seed: u64) -> Result<AxiomGame, super::AxiomError> {
+        let same = a.path == b.path;
+        let mut states = vec![State::new(a, seed).map_err(super::AxiomError::Forth)?];
+        if !same {
+            if a.info.players != b.info.players || a.info.positions != b.info.positions {
+                return Err(super::AxiomError::Mismatch(format!(
+                    "`{}` and `{}` declare different players or positions",
+                    a.info.name, b.info.name
+                )));
+            }
+            states.push(State::new(b, seed).map_err(super::AxiomError::Forth)?);
+        }
+        let info = a.info.clone();
+        let seats = seats_of(&states[0], &info);
+        let n = states.len();
+        Ok(AxiomGame {
+            states,
+            program_of: [0, if same { 0 } else { 1 }],
+            info,
+            seats,
+            outcome: None,
+            error: None,
+            spans: vec![(0, 0); n],
+        })
+    }
+
+    /// The first program's state (for tests and perft).
+    pub fn state(&self) -> &State {
+        &self.states[0]
+    }
+
+    fn fail(&mut self, e: ForthError) {
+        if self.error.is_none() {
+            self.error = Some(e.to_string());
+        }
+    }
+
+    fn outcome_of(&self, verdict: Verdict, no_moves: bool) -> Option<Outcome> {
+        let n = self.info.players.len();
+        let mover = self.states[0].player();
+        match verdict {
+            Verdict::Win => Some(Outcome::win(n, mover)),
+            Verdict::Loss => {
+                let others: Vec<usize> =
+                    self.seats.iter().copied().filter(|&s| s != mover).collect();
+                let mut results = vec![PlayerResult::Loss; n];
+                let mut points = vec![0.0; n];
+                for &o in &others {
+                    results[o] = PlayerResult::Win;
+                    points[o] = 1.0 / others.len().max(1) as f64;
+                }
+                Some(Outcome {
+                    points,
+                    results,
+                    ending: Ending::Goal,
+                })
+            }
+            Verdict::Draw => Some(Outcome::draw(n, &self.seats, Ending::Goal)),
+            Verdict::Unknown if no_moves => Some(Outcome::draw(n, &self.seats, Ending::NoMoves)),
+            Verdict::Unknown => None,
+        }
+    }
+}
+
+/// Seats: the non-random players, in turn order of first appearance.
+fn seats_of(s: &State, info: &GameInfo) -> Vec<usize> {
+    let l = s.rt.layout;
+    let mut seats = Vec::new();
+    let table = s.vm.cell(l.turn_order).unwrap_or(0) as u32;
+    let limit =
+        s.vm.find(b"$turnLimit")
+            .and_then(|nfa| s.vm.cell(nfa + 16).ok())
+            .unwrap_or(0)
+            .clamp(0, 128 * 12) as u32;
+    let mut off = 0;
+    while off < limit {
+        let cfa = s.vm.cell(table + off).unwrap_or(0) as u32;
+        let value = s.vm.cell(cfa + 4).unwrap_or(0);
+        if let Some(p) = info.player_index(value)
+            && !info.is_random(p)
+            && !seats.contains(&p)
+        {
+            seats.push(p);
+        }
+        off += 12;
+    }
+    if seats.is_empty() {
+        seats = (0..info.players.len())
+            .filter(|&p| !info.is_random(p))
+            .collect();
+    }
+    seats
+}
+
+/// Generates into `st`, reusing the memory of `span` when it is the newest list.
+fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<Vec<u32>, ForthError> {
+    if span.1 != 0 && st.vm.here() == span.1 {
+        st.vm.set_here(span.0)?;
+    }
+    let start = st.vm.here();
+    let recs = state::generate(&mut st.vm, &mut st.rt)?;
+    *span = (start, st.vm.here());
+    Ok(recs)
+}
+
+impl Game for AxiomGame {
+    type Moves = AxiomMoves;
+    type Undo = Vec<Snapshot>;
+
+    fn num_players(&self) -> usize {
+        self.info.players.len()
+    }
+
+    fn player_name(&self, player: usize) -> &str {
+        self.info.players.get(player).map_or("?", |s| s)
+    }
+
+    fn is_random(&self, player: usize) -> bool {
+        self.info.is_random(player)
+    }
+
+    fn seats(&self) -> Vec<usize> {
+        self.seats.clone()
+    }
+
+    fn current_player(&self) -> usize {
+        self.states[0].player()
+    }
+
+    fn legal_moves(&mut self, out: &mut AxiomMoves) {
+        out.recs.clear();
+        out.captures.clear();
+        self.outcome = None;
+        let mut span = out.span;
+        let st = &mut self.states[0];
+        let r = generate_into(st, &mut span).and_then(|recs| {
+            st.moves = recs;
+            let v = state::verdict(&mut st.vm, &mut st.rt)?;
+            Ok(v)
+        });
+        out.span = span;
+        match r {
+            Ok(v) => {
+                let st = &self.states[0];
+                out.recs = st.moves.clone();
+                out.captures = (0..out.recs.len()).map(|i| st.captures(i)).collect();
+                self.outcome = self.outcome_of(v, out.recs.is_empty());
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn num_moves(moves: &AxiomMoves) -> usize {
+        moves.recs.len()
+    }
+
+    fn make(&mut self, moves: &AxiomMoves, i: usize) -> Vec<Snapshot> {
+        let mut undo = Vec::with_capacity(self.states.len());
+        for k in 0..self.states.len() {
+            let snap = match self.states[k].snapshot() {
+                Ok(s) => s,
+                Err(e) => {
+                    self.fail(e);
+                    return undo;
+                }
+            };
+            undo.push(snap);
+            let r = if k == 0 {
+                moves
+                    .recs
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| {
+                        ForthError::new(crate::forth::ForthErrorKind::Host("no such move".into()))
+                    })
+                    .and_then(|rec| {
+                        let st = &mut self.states[0];
+                        state::apply_record(&mut st.vm, &mut st.rt, rec)
+                    })
+            } else {
+                let mut span = self.spans[k];
+                let st = &mut self.states[k];
+                let r = generate_into(st, &mut span).and_then(|recs| {
+                    if recs.len() != moves.recs.len() {
+                        return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
+                            format!(
+                                "the two programs generate {} and {} moves here",
+                                moves.recs.len(),
+                                recs.len()
+                            ),
+                        )));
+                    }
+                    st.moves = recs;
+                    st.apply(i)
+                });
+                self.spans[k] = span;
+                r
+            };
+            if let Err(e) = r {
+                self.fail(e);
+            }
+        }
+        undo
+    }
+
+    fn unmake(&mut self, _moves: &AxiomMoves, _i: usize, undo: Vec<Snapshot>) {
+        for (k, s) in undo.iter().enumerate() {
+            if let Err(e) = self.states[k].restore(s) {
+                self.fail(e);
+            }
+        }
+    }
+
+    fn outcome(&mut self, _moves: &AxiomMoves) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    fn program_move(&mut self, slot: usize, moves: &AxiomMoves, rng: &mut Rng) -> Option<usize> {
+        let k = self.program_of[slot.min(1)];
+        let seed = rng.next_u64();
+        let r = (|| -> Result<usize, ForthError> {
+            if k != 0 {
+                let mut span = self.spans[k];
+                let st = &mut self.states[k];
+                let recs = generate_into(st, &mut span);
+                self.spans[k] = span;
+                let recs = recs?;
+                if recs.len() != moves.recs.len() {
+                    return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
+                        format!(
+                            "the two programs generate {} and {} moves here",
+                            moves.recs.len(),
+                            recs.len()
+                        ),
+                    )));
+                }
+                st.moves = recs;
+            }
+            let st = &mut self.states[k];
+            st.rt.rng = Rng::new(seed);
+            st.rt.report = Default::default();
+            let on_search = st.rt.layout.on_search;
+            let snap = st.snapshot()?;
+            st.vm.execute(on_search, &mut st.rt)?;
+            // Engines must leave the game as they found it.
+            st.restore(&snap)?;
+            let best = st.rt.report.best.ok_or_else(|| {
+                ForthError::new(crate::forth::ForthErrorKind::Host(
+                    "the engine chose no move (no BestMove!)".into(),
+                ))
+            })?;
+            let st = &self.states[k];
+            st.moves
+                .iter()
+                .position(|&r| st.vm.cell(r + 4).ok() == Some(best))
+                .ok_or_else(|| {
+                    ForthError::new(crate::forth::ForthErrorKind::Host(
+                        "the engine chose a move that is not in the list".into(),
+                    ))
+                })
+        })();
+        match r {
+            Ok(i) => Some(i),
+            Err(e) => {
+                self.fail(e);
+                Some(0)
+            }
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        let st = &self.states[0];
+        st.rt.position_key(&st.vm).unwrap_or(0)
+    }
+
+    fn board_key(&self) -> u64 {
+        self.hash()
+    }
+
+    fn notation(&self, moves: &AxiomMoves, i: usize) -> String {
+        let st = &self.states[0];
+        moves
+            .recs
+            .get(i)
+            .and_then(|&r| st.vm.cell(r + 4).ok())
+            .map(|s| st.vm.cstring(s as u32))
+            .unwrap_or_default()
+    }
+
+    fn captures(moves: &AxiomMoves, i: usize) -> u32 {
+        moves.captures.get(i).copied().unwrap_or(0)
+    }
+
+    fn for_each_piece(&self, f: &mut dyn FnMut(PieceInfo)) {
+        let st = &self.states[0];
+        let l = st.rt.layout;
+        let board = st.vm.cell(l.board).unwrap_or(0) as u32;
+        for pos in 0..self.info.positions.len() as u32 {
+            let v = st.vm.cell(board + 4 * pos).unwrap_or(0);
+            let ty = (v & 0x3FF) as usize;
+            if v == 0 || ty == 0 {
+                continue;
+            }
+            if let Some(owner) = self.info.player_index(v) {
+                f(PieceInfo {
+                    pos: Some(pos),
+                    owner,
+                    ty: ty - 1,
+                    count: 1,
+                });
+            }
+        }
+    }
+
+    fn piece_type_index(&self, name: &str) -> Option<usize> {
+        self.info
+            .pieces
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(name))
+    }
+
+    fn num_piece_types(&self) -> usize {
+        self.info.pieces.len()
+    }
+
+    fn num_positions(&self) -> usize {
+        self.info.positions.len()
+    }
+
+    fn zone_index(&self, _name: &str) -> Option<usize> {
+        None
+    }
+
+    fn in_zone(&self, _zone: usize, _player: usize, _pos: u32) -> bool {
+        false
+    }
+
+    fn direction_index(&self, _name: &str) -> Option<usize> {
+        None
+    }
+
+    fn link(&self, _player: usize, _dir: usize, _pos: u32) -> Option<u32> {
+        None
+    }
+}
+
+/// Runs `f` on a runtime (keeps the type in use for embedders).
+pub fn runtime_of(g: &AxiomGame) -> &Runtime {
+    &g.states[0].rt
+}

@@ -1,0 +1,1 @@
+( placeholder: dagaz axiom layer being written )

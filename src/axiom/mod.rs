@@ -1,0 +1,67 @@
+//! Axiom games (ForthScript) headless: load an Axiom program (a variant file, its game and
+//! the runtime files `CORE.4TH` and `axiom.4th`) into the Forth VM, generate and apply
+//! moves through the program's own words, and let its engines choose moves.
+//!
+//! - [`program`]: loading, and where the runtime keeps its tables in VM memory;
+//! - [`natives`]: the host words of Axiom's DLL (move recording, board edits, random
+//!   numbers, engine reports, repetition);
+//! - [`state`]: one game in progress: set-up, generation, application, game end;
+//! - [`search`]: the `$NegamaxMove` engine;
+//! - [`game`]: a two-program match state for the tournament runner ([`crate::ai::Game`]).
+//!
+//! What dagaz had to decide where Axiom's behaviour is not documented is listed in
+//! `docs/axiom.md`.
+
+pub mod game;
+pub mod natives;
+pub mod program;
+pub mod search;
+pub mod state;
+
+pub use game::AxiomGame;
+pub use program::{GameInfo, Program};
+pub use state::{State, Verdict};
+
+use crate::forth::ForthError;
+
+/// Plies of the players `$NegamaxMove` searches by default (Axiom's `#DepthLimit`).
+pub const DEFAULT_SEARCH_DEPTH: u32 = 3;
+
+/// dagaz's own Axiom layer, used when a program's folder has no `axiom.4th`.
+pub mod layer {
+    /// The layer's source.
+    pub const LAYER: &str = include_str!("layer.4th");
+}
+
+/// Why an Axiom program cannot be loaded or played.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum AxiomError {
+    /// The Forth code failed (with its word and place).
+    Forth(ForthError),
+    /// The runtime lacks a word or variable dagaz needs (its name).
+    Missing(String),
+    /// The game's declarations are unusable.
+    Game(String),
+    /// The two programs of a match do not play the same game.
+    Mismatch(String),
+}
+
+impl std::fmt::Display for AxiomError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AxiomError::Forth(e) => write!(f, "{e}"),
+            AxiomError::Missing(n) => write!(
+                f,
+                "error[DZ1020]: the Axiom runtime defines no `{n}` (is axiom.4th complete?)"
+            ),
+            AxiomError::Game(m) => write!(f, "error[DZ1021]: {m}"),
+            AxiomError::Mismatch(m) => write!(f, "error[DZ1022]: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for AxiomError {}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,613 @@
+//! The host words Axiom's DLL provided, implemented for dagaz: move generation (recording a
+//! move's actions as compiled Forth code and its notation), the board edits a move's code
+//! performs when it is applied, random numbers from dagaz's seeded generator, the engine's
+//! reporting words, repetition and the ring buffer.
+//!
+//! # Moves in memory
+//! A generated move list lives at `HERE`: a header `[0][count][first move]`, then one
+//! record per move: `[next][notation][move type][captures][code field: DOCOL][code …]`,
+//! so `.moveCFA` (`4 CELLS +`) is an execution token that applies the move. While a move
+//! word runs, the actions it calls (`move`, `capture-at`, `create-piece-type-at`, …) and
+//! anything it `COMPILE`s are appended to the pending record's code; `add-move` ends the
+//! code with `;S`, stores the notation after it, links the record and starts the next.
+
+use super::program::Layout;
+use crate::forth::error::{FResult, ForthErrorKind as K};
+use crate::forth::vm::{CELL, Host, NATIVE_BASE, Vm, p};
+use crate::rng::Rng;
+
+macro_rules! natives {
+    ($( $id:ident $name:literal ),* $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u32)]
+        enum Nid { $($id),* }
+        #[allow(non_upper_case_globals, dead_code)]
+        mod n { $(pub const $id: u32 = super::Nid::$id as u32;)* }
+        /// The host words, in the order they are defined (their numbers).
+        pub const NATIVES: &[&str] = &[$($name),*];
+    };
+}
+
+natives! {
+    CURRENT_MOVE "CurrentMove!", BEST_MOVE "BestMove!", NODES "Nodes!", SCORE "Score!",
+    DEPTH "Depth!", YIELD "$Yield",
+    RAND_WITHIN "RAND-WITHIN", RAND64 "$Rand64!", RANDOMIZE "RANDOMIZE", SEED "SEED!",
+    SYSTEM_TIME "SYSTEM-TIME",
+    NEGAMAX "$NegamaxMove", UCT "$UCTMove", ENGINE_SET_TURN "$EngineSetTurn",
+    BOARD "board[]", FRIENDS "OnFriends?",
+    ADD_Z "$AddPieceZ", ADD_U "$AddPieceU", REMOVE_Z "$RemovePieceZ", REMOVE_U "$RemovePieceU",
+    EXIT "$Exit", STRING "^string", NUMBER "^number", ADD_MOVE "add-move",
+    MOVE "move", CAPTURE "capture", CAPTURE_AT "capture-at", DROP "drop",
+    CREATE_TYPE "create-piece-type", CREATE_TYPE_AT "create-piece-type-at",
+    CREATE_PLAYER_TYPE "create-player-piece-type",
+    CREATE_PLAYER_TYPE_AT "create-player-piece-type-at",
+    CHANGE_TYPE "change-type", CHANGE_TYPE_AT "change-type-at",
+    CHANGE_OWNER "change-owner", CHANGE_OWNER_AT "change-owner-at",
+    MOVE_STRING "$MoveString",
+    REP_RESET "repetition-reset", REP_PUSH "repetition-push-position",
+    REP_POP "repetition-pop-position",
+    RING_ADD "ringbuffer-add-item", RING_REMOVE "ringbuffer-remove-item",
+    RING_EMPTY "ringbuffer-empty?", RING_CLEAR "ringbuffer-clear",
+    // Internal: the board edits compiled into a move's code.
+    DO_MOVE "$dz-move", DO_REMOVE "$dz-remove", DO_PUT "$dz-put",
+    DO_TYPE "$dz-change-type", DO_OWNER "$dz-change-owner",
+}
+
+/// Execution tokens the runtime compiles into move code.
+#[derive(Clone, Debug)]
+pub struct NativeXts {
+    pub lit: u32,
+    pub exit: u32,
+    /// Execution token of each native, by number.
+    pub natives: Vec<u32>,
+}
+
+impl NativeXts {
+    pub(crate) fn new(vm: &Vm, natives: Vec<u32>) -> FResult<NativeXts> {
+        Ok(NativeXts {
+            lit: vm.primitive_xt(p::LIT)?,
+            exit: vm.primitive_xt(p::EXIT)?,
+            natives,
+        })
+    }
+}
+
+/// The move being recorded.
+#[derive(Clone, Debug, Default)]
+struct Pending {
+    /// Address of the pending record.
+    record: u32,
+    notation: Vec<u8>,
+    captures: i32,
+}
+
+/// Move generation in progress.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Generation {
+    /// The cell to store the next record's address in.
+    tail: u32,
+    header: u32,
+    pub count: u32,
+    move_type: i32,
+    pending: Option<Pending>,
+}
+
+/// What an engine reported through `BestMove!` and friends.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineReport {
+    pub best: Option<i32>,
+    pub nodes: i64,
+    pub score: i32,
+    pub depth: i32,
+}
+
+/// The host state of one VM: generation, random numbers, repetition, engine reports.
+#[derive(Clone)]
+pub struct Runtime {
+    pub layout: Layout,
+    pub(crate) xts: std::sync::Arc<NativeXts>,
+    pub info: std::sync::Arc<super::program::GameInfo>,
+    pub rng: Rng,
+    pub(crate) generation: Option<Generation>,
+    pub report: EngineReport,
+    /// Position keys since the last `repetition-reset`.
+    pub history: Vec<u64>,
+    /// The ring buffer.
+    ring: std::collections::VecDeque<i32>,
+    /// Depth limit for `$NegamaxMove` (plies).
+    pub search_depth: u32,
+    /// Nodes searched by the last `$NegamaxMove`.
+    pub searched: u64,
+}
+
+impl Runtime {
+    pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
+        Runtime {
+            layout: program.layout,
+            xts: program.xts.clone(),
+            info: program.info.clone(),
+            rng: Rng::new(seed),
+            generation: None,
+            report: EngineReport::default(),
+            history: Vec::new(),
+            ring: Default::default(),
+            search_depth: super::DEFAULT_SEARCH_DEPTH,
+            searched: 0,
+        }
+    }
+
+    /// The host while a program loads (before its tables exist).
+    pub(crate) fn for_loading(xts: std::sync::Arc<NativeXts>) -> Runtime {
+        Runtime {
+            layout: Layout::default(),
+            xts,
+            info: Default::default(),
+            rng: Rng::new(0x5eed),
+            generation: None,
+            report: EngineReport::default(),
+            history: Vec::new(),
+            ring: Default::default(),
+            search_depth: super::DEFAULT_SEARCH_DEPTH,
+            searched: 0,
+        }
+    }
+
+    fn native_xt(&self, id: u32) -> u32 {
+        self.xts.natives.get(id as usize).copied().unwrap_or(0)
+    }
+
+    /// Address of board cell `pos` (unchecked against the board size).
+    fn cell_addr(&self, vm: &Vm, pos: i32) -> FResult<u32> {
+        let board = vm.cell(self.layout.board)?;
+        Ok(board.wrapping_add(pos.wrapping_mul(4)) as u32)
+    }
+
+    fn position_name(&self, pos: i32) -> String {
+        usize::try_from(pos)
+            .ok()
+            .and_then(|p| self.info.positions.get(p))
+            .cloned()
+            .unwrap_or_else(|| format!("#{pos}"))
+    }
+
+    fn piece_name(&self, piece: i32) -> String {
+        let t = (piece & 0x3FF) as usize;
+        t.checked_sub(1)
+            .and_then(|t| self.info.pieces.get(t))
+            .cloned()
+            .unwrap_or_else(|| format!("#{t}"))
+    }
+
+    // ----- generation -----
+
+    /// Starts a move list at `HERE` and makes it the current one (`$movesList`).
+    pub(crate) fn begin_generation(&mut self, vm: &mut Vm) -> FResult<()> {
+        let h = vm.here().div_ceil(CELL) * CELL;
+        vm.set_here(h)?;
+        vm.comma(0)?;
+        vm.comma(0)?;
+        vm.comma(0)?;
+        vm.set_cell(self.layout.moves_list, h as i32)?;
+        vm.set_cell(self.layout.passed, 0)?;
+        self.generation = Some(Generation {
+            tail: h + 8,
+            header: h,
+            count: 0,
+            move_type: 0,
+            pending: None,
+        });
+        Ok(())
+    }
+
+    /// Opens a pending record for the move word about to run.
+    pub(crate) fn begin_move(&mut self, vm: &mut Vm, move_type: i32) -> FResult<()> {
+        let h = vm.here().div_ceil(CELL) * CELL;
+        vm.set_here(h)?;
+        for v in [0, 0, move_type, 0, p::DOCOL] {
+            vm.comma(v)?;
+        }
+        if let Some(g) = self.generation.as_mut() {
+            g.move_type = move_type;
+            g.pending = Some(Pending {
+                record: h,
+                notation: Vec::new(),
+                captures: 0,
+            });
+        }
+        Ok(())
+    }
+
+    /// Drops the pending record (the move word ended without `add-move`, or `$Exit`).
+    pub(crate) fn end_move(&mut self, vm: &mut Vm) -> FResult<()> {
+        if let Some(pending) = self.generation.as_mut().and_then(|g| g.pending.take()) {
+            vm.set_here(pending.record)?;
+        }
+        Ok(())
+    }
+
+    /// Ends generation: stores the count; returns the records in order.
+    pub(crate) fn finish_generation(&mut self, vm: &mut Vm) -> FResult<Vec<u32>> {
+        self.end_move(vm)?;
+        let Some(g) = self.generation.take() else {
+            return Ok(vec![]);
+        };
+        let mut recs = Vec::with_capacity(g.count as usize);
+        let mut r = vm.cell(g.header + 8)? as u32;
+        while r != 0 && recs.len() < g.count as usize {
+            recs.push(r);
+            r = vm.cell(r)? as u32;
+        }
+        vm.set_cell(g.header + 4, recs.len() as i32)?;
+        Ok(recs)
+    }
+
+    /// Rewrites the current list to `recs` (after filtering by priority).
+    pub(crate) fn relink(&self, vm: &mut Vm, recs: &[u32]) -> FResult<()> {
+        let header = vm.cell(self.layout.moves_list)? as u32;
+        vm.set_cell(header + 4, recs.len() as i32)?;
+        let mut tail = header + 8;
+        for &r in recs {
+            vm.set_cell(tail, r as i32)?;
+            tail = r;
+        }
+        vm.set_cell(tail, 0)
+    }
+
+    fn pending(&mut self) -> FResult<&mut Pending> {
+        self.generation
+            .as_mut()
+            .and_then(|g| g.pending.as_mut())
+            .ok_or_else(|| K::Host("a move action outside move generation".into()).into())
+    }
+
+    fn note(&mut self, text: &str) -> FResult<()> {
+        let p = self.pending()?;
+        if !p.notation.is_empty() && !text.starts_with(' ') {
+            p.notation.push(b' ');
+        }
+        p.notation.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+
+    /// Compiles `LIT a … native` into the pending move's code.
+    fn compile_action(&mut self, vm: &mut Vm, args: &[i32], native: u32) -> FResult<()> {
+        self.pending()?;
+        for &a in args {
+            vm.comma(self.xts.lit as i32)?;
+            vm.comma(a)?;
+        }
+        vm.comma(self.native_xt(native) as i32)
+    }
+
+    fn add_move(&mut self, vm: &mut Vm) -> FResult<()> {
+        let exit = self.xts.exit;
+        let move_type = self.generation.as_ref().map_or(0, |g| g.move_type);
+        let pending = self
+            .generation
+            .as_mut()
+            .and_then(|g| g.pending.take())
+            .ok_or(crate::forth::ForthError::new(K::Host(
+                "`add-move` outside move generation".into(),
+            )))?;
+        vm.comma(exit as i32)?;
+        let text = vm.allot(pending.notation.len() as u32 + 1)?;
+        vm.write_cstr(text, &pending.notation)?;
+        let r = pending.record;
+        vm.set_cell(r + 4, text as i32)?;
+        vm.set_cell(r + 12, pending.captures)?;
+        if let Some(g) = self.generation.as_mut() {
+            vm.set_cell(g.tail, r as i32)?;
+            g.tail = r;
+            g.count += 1;
+        }
+        // Moves added to a list an engine reads must show the new count at once.
+        if let Some(g) = self.generation.as_ref() {
+            vm.set_cell(g.header + 4, g.count as i32)?;
+        }
+        self.begin_move(vm, move_type)
+    }
+
+    /// Adds a pass: a move noted `Pass` that changes nothing.
+    pub(crate) fn add_pass(&mut self, vm: &mut Vm) -> FResult<()> {
+        self.begin_move(vm, 0)?;
+        self.note("Pass")?;
+        self.add_move(vm)
+    }
+
+    fn set_last(&self, vm: &mut Vm, pos: i32) -> FResult<()> {
+        vm.set_cell(self.layout.last_pos, pos)
+    }
+
+    fn here_pos(&self, vm: &Vm) -> FResult<i32> {
+        vm.cell(self.layout.pos)
+    }
+
+    fn current_player(&self, vm: &Vm) -> FResult<i32> {
+        vm.cell(self.layout.player)
+    }
+
+    /// Whether `pos` holds a piece when the move is generated (for the notation's `x`).
+    fn occupied(&self, vm: &Vm, pos: i32) -> FResult<bool> {
+        let a = self.cell_addr(vm, pos)?;
+        Ok(vm.cell(a).unwrap_or(0) != 0)
+    }
+
+    fn create(&mut self, vm: &mut Vm, piece: i32, pos: i32) -> FResult<()> {
+        if self.occupied(vm, pos)? {
+            self.pending()?.captures += 1;
+        }
+        self.compile_action(vm, &[piece, pos], n::DO_PUT)?;
+        self.set_last(vm, pos)
+    }
+
+    fn capture_at(&mut self, vm: &mut Vm, pos: i32) -> FResult<()> {
+        if self.occupied(vm, pos)? {
+            self.pending()?.captures += 1;
+        }
+        let name = self.position_name(pos);
+        self.note(&format!("x {name}"))?;
+        self.compile_action(vm, &[pos], n::DO_REMOVE)?;
+        self.set_last(vm, pos)
+    }
+
+    // ----- board edits at apply time -----
+
+    fn put(&self, vm: &mut Vm, piece: i32, pos: i32) -> FResult<()> {
+        let a = self.cell_addr(vm, pos)?;
+        vm.set_cell(a, piece)
+    }
+
+    fn get(&self, vm: &Vm, pos: i32) -> FResult<i32> {
+        let a = self.cell_addr(vm, pos)?;
+        vm.cell(a)
+    }
+
+    // ----- positions for repetition -----
+
+    /// A key of the position: the board memory (cells and `{variable}`s) and the turn.
+    pub fn position_key(&self, vm: &Vm) -> FResult<u64> {
+        let board = vm.cell(self.layout.board)? as u32;
+        let size = vm.cell(self.layout.board_size)?.max(0) as u32;
+        let bytes = vm.bytes(board, size)?;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in bytes {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        let turn = vm.cell(self.layout.turn_offset)? as u32 as u64;
+        h ^= turn.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Ok(h)
+    }
+}
+
+impl Host for Runtime {
+    fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()> {
+        match id {
+            n::CURRENT_MOVE => {
+                vm.pop()?;
+            }
+            n::BEST_MOVE => {
+                let s = vm.pop()?;
+                self.report.best = Some(s);
+            }
+            n::NODES => self.report.nodes = vm.pop()? as i64,
+            n::SCORE => self.report.score = vm.pop()?,
+            n::DEPTH => self.report.depth = vm.pop()?,
+            n::YIELD | n::RANDOMIZE => {}
+            n::RAND_WITHIN => {
+                let hi = vm.pop()?;
+                let lo = vm.pop()?;
+                let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+                let span = (hi as i64 - lo as i64 + 1) as u64;
+                let r = lo as i64 + (self.rng.next_u64() % span) as i64;
+                vm.push(r as i32)?;
+            }
+            n::RAND64 => {
+                let a = vm.pop()? as u32;
+                let r = self.rng.next_u64();
+                vm.set_cell(a, r as u32 as i32)?;
+                vm.set_cell(a + 4, (r >> 32) as u32 as i32)?;
+            }
+            n::SEED => {
+                let s = vm.pop()?;
+                self.rng = Rng::new(s as u32 as u64);
+            }
+            n::SYSTEM_TIME => {
+                // Reproducibility: a clock that counts primitives run, not wall time.
+                vm.push((vm.steps() / 1000) as i32)?;
+            }
+            n::NEGAMAX => super::search::negamax_engine(self, vm)?,
+            n::UCT => super::search::negamax_engine(self, vm)?,
+            n::ENGINE_SET_TURN => {
+                vm.pop()?;
+            }
+            n::BOARD => {
+                let pos = vm.pop()?;
+                let a = self.cell_addr(vm, pos)?;
+                vm.push(a as i32)?;
+            }
+            n::FRIENDS => {
+                let b = vm.pop()?;
+                let a = vm.pop()?;
+                vm.push_flag(a & 0xF800 == b & 0xF800)?;
+            }
+            n::ADD_Z | n::ADD_U => {
+                let pos = vm.pop()?;
+                let piece = vm.pop()?;
+                self.put(vm, piece, pos)?;
+            }
+            n::REMOVE_Z | n::REMOVE_U => {
+                let pos = vm.pop()?;
+                self.put(vm, 0, pos)?;
+            }
+            n::EXIT => return Err(K::ExitMove.into()),
+            n::STRING => {
+                let a = vm.pop()? as u32;
+                let s = vm.cstring(a);
+                self.note(&s)?;
+            }
+            n::NUMBER => {
+                let v = vm.pop()?;
+                self.note(&v.to_string())?;
+            }
+            n::ADD_MOVE => self.add_move(vm)?,
+            n::MOVE => {
+                let to = vm.pop()?;
+                let from = vm.pop()?;
+                let piece = self.get(vm, from)?;
+                let text = if self.occupied(vm, to)? && to != from {
+                    self.pending()?.captures += 1;
+                    format!(
+                        "{} {} x {}",
+                        self.piece_name(piece),
+                        self.position_name(from),
+                        self.position_name(to)
+                    )
+                } else {
+                    format!(
+                        "{} {} - {}",
+                        self.piece_name(piece),
+                        self.position_name(from),
+                        self.position_name(to)
+                    )
+                };
+                self.note(&text)?;
+                self.compile_action(vm, &[from, to], n::DO_MOVE)?;
+                self.set_last(vm, to)?;
+            }
+            n::CAPTURE => {
+                let pos = self.here_pos(vm)?;
+                self.capture_at(vm, pos)?;
+            }
+            n::CAPTURE_AT => {
+                let pos = vm.pop()?;
+                self.capture_at(vm, pos)?;
+            }
+            n::DROP => {
+                let pos = self.here_pos(vm)?;
+                let piece = vm.cell(self.layout.piece)?;
+                let text = format!("{} {}", self.piece_name(piece), self.position_name(pos));
+                self.note(&text)?;
+                self.create(vm, piece, pos)?;
+            }
+            n::CREATE_TYPE | n::CREATE_TYPE_AT => {
+                let pos = if id == n::CREATE_TYPE_AT {
+                    vm.pop()?
+                } else {
+                    self.here_pos(vm)?
+                };
+                let ty = vm.pop()?;
+                let player = self.current_player(vm)?;
+                self.create(vm, (ty & 0x3FF) | player, pos)?;
+            }
+            n::CREATE_PLAYER_TYPE | n::CREATE_PLAYER_TYPE_AT => {
+                let pos = if id == n::CREATE_PLAYER_TYPE_AT {
+                    vm.pop()?
+                } else {
+                    self.here_pos(vm)?
+                };
+                let ty = vm.pop()?;
+                let player = vm.pop()?;
+                self.create(vm, (ty & 0x3FF) | (player & 0xFC00), pos)?;
+            }
+            n::CHANGE_TYPE | n::CHANGE_TYPE_AT => {
+                let pos = if id == n::CHANGE_TYPE_AT {
+                    vm.pop()?
+                } else {
+                    vm.cell(self.layout.last_pos)?
+                };
+                let ty = vm.pop()?;
+                self.compile_action(vm, &[ty, pos], n::DO_TYPE)?;
+            }
+            n::CHANGE_OWNER | n::CHANGE_OWNER_AT => {
+                let pos = if id == n::CHANGE_OWNER_AT {
+                    vm.pop()?
+                } else {
+                    vm.cell(self.layout.last_pos)?
+                };
+                let player = vm.pop()?;
+                self.compile_action(vm, &[player, pos], n::DO_OWNER)?;
+            }
+            n::MOVE_STRING => {
+                let m = vm.pop()? as u32;
+                let s = vm.cell(m + 4)?;
+                vm.push(s)?;
+            }
+            n::REP_RESET => self.history.clear(),
+            n::REP_PUSH => {
+                let k = self.position_key(vm)?;
+                self.history.push(k);
+                let count = self.history.iter().filter(|&&h| h == k).count();
+                vm.push(count as i32)?;
+            }
+            n::REP_POP => {
+                self.history.pop();
+            }
+            n::RING_ADD => {
+                let v = vm.pop()?;
+                if self.ring.len() >= 1 << 16 {
+                    return Err(K::Host("ring buffer full (65,536 items)".into()).into());
+                }
+                self.ring.push_back(v);
+            }
+            n::RING_REMOVE => {
+                let v = self
+                    .ring
+                    .pop_front()
+                    .ok_or(crate::forth::ForthError::new(K::Host(
+                        "ringbuffer-remove-item on an empty ring buffer".into(),
+                    )))?;
+                vm.push(v)?;
+            }
+            n::RING_EMPTY => vm.push_flag(self.ring.is_empty())?,
+            n::RING_CLEAR => self.ring.clear(),
+            n::DO_MOVE => {
+                let to = vm.pop()?;
+                let from = vm.pop()?;
+                let piece = self.get(vm, from)?;
+                self.put(vm, 0, from)?;
+                self.put(vm, piece, to)?;
+            }
+            n::DO_REMOVE => {
+                let pos = vm.pop()?;
+                self.put(vm, 0, pos)?;
+            }
+            n::DO_PUT => {
+                let pos = vm.pop()?;
+                let piece = vm.pop()?;
+                self.put(vm, piece, pos)?;
+            }
+            n::DO_TYPE => {
+                let pos = vm.pop()?;
+                let ty = vm.pop()?;
+                let old = self.get(vm, pos)?;
+                // Changing the type of an empty cell does nothing (there is no piece).
+                if old != 0 {
+                    self.put(vm, (old & !0x3FF) | (ty & 0x3FF), pos)?;
+                }
+            }
+            n::DO_OWNER => {
+                let pos = vm.pop()?;
+                let player = vm.pop()?;
+                let old = self.get(vm, pos)?;
+                if old != 0 {
+                    self.put(vm, (old & !0xFC00) | (player & 0xFC00), pos)?;
+                }
+            }
+            other => {
+                return Err(K::Host(format!(
+                    "host word {} is not implemented",
+                    vm.native_name(other)
+                ))
+                .into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Code-field value of native `id` (for tests).
+#[allow(dead_code)]
+pub(crate) fn code_of(id: u32) -> i32 {
+    NATIVE_BASE + id as i32
+}

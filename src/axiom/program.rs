@@ -1,0 +1,317 @@
+//! Loading an Axiom program: a variant file, its `LOAD` chain and the runtime files of its
+//! folder, into a Forth VM; then finding the runtime's data structures in VM memory.
+//!
+//! Search order for the runtime files (names compared without regard to case, as on
+//! Windows): the variant's own folder, then the folder given by the caller (the one a ZRF's
+//! `(engine "…/axiom.dll")` names). When no `CORE.4TH` is found, dagaz's own Forth prelude
+//! is used; when no `axiom.4th` is found, dagaz's own Axiom layer (`layer.4th`).
+
+use super::natives::{NATIVES, NativeXts, Runtime};
+use super::{AxiomError, layer};
+use crate::forth::{ForthError, ForthErrorKind, Limits, Vm};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Addresses (PFAs) of the runtime's variables and execution tokens of its words.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Layout {
+    pub board: u32,
+    pub board_size: u32,
+    pub positions: u32,
+    pub pos_names: u32,
+    pub pieces: u32,
+    pub piece_count: u32,
+    pub players: u32,
+    pub player_count: u32,
+    pub player_name: u32,
+    pub player_offset: u32,
+    pub turn_order: u32,
+    pub turn_offset: u32,
+    pub of_type: u32,
+    pub for_player: u32,
+    pub turn_number: u32,
+    pub moves_list: u32,
+    pub last_move_type: u32,
+    pub from: u32,
+    pub pos: u32,
+    pub piece: u32,
+    pub player: u32,
+    pub partial: u32,
+    pub passed: u32,
+    pub last_pos: u32,
+    pub move_priorities: u32,
+    pub board_setup: u32,
+    pub pass_turn_forced: u32,
+    /// Execution tokens of the events and internal words.
+    pub new_game: u32,
+    pub on_new_game: u32,
+    pub on_is_game_over: u32,
+    pub on_evaluate: u32,
+    pub on_next_turn: u32,
+    pub on_search: u32,
+    pub on_edit_add: u32,
+    pub on_generate_moves: u32,
+}
+
+/// The turn-state variables a search saves and restores around a move.
+pub(crate) fn turn_vars(l: &Layout) -> [u32; 15] {
+    [
+        l.turn_offset,
+        l.player,
+        l.player_name,
+        l.player_offset,
+        l.for_player,
+        l.of_type,
+        l.partial,
+        l.passed,
+        l.turn_number,
+        l.last_move_type,
+        l.moves_list,
+        l.last_pos,
+        l.from,
+        l.pos,
+        l.piece,
+    ]
+}
+
+/// What the game declares, read once after loading.
+#[derive(Clone, Debug, Default)]
+pub struct GameInfo {
+    /// Player names in `{players}` order; player k (0-based) has value `(k+1) * 2048`.
+    pub players: Vec<String>,
+    /// Position names by index.
+    pub positions: Vec<String>,
+    /// Piece type names; type t (1-based) is `pieces[t-1]`.
+    pub pieces: Vec<String>,
+    /// The variant file's stem (`Ur-[random]`).
+    pub name: String,
+}
+
+/// A loaded program: the VM right after loading, ready to start games from.
+#[derive(Clone)]
+pub struct Program {
+    pub vm: Vm,
+    pub layout: Layout,
+    pub info: Arc<GameInfo>,
+    pub(crate) xts: Arc<NativeXts>,
+    /// The variant file.
+    pub path: PathBuf,
+    /// Which runtime files were used: (CORE.4TH or None for dagaz's prelude, axiom.4th or
+    /// None for dagaz's layer).
+    pub runtime: (Option<PathBuf>, Option<PathBuf>),
+}
+
+/// Finds `name` in `dir`, ignoring case.
+pub fn find_file_ci(dir: &Path, name: &str) -> Option<PathBuf> {
+    let exact = dir.join(name);
+    if exact.is_file() {
+        return Some(exact);
+    }
+    let entries = std::fs::read_dir(dir).ok()?;
+    entries.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| {
+        p.is_file()
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+    })
+}
+
+/// Memory for one Axiom VM: the runtime and a game take well under 1 MiB; searches clone
+/// boards onto the dictionary.
+pub const AXIOM_MEMORY: u32 = 4 << 20;
+/// Primitives allowed while loading (the top-level code of the files).
+pub const LOAD_STEPS: u64 = 200_000_000;
+
+impl Program {
+    /// Loads the variant file at `path`. `engine_dir` is a further folder to look for the
+    /// runtime files in.
+    pub fn load(path: &Path, engine_dir: Option<&Path>) -> Result<Program, AxiomError> {
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        let mut dirs = vec![dir.clone()];
+        if let Some(e) = engine_dir {
+            dirs.push(e.to_path_buf());
+        }
+        let find = |n: &str| dirs.iter().find_map(|d| find_file_ci(d, n));
+        let core = find("CORE.4TH");
+        let axiom = find("axiom.4th");
+        let mut vm = Vm::new(Limits {
+            memory: AXIOM_MEMORY,
+            ..Limits::default()
+        });
+        vm.root = dir.clone();
+        vm.set_step_budget(LOAD_STEPS);
+        let mut natives = Vec::new();
+        for name in NATIVES {
+            vm.define_native(name).map_err(AxiomError::Forth)?;
+            natives.push(vm.latest() + 12);
+        }
+        let xts = Arc::new(NativeXts::new(&vm, natives)?);
+        // Loading runs top-level code: `pieces}` fills the Zobrist tables with `$Rand64!`.
+        let mut host = Runtime::for_loading(xts.clone());
+        let load = |vm: &mut Vm, p: &Path, host: &mut Runtime| {
+            let display = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
+            vm.load_path(p, &display, host).map_err(AxiomError::Forth)
+        };
+        match &core {
+            Some(p) => load(&mut vm, p, &mut host)?,
+            None => vm
+                .interpret_str("<dagaz prelude>", crate::forth::PRELUDE, &mut host)
+                .map_err(AxiomError::Forth)?,
+        }
+        match &axiom {
+            Some(p) => load(&mut vm, p, &mut host)?,
+            None => vm
+                .interpret_str("<dagaz axiom layer>", layer::LAYER, &mut host)
+                .map_err(AxiomError::Forth)?,
+        }
+        load(&mut vm, path, &mut host)?;
+        vm.clear_stacks();
+        vm.output.clear();
+        let layout = Layout::resolve(&vm)?;
+        let info = GameInfo::read(&vm, &layout, path)?;
+        Ok(Program {
+            vm,
+            layout,
+            info: Arc::new(info),
+            xts,
+            path: path.to_path_buf(),
+            runtime: (core, axiom),
+        })
+    }
+}
+
+impl Layout {
+    /// Finds every variable and word the runtime uses.
+    pub fn resolve(vm: &Vm) -> Result<Layout, AxiomError> {
+        let var = |name: &str| -> Result<u32, AxiomError> {
+            vm.find(name.as_bytes())
+                .map(|nfa| nfa + 16)
+                .ok_or_else(|| AxiomError::Missing(name.to_owned()))
+        };
+        let xt = |name: &str| -> Result<u32, AxiomError> {
+            vm.find(name.as_bytes())
+                .map(|nfa| nfa + 12)
+                .ok_or_else(|| AxiomError::Missing(name.to_owned()))
+        };
+        Ok(Layout {
+            board: var("$board")?,
+            board_size: var("$boardSize")?,
+            positions: var("$positions")?,
+            pos_names: var("$posNames")?,
+            pieces: var("$pieces")?,
+            piece_count: var("$pieceCount")?,
+            players: var("$players")?,
+            player_count: var("$playerCount")?,
+            player_name: var("$playerName")?,
+            player_offset: var("$playerOffset")?,
+            turn_order: var("$turnOrder")?,
+            turn_offset: var("$turnOffset")?,
+            of_type: var("$ofType")?,
+            for_player: var("$forPlayer")?,
+            turn_number: var("$turnNumber")?,
+            moves_list: var("$movesList")?,
+            last_move_type: var("$lastMoveType")?,
+            from: var("$from")?,
+            pos: var("$pos")?,
+            piece: var("$piece")?,
+            player: var("$player")?,
+            partial: var("$partial")?,
+            passed: var("$passed")?,
+            last_pos: var("$lastPos")?,
+            move_priorities: var("$move-priorities")?,
+            board_setup: var("$boardSetup")?,
+            pass_turn_forced: var("$passTurnForced")?,
+            new_game: xt("$NewGame")?,
+            on_new_game: xt("OnNewGame")?,
+            on_is_game_over: xt("OnIsGameOver")?,
+            on_evaluate: xt("OnEvaluate")?,
+            on_next_turn: xt("OnNextTurn")?,
+            on_search: xt("OnSearch")?,
+            on_edit_add: xt("OnEditAdd")?,
+            on_generate_moves: xt("OnGenerateMoves")?,
+        })
+    }
+}
+
+impl GameInfo {
+    fn read(vm: &Vm, l: &Layout, path: &Path) -> Result<GameInfo, AxiomError> {
+        let cell = |a: u32| vm.cell(a).map_err(AxiomError::Forth);
+        let board = cell(l.board)?;
+        if board == 0 {
+            return Err(AxiomError::Game("the program defines no board".into()));
+        }
+        let n_pos = cell(l.positions)?.clamp(0, 1 << 16) as u32;
+        let names = cell(l.pos_names)? as u32;
+        let mut positions = Vec::new();
+        for p in 0..n_pos {
+            let name = if names == 0 {
+                String::new()
+            } else {
+                vm.cstring(cell(names + 4 * p)? as u32)
+            };
+            positions.push(if name.is_empty() || name == "??" {
+                format!("#{p}")
+            } else {
+                name
+            });
+        }
+        let n_players = cell(l.player_count)?.clamp(0, 32) as u32;
+        let list = cell(l.players)? as u32;
+        let mut players = Vec::new();
+        for k in 0..n_players {
+            let cfa = cell(list + 4 * k)? as u32;
+            players.push(vm.name_of(cfa.wrapping_sub(12)));
+        }
+        if players.is_empty() {
+            return Err(AxiomError::Game("the program defines no players".into()));
+        }
+        let n_pieces = cell(l.piece_count)?.clamp(0, 1024) as u32;
+        let table = cell(l.pieces)? as u32;
+        let mut pieces = Vec::new();
+        for t in 0..n_pieces {
+            let cfa = cell(table + 16 * t)? as u32;
+            pieces.push(vm.name_of(cfa.wrapping_sub(12)));
+        }
+        Ok(GameInfo {
+            players,
+            positions,
+            pieces,
+            name: path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_owned(),
+        })
+    }
+
+    /// Player index (0-based) of a player value, if it names a declared player.
+    pub fn player_index(&self, value: i32) -> Option<usize> {
+        let k = ((value & 0xF800) / 2048) as usize;
+        (k >= 1 && k <= self.players.len()).then(|| k - 1)
+    }
+
+    /// Random players take their turns by chance (`?Dice`), as in ZoG.
+    pub fn is_random(&self, player: usize) -> bool {
+        self.players.get(player).is_some_and(|n| n.starts_with('?'))
+    }
+}
+
+/// A Forth error while loading, as an Axiom error.
+impl From<ForthError> for AxiomError {
+    fn from(e: ForthError) -> Self {
+        AxiomError::Forth(e)
+    }
+}
+
+/// The kind of a Forth error, for matching.
+pub(crate) fn is_exit(e: &ForthError) -> bool {
+    e.kind == ForthErrorKind::ExitMove
+}

@@ -1,0 +1,374 @@
+//! One running Axiom game in one VM: setting up the board, generating the legal moves
+//! through the program's own move words, applying a move by running its code, advancing the
+//! turn, and asking the program whether the game is over.
+//!
+//! # The turn, as dagaz plays it
+//! 1. Generate: for every position holding a piece of the player the turn moves for
+//!    (`$forPlayer`), in position order, run the piece type's `{moves}` words in block
+//!    order; then for every piece type with `{drops}`, in type order, run its drop words at
+//!    every position. Moves of another type than the turn's `{of-type}` are skipped. With
+//!    `{move-priorities}`, only the moves of the best priority present are kept. When no
+//!    move exists and `$passTurnForced` is on, a pass is the one move.
+//! 2. Ask `OnIsGameOver` (the player to move's view): `#WinScore` / `#LossScore` /
+//!    `#DrawScore` end the game; with no move and no result the game is a draw (ZoG's rule).
+//! 3. Apply the chosen move (its code), then, unless the move was partial, `OnNextTurn`.
+//!    Threefold repetition of a position (board memory and turn) since the last
+//!    `repetition-reset` ends the game in a draw.
+
+use super::natives::Runtime;
+use super::program::{Program, is_exit, turn_vars};
+use crate::forth::error::FResult;
+use crate::forth::{ForthError, Vm};
+
+pub const WIN_SCORE: i32 = 2_130_000_000;
+pub const LOSS_SCORE: i32 = -2_130_000_000;
+pub const DRAW_SCORE: i32 = 0;
+pub const UNKNOWN_SCORE: i32 = -2_140_000_000;
+
+/// How the program scored the position for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Loss,
+    Draw,
+    Unknown,
+}
+
+impl Verdict {
+    pub fn of(score: i32) -> Verdict {
+        match score {
+            WIN_SCORE => Verdict::Win,
+            LOSS_SCORE => Verdict::Loss,
+            UNKNOWN_SCORE => Verdict::Unknown,
+            DRAW_SCORE => Verdict::Draw,
+            _ => Verdict::Unknown,
+        }
+    }
+}
+
+/// Primitives allowed for one generation, one move application or one event.
+pub const TURN_STEPS: u64 = 50_000_000;
+
+/// A game in progress.
+#[derive(Clone)]
+pub struct State {
+    pub vm: Vm,
+    pub rt: Runtime,
+    /// `HERE` after set-up: each turn's move list starts here.
+    pub base: u32,
+    /// The current move list (record addresses).
+    pub moves: Vec<u32>,
+}
+
+/// A snapshot of everything a move changes.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    here: u32,
+    board_at: i32,
+    board: Vec<u8>,
+    vars: [i32; 15],
+    history: usize,
+}
+
+impl State {
+    /// A new game of `program`: the board set up and the first player to move.
+    pub fn new(program: &Program, seed: u64) -> Result<State, ForthError> {
+        let mut vm = program.vm.clone();
+        let mut rt = Runtime::new(program, seed);
+        vm.set_step_budget(TURN_STEPS);
+        let l = program.layout;
+        vm.execute(l.new_game, &mut rt)?;
+        // The board set-up: (player name, piece name, position name) triples.
+        let setup = vm.cell(l.board_setup)? as u32;
+        if setup != 0 {
+            let count = vm.cell(setup)?.clamp(0, 1 << 16) as u32;
+            for k in 0..count {
+                let mut vals = [0i32; 3];
+                for (j, v) in vals.iter_mut().enumerate() {
+                    let name_at = vm.cell(setup + 4 + 12 * k + 4 * j as u32)? as u32;
+                    let name = vm.cstr(name_at)?.to_vec();
+                    let nfa = vm.find(&name).ok_or_else(|| {
+                        ForthError::new(crate::forth::ForthErrorKind::UndefinedWord(
+                            String::from_utf8_lossy(&name).into_owned(),
+                        ))
+                    })?;
+                    vm.execute(nfa + 12, &mut rt)?;
+                    *v = vm.pop()?;
+                }
+                let [player, ty, pos] = vals;
+                vm.push(player)?;
+                vm.push(ty)?;
+                vm.push(pos)?;
+                vm.execute(l.on_edit_add, &mut rt)?;
+            }
+        }
+        vm.execute(l.on_new_game, &mut rt)?;
+        vm.clear_stacks();
+        let base = vm.here();
+        let mut s = State {
+            vm,
+            rt,
+            base,
+            moves: Vec::new(),
+        };
+        s.rt.history.clear();
+        let key = s.rt.position_key(&s.vm)?;
+        s.rt.history.push(key);
+        Ok(s)
+    }
+
+    fn cell(&self, a: u32) -> FResult<i32> {
+        self.vm.cell(a)
+    }
+
+    /// The player to move (its value, `k * 2048`).
+    pub fn player_value(&self) -> i32 {
+        self.cell(self.rt.layout.player).unwrap_or(0)
+    }
+
+    /// The player to move, 0-based.
+    pub fn player(&self) -> usize {
+        self.rt.info.player_index(self.player_value()).unwrap_or(0)
+    }
+
+    /// Generates the legal moves of the position into `self.moves` (and `$movesList`).
+    pub fn generate(&mut self) -> FResult<()> {
+        self.moves = generate(&mut self.vm, &mut self.rt)?;
+        Ok(())
+    }
+
+    /// The notation of move `i` of the current list.
+    pub fn notation(&self, i: usize) -> String {
+        self.moves
+            .get(i)
+            .and_then(|&r| self.vm.cell(r + 4).ok())
+            .map(|s| self.vm.cstring(s as u32))
+            .unwrap_or_default()
+    }
+
+    /// Pieces move `i` captures.
+    pub fn captures(&self, i: usize) -> u32 {
+        self.moves
+            .get(i)
+            .and_then(|&r| self.vm.cell(r + 12).ok())
+            .unwrap_or(0)
+            .max(0) as u32
+    }
+
+    /// `OnIsGameOver` for the player to move (the current move list must be generated).
+    pub fn verdict(&mut self) -> FResult<Verdict> {
+        verdict(&mut self.vm, &mut self.rt)
+    }
+
+    /// `OnEvaluate` for the player to move.
+    pub fn evaluate(&mut self) -> FResult<i32> {
+        evaluate(&mut self.vm, &mut self.rt)
+    }
+
+    /// Plays move `i`: runs its code, then advances the turn unless it was partial.
+    /// Returns whether the turn advanced.
+    pub fn apply(&mut self, i: usize) -> FResult<bool> {
+        let rec = *self.moves.get(i).ok_or_else(|| {
+            ForthError::new(crate::forth::ForthErrorKind::Host(format!(
+                "move {i} does not exist"
+            )))
+        })?;
+        apply_record(&mut self.vm, &mut self.rt, rec)
+    }
+
+    /// Forgets the move list (the next generation reuses its memory). Only in play: a
+    /// search keeps the lists of the nodes above.
+    pub fn reset_here(&mut self) -> FResult<()> {
+        self.vm.set_here(self.base)
+    }
+
+    /// Counts the current position in the repetition history; true on the third time.
+    pub fn record_position(&mut self) -> FResult<bool> {
+        let key = self.rt.position_key(&self.vm)?;
+        self.rt.history.push(key);
+        Ok(self.rt.history.iter().filter(|&&h| h == key).count() >= 3)
+    }
+
+    /// Saves what a move can change.
+    pub fn snapshot(&self) -> FResult<Snapshot> {
+        snapshot(&self.vm, &self.rt)
+    }
+
+    /// Restores a snapshot.
+    pub fn restore(&mut self, s: &Snapshot) -> FResult<()> {
+        restore(&mut self.vm, &mut self.rt, s)
+    }
+}
+
+/// Generates the legal moves of the position (see the module documentation); returns the
+/// move records, also linked as `$movesList`.
+pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
+    vm.set_step_budget(TURN_STEPS);
+    let l = rt.layout;
+    rt.begin_generation(vm)?;
+    let for_player = vm.cell(l.for_player)?;
+    let of_type = vm.cell(l.of_type)?;
+    let n_pos = vm.cell(l.positions)?.clamp(0, 1 << 16);
+    let board = vm.cell(l.board)? as u32;
+    let n_pieces = vm.cell(l.piece_count)?.clamp(0, 1024) as u32;
+    let table = vm.cell(l.pieces)? as u32;
+    for pos in 0..n_pos {
+        let piece = vm.cell(board + 4 * pos as u32)?;
+        let ty = (piece & 0x3FF) as u32;
+        if piece == 0 || ty == 0 || ty > n_pieces || piece & 0xF800 != for_player & 0xF800 {
+            continue;
+        }
+        let block = vm.cell(table + 16 * (ty - 1) + 4)?;
+        if block != 0 {
+            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+        }
+    }
+    for ty in 1..=n_pieces {
+        let block = vm.cell(table + 16 * (ty - 1) + 8)?;
+        if block == 0 {
+            continue;
+        }
+        let piece = ty as i32 | (for_player & 0xFC00);
+        for pos in 0..n_pos {
+            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+        }
+    }
+    let mut recs = rt.finish_generation(vm)?;
+    // Move priorities: keep the moves of the best priority present.
+    let prio = vm.cell(l.move_priorities)? as u32;
+    if prio != 0 && !recs.is_empty() {
+        let p_of = |vm: &Vm, r: u32| -> FResult<i32> {
+            let t = vm.cell(r + 8)?.clamp(0, 127) as u32;
+            vm.cell(prio + 4 * t)
+        };
+        let mut best = i32::MAX;
+        for &r in &recs {
+            best = best.min(p_of(vm, r)?);
+        }
+        let mut kept = Vec::with_capacity(recs.len());
+        for &r in &recs {
+            if p_of(vm, r)? == best {
+                kept.push(r);
+            }
+        }
+        if kept.len() != recs.len() {
+            rt.relink(vm, &kept)?;
+            recs = kept;
+        }
+    }
+    if recs.is_empty() && vm.cell(l.pass_turn_forced)? != 0 {
+        rt.begin_generation(vm)?;
+        rt.add_pass(vm)?;
+        recs = rt.finish_generation(vm)?;
+    }
+    Ok(recs)
+}
+
+/// `OnIsGameOver` for the player to move (the move list must be generated).
+pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
+    vm.set_step_budget(TURN_STEPS);
+    let depth = vm.stack().len();
+    vm.execute(rt.layout.on_is_game_over, rt)?;
+    let score = vm.pop()?;
+    if vm.stack().len() != depth {
+        return Err(crate::forth::ForthErrorKind::Host(
+            "OnIsGameOver must leave exactly one score on the stack".into(),
+        )
+        .into());
+    }
+    Ok(Verdict::of(score))
+}
+
+/// `OnEvaluate` for the player to move.
+pub(crate) fn evaluate(vm: &mut Vm, rt: &mut Runtime) -> FResult<i32> {
+    let depth = vm.stack().len();
+    vm.execute(rt.layout.on_evaluate, rt)?;
+    let v = vm.pop()?;
+    vm.ds_truncate(depth);
+    Ok(v)
+}
+
+/// Saves what a move can change.
+pub(crate) fn snapshot(vm: &Vm, rt: &Runtime) -> FResult<Snapshot> {
+    let l = &rt.layout;
+    let board_at = vm.cell(l.board)?;
+    let size = vm.cell(l.board_size)?.max(0) as u32;
+    let mut vars = [0; 15];
+    for (v, a) in vars.iter_mut().zip(turn_vars(l)) {
+        *v = vm.cell(a)?;
+    }
+    Ok(Snapshot {
+        here: vm.here(),
+        board_at,
+        board: vm.bytes(board_at as u32, size)?.to_vec(),
+        vars,
+        history: rt.history.len(),
+    })
+}
+
+/// Restores a snapshot.
+pub(crate) fn restore(vm: &mut Vm, rt: &mut Runtime, s: &Snapshot) -> FResult<()> {
+    let l = rt.layout;
+    vm.set_cell(l.board, s.board_at)?;
+    vm.write_bytes(s.board_at as u32, &s.board)?;
+    for (v, a) in s.vars.iter().zip(turn_vars(&l)) {
+        vm.set_cell(a, *v)?;
+    }
+    vm.set_here(s.here)?;
+    rt.history.truncate(s.history);
+    Ok(())
+}
+
+/// Runs the move words of one `{moves}` block for the piece at `pos`.
+fn run_block(
+    vm: &mut Vm,
+    rt: &mut Runtime,
+    block: u32,
+    pos: i32,
+    piece: i32,
+    of_type: i32,
+) -> FResult<()> {
+    let l = rt.layout;
+    let pfa = block + 4;
+    let count = vm.cell(pfa)?.clamp(0, 1024) as u32;
+    for k in 0..count {
+        let word = vm.cell(pfa + 4 + 8 * k)? as u32;
+        let ty = vm.cell(pfa + 8 + 8 * k)?;
+        if of_type != 0 && ty != of_type {
+            continue;
+        }
+        vm.set_cell(l.from, pos)?;
+        vm.set_cell(l.pos, pos)?;
+        vm.set_cell(l.piece, piece)?;
+        vm.set_cell(l.last_pos, pos)?;
+        rt.begin_move(vm, ty)?;
+        let depth = vm.stack().len();
+        match vm.execute(word, rt) {
+            Ok(()) => {}
+            Err(e) if is_exit(&e) => {}
+            Err(e) => return Err(e),
+        }
+        vm.ds_truncate(depth);
+        rt.end_move(vm)?;
+    }
+    Ok(())
+}
+
+/// Runs a move record's code, then `OnNextTurn` unless the move was partial.
+pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
+    let l = rt.layout;
+    vm.set_step_budget(TURN_STEPS);
+    vm.set_cell(l.partial, 0)?;
+    vm.execute(rec + 16, rt)?;
+    let ty = vm.cell(rec + 8)?;
+    vm.set_cell(l.last_move_type, ty)?;
+    if vm.cell(l.partial)? != 0 {
+        return Ok(false);
+    }
+    let depth = vm.stack().len();
+    vm.execute(l.on_next_turn, rt)?;
+    vm.ds_truncate(depth);
+    let t = vm.cell(l.turn_number)?;
+    vm.set_cell(l.turn_number, t.wrapping_add(1))?;
+    Ok(true)
+}

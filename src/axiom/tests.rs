@@ -1,0 +1,83 @@
+//! Tests of the Axiom runtime on dagaz's own Axiom-style games, and an opt-in run of a
+//! user-supplied Axiom folder (`DAGAZ_AXIOM_DIR`).
+
+use super::*;
+use crate::ai::game::Game;
+use crate::rng::Rng;
+use std::path::PathBuf;
+
+/// Plays `games` games of `a` against `b` with the programs' own engines; returns
+/// (wins of the first seat, wins of the second, draws, errors).
+fn autoplay(a: &Program, b: &Program, games: u64, seed: u64) -> [u32; 4] {
+    let mut tally = [0u32; 4];
+    for g in 0..games {
+        let mut rng = Rng::new(seed ^ g);
+        let mut game = AxiomGame::new(a, b, seed + g).expect("set-up");
+        let seats = game.seats();
+        let mut moves = Default::default();
+        let mut plies = 0;
+        loop {
+            game.legal_moves(&mut moves);
+            if let Some(e) = game.take_error() {
+                eprintln!("game {g}: {e}");
+                tally[3] += 1;
+                break;
+            }
+            if let Some(o) = game.outcome(&moves) {
+                match o.winner() {
+                    Some(w) if w == seats[0] => tally[0] += 1,
+                    Some(_) => tally[1] += 1,
+                    None => tally[2] += 1,
+                }
+                break;
+            }
+            let n = AxiomGame::num_moves(&moves);
+            let mover = game.current_player();
+            let i = if game.is_random(mover) || n == 1 {
+                rng.below(n)
+            } else {
+                let slot = seats.iter().position(|&s| s == mover).unwrap_or(0);
+                game.program_move(slot, &moves, &mut rng).unwrap()
+            };
+            game.make(&moves, i);
+            plies += 1;
+            if plies > 5000 {
+                tally[2] += 1;
+                break;
+            }
+        }
+    }
+    tally
+}
+
+/// Opt-in: plays a user-supplied Axiom folder's variants (`DAGAZ_AXIOM_DIR`, and
+/// `DAGAZ_AXIOM_VARIANTS` = "A.4th B.4th", default `Ur-[random].4th` twice).
+#[test]
+#[ignore]
+fn user_axiom_folder() {
+    let Ok(dir) = std::env::var("DAGAZ_AXIOM_DIR") else {
+        eprintln!("DAGAZ_AXIOM_DIR is not set: nothing to run");
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let names = std::env::var("DAGAZ_AXIOM_VARIANTS")
+        .unwrap_or_else(|_| "Ur-[random].4th Ur-[random].4th".into());
+    let names: Vec<&str> = names.split_whitespace().collect();
+    let a = Program::load(&dir.join(names[0]), None).unwrap_or_else(|e| panic!("{e}"));
+    let b = Program::load(&dir.join(names[1]), None).unwrap_or_else(|e| panic!("{e}"));
+    println!("players {:?} pieces {:?}", a.info.players, a.info.pieces);
+    let games: u64 = std::env::var("DAGAZ_AXIOM_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let t = std::time::Instant::now();
+    let r = autoplay(&a, &b, games, 1);
+    println!(
+        "{} vs {}: {:?} in {:.2?}",
+        names[0],
+        names[1],
+        r,
+        t.elapsed()
+    );
+    assert_eq!(r[3], 0, "games ended in errors");
+}
