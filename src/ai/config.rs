@@ -214,6 +214,9 @@ impl AiConfig {
 
     /// A one-line description, e.g. `greedy (progress 10, material 0)`.
     pub fn describe(&self) -> String {
+        if self.kind == AiKind::Program {
+            return "program (the variant's own engines)".to_owned();
+        }
         let w = &self.weights;
         let mut terms = vec![];
         for (name, x) in [

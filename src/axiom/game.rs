@@ -37,6 +37,9 @@ pub struct AxiomGame {
     error: Option<String>,
     /// Memory of each secondary state's last move list.
     spans: Vec<(u32, u32)>,
+    /// Threefold repetition ends the game in a draw (ZoG's rule); off with
+    /// `--repetition off`.
+    pub repetition: bool,
 }
 
 impl AxiomGame {
@@ -64,7 +67,25 @@ impl AxiomGame {
             outcome: None,
             error: None,
             spans: vec![(0, 0); n],
+            repetition: true,
         })
+    }
+
+    /// Sets the depth of `$NegamaxMove` in both programs.
+    pub fn set_search_depth(&mut self, depth: u32) {
+        for s in &mut self.states {
+            s.rt.search_depth = depth.max(1);
+        }
+    }
+
+    /// Whether the current position occurred three times since the last
+    /// `repetition-reset` (the history holds the current position last).
+    fn repeated(&self) -> bool {
+        let st = &self.states[0];
+        match st.rt.history.last() {
+            Some(k) => st.rt.history.iter().filter(|&h| h == k).count() >= 3,
+            None => false,
+        }
     }
 
     /// The first program's state (for tests and perft).
@@ -188,6 +209,13 @@ impl Game for AxiomGame {
                 out.recs = st.moves.clone();
                 out.captures = (0..out.recs.len()).map(|i| st.captures(i)).collect();
                 self.outcome = self.outcome_of(v, out.recs.is_empty());
+                if self.outcome.is_none() && self.repetition && self.repeated() {
+                    self.outcome = Some(Outcome::draw(
+                        self.info.players.len(),
+                        &self.seats,
+                        Ending::Repetition,
+                    ));
+                }
             }
             Err(e) => self.fail(e),
         }
@@ -218,7 +246,10 @@ impl Game for AxiomGame {
                     })
                     .and_then(|rec| {
                         let st = &mut self.states[0];
-                        state::apply_record(&mut st.vm, &mut st.rt, rec)
+                        if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
+                            st.record_position()?;
+                        }
+                        Ok(true)
                     })
             } else {
                 let mut span = self.spans[k];
@@ -291,15 +322,21 @@ impl Game for AxiomGame {
             st.vm.execute(on_search, &mut st.rt)?;
             // Engines must leave the game as they found it.
             st.restore(&snap)?;
-            let best = st.rt.report.best.ok_or_else(|| {
+            let best = st.rt.report.best.take().ok_or_else(|| {
                 ForthError::new(crate::forth::ForthErrorKind::Host(
                     "the engine chose no move (no BestMove!)".into(),
                 ))
             })?;
             let st = &self.states[k];
+            let notation_of = |r: u32| {
+                st.vm
+                    .cell(r - super::program::REC_NOTATION)
+                    .ok()
+                    .and_then(|s| st.vm.cstr(s as u32).ok())
+            };
             st.moves
                 .iter()
-                .position(|&r| st.vm.cell(r + 4).ok() == Some(best))
+                .position(|&r| notation_of(r) == Some(best.as_slice()))
                 .ok_or_else(|| {
                     ForthError::new(crate::forth::ForthErrorKind::Host(
                         "the engine chose a move that is not in the list".into(),
@@ -329,7 +366,7 @@ impl Game for AxiomGame {
         moves
             .recs
             .get(i)
-            .and_then(|&r| st.vm.cell(r + 4).ok())
+            .and_then(|&r| st.vm.cell(r - super::program::REC_NOTATION).ok())
             .map(|s| st.vm.cstring(s as u32))
             .unwrap_or_default()
     }

@@ -7,6 +7,7 @@
 //!   numbers, engine reports, repetition);
 //! - [`state`]: one game in progress: set-up, generation, application, game end;
 //! - [`search`]: the `$NegamaxMove` engine;
+//! - [`perft`]: leaf counts of the move tree;
 //! - [`game`]: a two-program match state for the tournament runner ([`crate::ai::Game`]).
 //!
 //! What dagaz had to decide where Axiom's behaviour is not documented is listed in
@@ -14,6 +15,7 @@
 
 pub mod game;
 pub mod natives;
+pub mod perft;
 pub mod program;
 pub mod search;
 pub mod state;

@@ -11,7 +11,7 @@
 //! anything it `COMPILE`s are appended to the pending record's code; `add-move` ends the
 //! code with `;S`, stores the notation after it, links the record and starts the next.
 
-use super::program::Layout;
+use super::program::{Layout, REC_CAPTURES, REC_NOTATION};
 use crate::forth::error::{FResult, ForthErrorKind as K};
 use crate::forth::vm::{CELL, Host, NATIVE_BASE, Vm, p};
 use crate::rng::Rng;
@@ -48,6 +48,11 @@ natives! {
     REP_POP "repetition-pop-position",
     RING_ADD "ringbuffer-add-item", RING_REMOVE "ringbuffer-remove-item",
     RING_EMPTY "ringbuffer-empty?", RING_CLEAR "ringbuffer-clear",
+    RING2_ADD "ringbuffer2-add-item", RING2_REMOVE "ringbuffer2-remove-item",
+    RING2_EMPTY "ringbuffer2-empty?", RING2_CLEAR "ringbuffer2-clear",
+    DECOMPILE "$DecompileMove", CLONE_BOARD "$CloneBoard", DEALLOCATE_BOARD "$DeallocateBoard",
+    PIECE_VALUE "piece-value", STR_EQ "\"=", ADD_PIECE "(add-piece)",
+    REMOVE_PIECE "(remove-piece)", GENERATE "OnGenerateMoves",
     // Internal: the board edits compiled into a move's code.
     DO_MOVE "$dz-move", DO_REMOVE "$dz-remove", DO_PUT "$dz-put",
     DO_TYPE "$dz-change-type", DO_OWNER "$dz-change-owner",
@@ -89,13 +94,16 @@ pub(crate) struct Generation {
     header: u32,
     pub count: u32,
     move_type: i32,
+    /// The scan of the pieces' move and drop words has run.
+    pub scanned: bool,
     pending: Option<Pending>,
 }
 
 /// What an engine reported through `BestMove!` and friends.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct EngineReport {
-    pub best: Option<i32>,
+    /// The notation `BestMove!` was given (Axiom 1.50 passes a decompiled copy).
+    pub best: Option<Vec<u8>>,
     pub nodes: i64,
     pub score: i32,
     pub depth: i32,
@@ -112,8 +120,8 @@ pub struct Runtime {
     pub report: EngineReport,
     /// Position keys since the last `repetition-reset`.
     pub history: Vec<u64>,
-    /// The ring buffer.
-    ring: std::collections::VecDeque<i32>,
+    /// The two ring buffers.
+    ring: [std::collections::VecDeque<i32>; 2],
     /// Depth limit for `$NegamaxMove` (plies).
     pub search_depth: u32,
     /// Nodes searched by the last `$NegamaxMove`.
@@ -194,6 +202,7 @@ impl Runtime {
             header: h,
             count: 0,
             move_type: 0,
+            scanned: false,
             pending: None,
         });
         Ok(())
@@ -203,13 +212,20 @@ impl Runtime {
     pub(crate) fn begin_move(&mut self, vm: &mut Vm, move_type: i32) -> FResult<()> {
         let h = vm.here().div_ceil(CELL) * CELL;
         vm.set_here(h)?;
-        for v in [0, 0, move_type, 0, p::DOCOL] {
-            vm.comma(v)?;
+        let l = self.layout;
+        // Hidden cells, then the record: zeros up to the code field.
+        vm.comma(0)?;
+        vm.comma(0)?;
+        let rec = vm.here();
+        for _ in 0..l.rec_cfa / CELL {
+            vm.comma(0)?;
         }
+        vm.set_cell(rec + l.rec_type, move_type)?;
+        vm.comma(p::DOCOL)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
             g.pending = Some(Pending {
-                record: h,
+                record: rec,
                 notation: Vec::new(),
                 captures: 0,
             });
@@ -220,7 +236,7 @@ impl Runtime {
     /// Drops the pending record (the move word ended without `add-move`, or `$Exit`).
     pub(crate) fn end_move(&mut self, vm: &mut Vm) -> FResult<()> {
         if let Some(pending) = self.generation.as_mut().and_then(|g| g.pending.take()) {
-            vm.set_here(pending.record)?;
+            vm.set_here(pending.record - REC_NOTATION)?;
         }
         Ok(())
     }
@@ -290,11 +306,20 @@ impl Runtime {
                 "`add-move` outside move generation".into(),
             )))?;
         vm.comma(exit as i32)?;
-        let text = vm.allot(pending.notation.len() as u32 + 1)?;
-        vm.write_cstr(text, &pending.notation)?;
+        // A move that notes nothing is a pass.
+        let notation: &[u8] = if pending.notation.is_empty() {
+            b"Pass"
+        } else {
+            &pending.notation
+        };
+        let text = vm.allot(notation.len() as u32 + 1)?;
+        vm.write_cstr(text, notation)?;
         let r = pending.record;
-        vm.set_cell(r + 4, text as i32)?;
-        vm.set_cell(r + 12, pending.captures)?;
+        vm.set_cell(r - REC_NOTATION, text as i32)?;
+        vm.set_cell(r - REC_CAPTURES, pending.captures)?;
+        if let Some(off) = self.layout.rec_string {
+            vm.set_cell(r + off, text as i32)?;
+        }
         if let Some(g) = self.generation.as_mut() {
             vm.set_cell(g.tail, r as i32)?;
             g.tail = r;
@@ -387,8 +412,8 @@ impl Host for Runtime {
                 vm.pop()?;
             }
             n::BEST_MOVE => {
-                let s = vm.pop()?;
-                self.report.best = Some(s);
+                let s = vm.pop()? as u32;
+                self.report.best = Some(vm.cstr(s)?.to_vec());
             }
             n::NODES => self.report.nodes = vm.pop()? as i64,
             n::SCORE => self.report.score = vm.pop()?,
@@ -530,8 +555,72 @@ impl Host for Runtime {
             }
             n::MOVE_STRING => {
                 let m = vm.pop()? as u32;
-                let s = vm.cell(m + 4)?;
+                let s = vm.cell(m.wrapping_sub(REC_NOTATION))?;
                 vm.push(s)?;
+            }
+            n::DECOMPILE => {
+                let buffer = vm.pop()? as u32;
+                let m = vm.pop()? as u32;
+                let s = vm.cell(m.wrapping_sub(REC_NOTATION))? as u32;
+                let text = vm.cstr(s)?.to_vec();
+                let text = &text[..text.len().min(1000)];
+                vm.write_cstr(buffer, text)?;
+            }
+            n::CLONE_BOARD => {
+                // Push the board: a link to the current one, then a copy of it, at HERE.
+                let l = self.layout;
+                let board = vm.cell(l.board)?;
+                let size = vm.cell(l.board_size)?.max(0) as u32;
+                vm.comma(board)?;
+                let copy = vm.allot(size)?;
+                let bytes = vm.bytes(board as u32, size)?.to_vec();
+                vm.write_bytes(copy, &bytes)?;
+                vm.set_cell(l.board, copy as i32)?;
+            }
+            n::DEALLOCATE_BOARD => {
+                let l = self.layout;
+                let board = vm.cell(l.board)? as u32;
+                let link = board.wrapping_sub(CELL);
+                let previous = vm.cell(link)?;
+                if previous == 0 {
+                    return Err(K::Host("`$DeallocateBoard` without `$CloneBoard`".into()).into());
+                }
+                vm.set_here(link)?;
+                vm.set_cell(l.board, previous)?;
+            }
+            n::PIECE_VALUE => {
+                let piece = vm.pop()?;
+                let ty = (piece & 0x3FF) as u32;
+                let count = vm.cell(self.layout.piece_count)?.max(0) as u32;
+                let v = if ty == 0 || ty > count {
+                    0
+                } else {
+                    let table = vm.cell(self.layout.pieces)? as u32;
+                    vm.cell(table + 16 * (ty - 1) + 12)?
+                };
+                vm.push(v)?;
+            }
+            n::STR_EQ => {
+                let b = vm.pop()? as u32;
+                let a = vm.pop()? as u32;
+                let eq = vm.cstr(a)?.eq_ignore_ascii_case(vm.cstr(b)?);
+                vm.push_flag(eq)?;
+            }
+            n::ADD_PIECE => {
+                let pos = vm.pop()?;
+                let piece = vm.pop()?;
+                self.put(vm, piece, pos)?;
+            }
+            n::GENERATE => {
+                // Axiom 1.50's default `OnGenerateMoves`: the scan itself (a game's override
+                // may call it between its own bookkeeping).
+                if self.generation.as_ref().is_some_and(|g| !g.scanned) {
+                    super::state::scan(vm, self)?;
+                }
+            }
+            n::REMOVE_PIECE => {
+                let pos = vm.pop()?;
+                self.put(vm, 0, pos)?;
             }
             n::REP_RESET => self.history.clear(),
             n::REP_PUSH => {
@@ -543,24 +632,31 @@ impl Host for Runtime {
             n::REP_POP => {
                 self.history.pop();
             }
-            n::RING_ADD => {
+            n::RING_ADD | n::RING2_ADD => {
+                let k = usize::from(id == n::RING2_ADD);
                 let v = vm.pop()?;
-                if self.ring.len() >= 1 << 16 {
+                if self.ring[k].len() >= 1 << 16 {
                     return Err(K::Host("ring buffer full (65,536 items)".into()).into());
                 }
-                self.ring.push_back(v);
+                self.ring[k].push_back(v);
             }
-            n::RING_REMOVE => {
-                let v = self
-                    .ring
+            n::RING_REMOVE | n::RING2_REMOVE => {
+                let k = usize::from(id == n::RING2_REMOVE);
+                let v = self.ring[k]
                     .pop_front()
                     .ok_or(crate::forth::ForthError::new(K::Host(
-                        "ringbuffer-remove-item on an empty ring buffer".into(),
+                        "removing an item from an empty ring buffer".into(),
                     )))?;
                 vm.push(v)?;
             }
-            n::RING_EMPTY => vm.push_flag(self.ring.is_empty())?,
-            n::RING_CLEAR => self.ring.clear(),
+            n::RING_EMPTY | n::RING2_EMPTY => {
+                let k = usize::from(id == n::RING2_EMPTY);
+                vm.push_flag(self.ring[k].is_empty())?;
+            }
+            n::RING_CLEAR | n::RING2_CLEAR => {
+                let k = usize::from(id == n::RING2_CLEAR);
+                self.ring[k].clear();
+            }
             n::DO_MOVE => {
                 let to = vm.pop()?;
                 let from = vm.pop()?;

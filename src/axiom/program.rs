@@ -51,7 +51,21 @@ pub struct Layout {
     pub on_search: u32,
     pub on_edit_add: u32,
     pub on_generate_moves: u32,
+    /// Move records: offset of the move type and of the code field (`.moveType`,
+    /// `.moveCFA`), and of the notation pointer when the runtime keeps one (`.moveString`,
+    /// Axiom 1.40; 1.50 decompiles it with `$DecompileMove`).
+    pub rec_type: u32,
+    pub rec_cfa: u32,
+    pub rec_string: Option<u32>,
+    /// Axiom 1.50's scan limits (`$scanPositions`, `$scanPieceCount`), when present.
+    pub scan_positions: Option<u32>,
+    pub scan_pieces: Option<u32>,
 }
+
+/// A move record's hidden cells, before the record itself: the notation pointer and the
+/// number of pieces the move captures.
+pub const REC_NOTATION: u32 = 8;
+pub const REC_CAPTURES: u32 = 4;
 
 /// The turn-state variables a search saves and restores around a move.
 pub(crate) fn turn_vars(l: &Layout) -> [u32; 15] {
@@ -172,10 +186,25 @@ impl Program {
                 .interpret_str("<dagaz axiom layer>", layer::LAYER, &mut host)
                 .map_err(AxiomError::Forth)?,
         }
+        // `n [] name`: an array of n cells, `name ( i -- addr )` (a DLL word in Axiom).
+        if vm.find(b"[]").is_none() {
+            vm.interpret_str(
+                "<dagaz axiom extras>",
+                ": [] <BUILDS CELLS ALLOT DOES> SWAP CELLS + ;",
+                &mut host,
+            )
+            .map_err(AxiomError::Forth)?;
+        }
         load(&mut vm, path, &mut host)?;
         vm.clear_stacks();
         vm.output.clear();
-        let layout = Layout::resolve(&vm)?;
+        let layout = Layout::resolve(&mut vm, &mut host)?;
+        // Axiom 1.50's vectored `add-move` (`$add-move`), set by its DLL.
+        if let (Some(var), Some(add)) = (vm.find(b"$add-move"), vm.find(b"add-move"))
+            && vm.cell(var + 16)? == 0
+        {
+            vm.set_cell(var + 16, (add + 12) as i32)?;
+        }
         let info = GameInfo::read(&vm, &layout, path)?;
         Ok(Program {
             vm,
@@ -190,7 +219,27 @@ impl Program {
 
 impl Layout {
     /// Finds every variable and word the runtime uses.
-    pub fn resolve(vm: &Vm) -> Result<Layout, AxiomError> {
+    pub fn resolve(vm: &mut Vm, host: &mut Runtime) -> Result<Layout, AxiomError> {
+        // Record offsets: run the accessor words on address 0.
+        let mut offset = |name: &str| -> Result<Option<u32>, AxiomError> {
+            let Some(nfa) = vm.find(name.as_bytes()) else {
+                return Ok(None);
+            };
+            vm.push(0)?;
+            vm.execute(nfa + 12, host)?;
+            let v = vm.pop()?;
+            if !(0..=64).contains(&v) || v % 4 != 0 {
+                return Err(AxiomError::Game(format!(
+                    "`{name}` gives the odd record offset {v}"
+                )));
+            }
+            Ok(Some(v as u32))
+        };
+        let rec_type =
+            offset(".moveType")?.ok_or_else(|| AxiomError::Missing(".moveType".into()))?;
+        let rec_cfa = offset(".moveCFA")?.ok_or_else(|| AxiomError::Missing(".moveCFA".into()))?;
+        let rec_string = offset(".moveString")?;
+        let vm: &Vm = vm;
         let var = |name: &str| -> Result<u32, AxiomError> {
             vm.find(name.as_bytes())
                 .map(|nfa| nfa + 16)
@@ -225,7 +274,9 @@ impl Layout {
             player: var("$player")?,
             partial: var("$partial")?,
             passed: var("$passed")?,
-            last_pos: var("$lastPos")?,
+            // Axiom 1.50 keeps the last edited position inside the DLL: a scratch cell of the
+            // VM's reserved low memory stands in for it.
+            last_pos: var("$lastPos").unwrap_or(8),
             move_priorities: var("$move-priorities")?,
             board_setup: var("$boardSetup")?,
             pass_turn_forced: var("$passTurnForced")?,
@@ -237,6 +288,11 @@ impl Layout {
             on_search: xt("OnSearch")?,
             on_edit_add: xt("OnEditAdd")?,
             on_generate_moves: xt("OnGenerateMoves")?,
+            rec_type,
+            rec_cfa,
+            rec_string,
+            scan_positions: var("$scanPositions").ok(),
+            scan_pieces: var("$scanPieceCount").ok(),
         })
     }
 }

@@ -53,8 +53,8 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         }
         alpha = alpha.max(v);
     }
-    let s = vm.cell(best + 4)?;
-    rt.report.best = Some(s);
+    let s = vm.cell(best - super::program::REC_NOTATION)? as u32;
+    rt.report.best = Some(vm.cstr(s)?.to_vec());
     rt.report.score = best_value.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     rt.report.depth = depth as i32;
     rt.report.nodes = rt.searched as i64;

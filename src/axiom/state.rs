@@ -16,7 +16,7 @@
 //!    `repetition-reset` ends the game in a draw.
 
 use super::natives::Runtime;
-use super::program::{Program, is_exit, turn_vars};
+use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
 use crate::forth::{ForthError, Vm};
 
@@ -141,7 +141,7 @@ impl State {
     pub fn notation(&self, i: usize) -> String {
         self.moves
             .get(i)
-            .and_then(|&r| self.vm.cell(r + 4).ok())
+            .and_then(|&r| self.vm.cell(r - REC_NOTATION).ok())
             .map(|s| self.vm.cstring(s as u32))
             .unwrap_or_default()
     }
@@ -150,7 +150,7 @@ impl State {
     pub fn captures(&self, i: usize) -> u32 {
         self.moves
             .get(i)
-            .and_then(|&r| self.vm.cell(r + 12).ok())
+            .and_then(|&r| self.vm.cell(r - REC_CAPTURES).ok())
             .unwrap_or(0)
             .max(0) as u32
     }
@@ -206,39 +206,20 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
     vm.set_step_budget(TURN_STEPS);
     let l = rt.layout;
     rt.begin_generation(vm)?;
-    let for_player = vm.cell(l.for_player)?;
-    let of_type = vm.cell(l.of_type)?;
-    let n_pos = vm.cell(l.positions)?.clamp(0, 1 << 16);
-    let board = vm.cell(l.board)? as u32;
-    let n_pieces = vm.cell(l.piece_count)?.clamp(0, 1024) as u32;
-    let table = vm.cell(l.pieces)? as u32;
-    for pos in 0..n_pos {
-        let piece = vm.cell(board + 4 * pos as u32)?;
-        let ty = (piece & 0x3FF) as u32;
-        if piece == 0 || ty == 0 || ty > n_pieces || piece & 0xF800 != for_player & 0xF800 {
-            continue;
-        }
-        let block = vm.cell(table + 16 * (ty - 1) + 4)?;
-        if block != 0 {
-            run_block(vm, rt, block as u32, pos, piece, of_type)?;
-        }
-    }
-    for ty in 1..=n_pieces {
-        let block = vm.cell(table + 16 * (ty - 1) + 8)?;
-        if block == 0 {
-            continue;
-        }
-        let piece = ty as i32 | (for_player & 0xFC00);
-        for pos in 0..n_pos {
-            run_block(vm, rt, block as u32, pos, piece, of_type)?;
-        }
+    // `OnGenerateMoves`: Axiom 1.40's hook (empty by default) or 1.50's generator (a host
+    // word a game may wrap); the scan runs once either way.
+    let depth = vm.stack().len();
+    vm.execute(l.on_generate_moves, rt)?;
+    vm.ds_truncate(depth);
+    if rt.generation.as_ref().is_some_and(|g| !g.scanned) {
+        scan(vm, rt)?;
     }
     let mut recs = rt.finish_generation(vm)?;
     // Move priorities: keep the moves of the best priority present.
     let prio = vm.cell(l.move_priorities)? as u32;
     if prio != 0 && !recs.is_empty() {
         let p_of = |vm: &Vm, r: u32| -> FResult<i32> {
-            let t = vm.cell(r + 8)?.clamp(0, 127) as u32;
+            let t = vm.cell(r + l.rec_type)?.clamp(0, 127) as u32;
             vm.cell(prio + 4 * t)
         };
         let mut best = i32::MAX;
@@ -262,6 +243,56 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
         recs = rt.finish_generation(vm)?;
     }
     Ok(recs)
+}
+
+/// Runs every friendly piece's move words and every drop word (see the module
+/// documentation), adding to the move list being generated.
+pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
+    let l = rt.layout;
+    if let Some(g) = rt.generation.as_mut() {
+        g.scanned = true;
+    }
+    let for_player = vm.cell(l.for_player)?;
+    let of_type = vm.cell(l.of_type)?;
+    let mut n_pos = vm.cell(l.positions)?.clamp(0, 1 << 16);
+    let board = vm.cell(l.board)? as u32;
+    let mut n_pieces = vm.cell(l.piece_count)?.clamp(0, 1024) as u32;
+    // Axiom 1.50 can restrict the scan (`{dummy-positions}`, `{dummy-pieces}`).
+    if let Some(a) = l.scan_positions {
+        let v = vm.cell(a)?;
+        if v > 0 {
+            n_pos = n_pos.min(v);
+        }
+    }
+    if let Some(a) = l.scan_pieces {
+        let v = vm.cell(a)?;
+        if v > 0 {
+            n_pieces = n_pieces.min(v as u32);
+        }
+    }
+    let table = vm.cell(l.pieces)? as u32;
+    for pos in 0..n_pos {
+        let piece = vm.cell(board + 4 * pos as u32)?;
+        let ty = (piece & 0x3FF) as u32;
+        if piece == 0 || ty == 0 || ty > n_pieces || piece & 0xF800 != for_player & 0xF800 {
+            continue;
+        }
+        let block = vm.cell(table + 16 * (ty - 1) + 4)?;
+        if block != 0 {
+            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+        }
+    }
+    for ty in 1..=n_pieces {
+        let block = vm.cell(table + 16 * (ty - 1) + 8)?;
+        if block == 0 {
+            continue;
+        }
+        let piece = ty as i32 | (for_player & 0xFC00);
+        for pos in 0..n_pos {
+            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+        }
+    }
+    Ok(())
 }
 
 /// `OnIsGameOver` for the player to move (the move list must be generated).
@@ -359,8 +390,8 @@ pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<b
     let l = rt.layout;
     vm.set_step_budget(TURN_STEPS);
     vm.set_cell(l.partial, 0)?;
-    vm.execute(rec + 16, rt)?;
-    let ty = vm.cell(rec + 8)?;
+    vm.execute(rec + l.rec_cfa, rt)?;
+    let ty = vm.cell(rec + l.rec_type)?;
     vm.set_cell(l.last_move_type, ty)?;
     if vm.cell(l.partial)? != 0 {
         return Ok(false);

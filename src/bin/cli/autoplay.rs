@@ -2,6 +2,8 @@
 
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
 use dagaz::ai::engine_game::EngineGame;
+use dagaz::ai::{AiConfig, AiKind};
+use dagaz::axiom::{AxiomGame, Program};
 use dagaz::model::Model;
 use dagaz::stats::sprt::{Decision, Sprt};
 use dagaz::stats::{Summary, axiom_lines, human};
@@ -207,6 +209,22 @@ fn run_inner(a: Args) -> Result<u8, String> {
         );
         return Ok(OK);
     }
+    let repetition = match a.repetition {
+        RepetitionArg::Draw => Repetition::Draw,
+        RepetitionArg::Off => Repetition::Off,
+    };
+    if let Some((pa, pb)) = axiom_players(&a)? {
+        let mut proto = AxiomGame::new(&pa, &pb, a.seed).map_err(|e| e.to_string())?;
+        proto.repetition = repetition == Repetition::Draw;
+        if let Some(d) = a.depth {
+            proto.set_search_depth(d);
+        }
+        let sides = [
+            Side::axiom(&a.a, &pa),
+            Side::axiom(a.b.as_deref().unwrap_or(&a.a), &pb),
+        ];
+        return play(a, proto, sides, false, shard, expects, sprt, repetition);
+    }
     let pa = resolve_with(&a.a, &a.include_dir)?;
     let pb = match &a.b {
         Some(b) => resolve_with(b, &a.include_dir)?,
@@ -221,14 +239,104 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let model = compile(&pa)?;
     let goalless = model.goals.is_empty();
     let mut proto = EngineGame::new(model);
-    let repetition = match a.repetition {
-        RepetitionArg::Draw => Repetition::Draw,
-        RepetitionArg::Off => Repetition::Off,
-    };
     proto.engine.repetition = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
         Repetition::Off => dagaz::engine::RepetitionRule::Off,
     };
+    let sides = [Side::zrf(&pa), Side::zrf(&pb)];
+    play(a, proto, sides, goalless, shard, expects, sprt, repetition)
+}
+
+/// What the report and the records need to know of a player.
+struct Side {
+    spec: String,
+    title: String,
+    source: String,
+    ai: AiConfig,
+    /// The text that identifies the player's rules in the records.
+    identity: String,
+}
+
+impl Side {
+    fn zrf(p: &PlayerSpec) -> Side {
+        Side {
+            spec: p.spec.clone(),
+            title: p.title.clone(),
+            source: p.source.clone(),
+            ai: p.ai.clone(),
+            identity: dagaz::syntax::print::print_compact(&p.game.form),
+        }
+    }
+
+    fn axiom(spec: &str, p: &Program) -> Side {
+        let mut identity = String::new();
+        for f in [&p.runtime.0, &p.runtime.1, &Some(p.path.clone())]
+            .into_iter()
+            .flatten()
+        {
+            identity += &std::fs::read_to_string(f).unwrap_or_default();
+        }
+        Side {
+            spec: spec.to_owned(),
+            title: p.info.name.clone(),
+            source: p.path.display().to_string(),
+            ai: AiConfig {
+                kind: AiKind::Program,
+                ..AiConfig::default()
+            },
+            identity,
+        }
+    }
+}
+
+/// The two players as Axiom programs, when they name `.4th` files: `X.4th`, or `X` when
+/// `X.4th` exists in the current folder (as Axiom's AutoPlay resolved its arguments).
+fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
+    let path_of = |spec: &str| -> Option<PathBuf> {
+        let p = Path::new(spec);
+        if spec.to_ascii_lowercase().ends_with(".4th") {
+            return Some(p.to_path_buf());
+        }
+        let dir = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = format!("{}.4th", p.file_name()?.to_str()?);
+        dagaz::axiom::program::find_file_ci(dir, &name)
+    };
+    let pa = path_of(&a.a);
+    let pb = a.b.as_deref().map(path_of);
+    match (pa, pb) {
+        (None, None | Some(None)) => Ok(None),
+        (Some(pa), None) => {
+            let p = load_axiom(&pa)?;
+            Ok(Some((p.clone(), p)))
+        }
+        (Some(pa), Some(Some(pb))) => Ok(Some((load_axiom(&pa)?, load_axiom(&pb)?))),
+        _ => Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
+    }
+}
+
+fn load_axiom(p: &Path) -> Result<Program, String> {
+    if !p.is_file() {
+        return Err(format!("cannot read `{}`: no such file", p.display()));
+    }
+    Program::load(p, None).map_err(|e| format!("`{}` cannot be played: {e}", p.display()))
+}
+
+/// Plays the match and reports it (everything after the players are known).
+#[allow(clippy::too_many_arguments)]
+fn play<G: dagaz::ai::Game + Sync>(
+    a: Args,
+    proto: G,
+    sides: [Side; 2],
+    goalless: bool,
+    shard: Option<(u64, u64)>,
+    expects: Vec<Expect>,
+    sprt: Option<Sprt>,
+    repetition: Repetition,
+) -> Result<u8, String> {
+    let [pa, pb] = &sides;
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
     if a.b.is_none() && !one_seat {
@@ -256,11 +364,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         time_ms: a.time_ms,
         repetition,
     };
-    let identity = RunIdentity::new(
-        &dagaz::syntax::print::print_compact(&pa.game.form),
-        &dagaz::syntax::print::print_compact(&pb.game.form),
-        &settings,
-    );
+    let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
     if let Some(r) = &a.resume
@@ -434,13 +538,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
             &decision,
             outcome.interrupted,
             &failed,
-            &pa,
-            &pb,
+            pa,
+            pb,
             &settings,
             goalless,
         )
     } else if goalless {
-        goalless_report(&summary, &pa, &settings)
+        goalless_report(&summary, pa, &settings)
     } else {
         let mut t = axiom_lines(&summary);
         t += &human(&summary);
@@ -599,7 +703,7 @@ impl GamesFile {
 
 /// The report of a game whose rules state no goals: its games can only be drawn, so the
 /// usual table would be a table of draws.
-fn goalless_report(s: &Summary, pa: &PlayerSpec, settings: &RunSettings) -> String {
+fn goalless_report(s: &Summary, pa: &Side, settings: &RunSettings) -> String {
     format!(
         "no result to measure: \"{}\" ({}) states no goals (no win-, loss-, draw- or count-condition; Dagaz ports often keep them in JavaScript), so its games can only end in a draw: by repetition, with no move, or at the ply cap\n{} game(s) played, seed {}: {} by repetition, {} with no move, {} at the ply cap ({} plies); mean length {:.1} plies{}\n",
         pa.title,
@@ -625,8 +729,8 @@ fn json_report(
     decision: &Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
     interrupted: bool,
     failed: &[String],
-    pa: &PlayerSpec,
-    pb: &PlayerSpec,
+    pa: &Side,
+    pb: &Side,
     settings: &RunSettings,
     goalless: bool,
 ) -> String {

@@ -188,6 +188,9 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
+    if let Some(path) = axiom_path(game) {
+        return run_axiom(&path, depth, &a);
+    }
     let (loaded, slug) = match load(game, None, &a.include_dir, a.format) {
         Ok(l) => l,
         Err(c) => return c,
@@ -315,4 +318,96 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         }
     }
     if failures > 0 { PROBLEMS } else { OK }
+}
+
+/// GAME as an Axiom program: `X.4th`, or `X` when `X.4th` exists (as AutoPlay resolved
+/// names).
+fn axiom_path(spec: &str) -> Option<PathBuf> {
+    let p = Path::new(spec);
+    if spec.to_ascii_lowercase().ends_with(".4th") {
+        return Some(p.to_path_buf());
+    }
+    if p.is_file() {
+        return None;
+    }
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = format!("{}.4th", p.file_name()?.to_str()?);
+    dagaz::axiom::program::find_file_ci(dir, &name)
+}
+
+/// Perft of an Axiom program.
+fn run_axiom(path: &Path, depth: u32, a: &Args) -> u8 {
+    if !path.is_file() {
+        return usage_error(&format!("cannot read `{}`: no such file", path.display()));
+    }
+    let program = match dagaz::axiom::Program::load(path, None) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return PROBLEMS;
+        }
+    };
+    let mut g = match dagaz::axiom::AxiomGame::new(&program, &program, 1) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            return PROBLEMS;
+        }
+    };
+    let start = Instant::now();
+    let (nodes, entries) = if a.divide {
+        match dagaz::axiom::perft::divide(&mut g, depth) {
+            Ok(e) => (e.iter().map(|x| x.nodes).sum(), e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return PROBLEMS;
+            }
+        }
+    } else {
+        match dagaz::axiom::perft::perft(&mut g, depth) {
+            Ok(n) => (n, vec![]),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return PROBLEMS;
+            }
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let ok = a.expect.is_none_or(|e| e == nodes);
+    let mut out = String::new();
+    if a.json {
+        let v = serde_json::json!({
+            "schema_version": PERFT_SCHEMA_VERSION,
+            "game": program.info.name,
+            "depth": depth,
+            "nodes": nodes,
+            "expected": a.expect,
+            "ok": ok,
+            "seconds": secs,
+            "nodes_per_second": nodes as f64 / secs.max(1e-9),
+            "divide": a.divide.then(|| entries.iter().map(|e| serde_json::json!({"move": e.notation, "nodes": e.nodes})).collect::<Vec<_>>()),
+        });
+        out = v.to_string() + "\n";
+    } else {
+        for e in &entries {
+            out.push_str(&format!("{}: {}\n", e.notation, e.nodes));
+        }
+        out.push_str(&format!(
+            "{}: depth {depth}: {nodes} leaves in {secs:.3} s ({:.0} leaves/s)\n",
+            program.info.name,
+            nodes as f64 / secs.max(1e-9)
+        ));
+    }
+    if let Err(e) = write_output(None, out.as_bytes()) {
+        return usage_error(&e);
+    }
+    if ok {
+        OK
+    } else {
+        eprintln!("perft mismatch: expected {:?}, counted {nodes}", a.expect);
+        PROBLEMS
+    }
 }
