@@ -629,3 +629,130 @@ fn games_lists_a_files_variants_and_duplicate_titles_stay_selectable() {
     let out = autoplay(&[&spec, "-n", "4"], &dir.join("dup.jsonl"));
     assert!(out.contains("A: 4 games: 0 solved, 4 failed"), "{out}");
 }
+
+/// The Axiom fixtures (dagaz's own Axiom-style games, run on dagaz's own Axiom layer).
+fn axiom_fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/axiom")
+        .join(rel)
+}
+
+#[test]
+fn axiom_programs_play_reproducibly_with_any_thread_count() {
+    let dir = axiom_fixture("race");
+    let (a, b) = (tmp("ax1.jsonl"), tmp("ax2.jsonl"));
+    let run = |jobs: &str, out: &PathBuf| {
+        let o = dagaz()
+            .current_dir(&dir)
+            // Names without an extension resolve in the current folder, as in AutoPlay.
+            .args(["autoplay", "Race-[first]", "Race-[random]", "-n", "12"])
+            .args(["--seed", "5", "-j", jobs, "--games-out"])
+            .arg(out)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let text = run("1", &a);
+    run("2", &b);
+    assert_eq!(records(&a), records(&b));
+    assert!(
+        text.starts_with("Final results:\nPlayer 1 \"Race-[first]\", wins = "),
+        "{text}"
+    );
+    assert!(text.contains("12 game(s) played"), "{text}");
+    assert!(
+        text.contains("program (the variant's own engines)"),
+        "{text}"
+    );
+    let recs = records(&a);
+    assert_eq!(recs.len(), 12);
+    for r in &recs {
+        assert!(r.error.is_none(), "{:?}", r.error);
+        assert_eq!(r.end, Some(GameEnd::Goal), "every race ends by a goal");
+        // Moves are noted as Axiom notes them: drops as `Player piece pos`.
+        assert!(
+            r.moves.iter().any(|m| m.starts_with("?Dice ")),
+            "{:?}",
+            r.moves
+        );
+    }
+}
+
+#[test]
+fn axiom_perft_equals_the_same_game_written_in_zrf() {
+    // Capture.4th (Axiom) and capture.zrf (ZRF) are one game; two engines, one count.
+    let count = |file: &str, depth: u32| -> String {
+        let o = dagaz()
+            .args(["perft", &axiom_fixture(file).to_string_lossy()])
+            .args(["--depth", &depth.to_string(), "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+        v["nodes"].to_string()
+    };
+    for (depth, expected) in [(1, "6"), (2, "36"), (3, "120"), (4, "310"), (5, "1044")] {
+        assert_eq!(count("capture/Capture.4th", depth), expected);
+        assert_eq!(count("capture/capture.zrf", depth), expected);
+    }
+    let o = dagaz()
+        .args([
+            "perft",
+            &axiom_fixture("capture/Capture.4th").to_string_lossy(),
+        ])
+        .args(["--depth", "2", "--divide"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(o).unwrap();
+    assert!(text.starts_with("Guard a1 - a2: 6\n"), "{text}");
+}
+
+#[test]
+fn axiom_errors_are_reported_not_panics() {
+    let dir = tmp("axiom-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A move word that loops forever, and one that uses an undefined word.
+    let race = std::fs::read_to_string(axiom_fixture("race/Race.4th")).unwrap();
+    std::fs::write(dir.join("Race.4th"), &race).unwrap();
+    std::fs::write(
+        dir.join("Spin.4th"),
+        "LOAD Race.4th\n: OnIsGameOver BEGIN 0 UNTIL #UnknownScore ;\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("Typo.4th"), "LOAD Race.4th\n: oops frobnicate ;\n").unwrap();
+    let out = tmp("spin.jsonl");
+    let o = dagaz()
+        .current_dir(&dir)
+        .args(["autoplay", "Spin", "Spin", "-n", "2", "--games-out"])
+        .arg(&out)
+        .assert()
+        .get_output()
+        .clone();
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2, "{}", String::from_utf8_lossy(&o.stderr));
+    for r in &recs {
+        assert_eq!(r.result, GameResult::Error);
+        let e = r.error.as_deref().unwrap();
+        assert!(e.contains("DZ1007") && e.contains("OnIsGameOver"), "{e}");
+    }
+    let o = dagaz()
+        .current_dir(&dir)
+        .args(["autoplay", "Typo", "Typo", "-n", "2"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Typo.4th:2:8") && err.contains("undefined word `frobnicate`"),
+        "{err}"
+    );
+}

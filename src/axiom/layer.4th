@@ -1,1 +1,610 @@
-( placeholder: dagaz axiom layer being written )
+( dagaz's own Axiom layer.
+
+  The declarations, user words, events and engine words that Axiom games are written
+  against, implemented for dagaz from notes/axiom-layer-spec.md. It loads on top of the
+  Forth kernel, a prelude [dagaz's or CORE.4TH] and the host words of src/axiom/natives.rs.
+  The Rust runtime reads the tables built here straight from VM memory, so their layout
+  is fixed by the spec: see the comment of each declaration.
+
+  Two words differ from kernel words only by case: the host word `drop` [a piece drop]
+  and the user word `here` [the current position], defined last. The VM prefers a word
+  spelled exactly as written, but this file does not rely on that: it never says DROP
+  [it uses `$drop`, NIP or 2DROP] and reads the dictionary pointer as `DP @`. )
+
+\ ---------------------------------------------------------------------------------------
+\ Small tools
+
+: $drop ( x -- ) 0 2DROP ;
+: $Align ( -- ) DP @ 3 + -4 AND DP ! ;
+
+\ ---------------------------------------------------------------------------------------
+\ Constants
+
+-2140000000 CONSTANT #UnknownScore
+-2130000000 CONSTANT #LossScore
+          0 CONSTANT #DrawScore
+ 2130000000 CONSTANT #WinScore
+
+2048  CONSTANT #PlayerBase     \ player k [1-based] has the value k * #PlayerBase
+1024  CONSTANT #Neutral        \ set in the value of a {neutral} player
+1023  CONSTANT #PieceType      \ 0x3FF: the type bits of a board cell
+64512 CONSTANT #Player         \ 0xFC00: player bits with the neutral bit
+63488 CONSTANT #PlayerNumber   \ 0xF800: player bits alone
+1000  CONSTANT #NoPriority
+3     CONSTANT #TurnOrderCells
+4     CONSTANT #PieceCells
+
+\ ---------------------------------------------------------------------------------------
+\ Variables shared with the runtime
+
+VARIABLE $rows               VARIABLE $columns          VARIABLE $flipGrid
+VARIABLE $positions          \ number of positions
+VARIABLE $boardSize          \ bytes of board memory: position cells, then variables
+VARIABLE $board              \ address of the current board
+VARIABLE $posNames           \ array: name string of each position
+VARIABLE $directions         \ array: CFA of each direction word
+VARIABLE $directionCount
+VARIABLE $pieces             \ #PieceCells cells per piece type, type 1 first
+VARIABLE $pieceCount
+VARIABLE $players            \ array: CFA of each player constant
+VARIABLE $playerCount
+VARIABLE $engines            \ array: engine CFA of each player
+VARIABLE $turnOrder          \ #TurnOrderCells cells per turn
+VARIABLE $turnLimit          \ byte offset just past the last turn
+VARIABLE $repeatOffset       \ byte offset the turn order starts over at
+VARIABLE $turnOffset         \ byte offset of the turn being played
+VARIABLE $player             VARIABLE $playerName       VARIABLE $playerOffset
+VARIABLE $forPlayer          VARIABLE $ofType           VARIABLE $turnNumber
+VARIABLE $movesList          VARIABLE $lastMoveType     VARIABLE $moveType
+VARIABLE $from               VARIABLE $pos              VARIABLE $piece
+VARIABLE $partial            VARIABLE $passed           VARIABLE $lastPos
+VARIABLE $move-priorities    VARIABLE $priority
+VARIABLE $boardSetup         VARIABLE $passTurnForced
+
+\ ---------------------------------------------------------------------------------------
+\ Making named words at run time
+\
+\ Several declarations make words whose name is not the next word of the input: grid
+\ positions, names already read by -FIND, the words `{symmetry}` redefines. They are made
+\ with HEADER from a string and then given the code field of a word of the wanted kind.
+
+0 CONSTANT $sample-constant
+' $sample-constant @ CONSTANT $constCode
+
+: $HeaderFrom ( code str -- ) HEADER LATEST NFA>CFA ! ;
+: $Header ( code -- ) BL WORD PAD $HeaderFrom ;
+: $NamedConstant ( value str -- ) $constCode SWAP $HeaderFrom , ;
+: $NameOf ( cfa -- str ) CFA>NFA @ ;
+
+\ A scratch list of cells. A declaration block whose entries are interleaved with new
+\ words in the dictionary gathers them here and copies them out in one piece at its end.
+
+16384 CONSTANT $keepLimit
+CREATE $kept $keepLimit CELLS ALLOT
+VARIABLE $keptCount
+
+: $ClearKept ( -- ) 0 $keptCount ! ;
+: $KeptAt ( i -- addr ) CELLS $kept + ;
+: $Keep ( x -- )
+   $keptCount @ $keepLimit < 0= ABORT" a declaration block has too many entries"
+   $keptCount @ $KeptAt !  $keptCount ++ ;
+: $CopyKept ( -- addr )
+   $Align DP @  $kept OVER $keptCount @ CELLS CMOVE  $keptCount @ CELLS ALLOT ;
+
+\ ---------------------------------------------------------------------------------------
+\ Players and turns
+
+: $OffsetOf ( player -- offset ) #PlayerNumber AND #PlayerBase / 1- CELLS ;
+
+\ Makes the turn at byte offset `offset` of the turn order the current one.
+: $SetTurn ( offset -- )
+   $turnOrder @ 0= ABORT" the game declares no turn order"
+   DUP $turnOffset !
+   $turnOrder @ +
+   DUP @ DUP EXECUTE DUP $player ! $OffsetOf $playerOffset !
+   $NameOf $playerName !
+   DUP CELL+ @ EXECUTE $forPlayer !
+   2 CELLS + @ $ofType ! ;
+
+: turn-offset ( -- offset ) $turnOffset @ ;
+: next-turn-offset ( -- offset )
+   $turnOffset @ #TurnOrderCells CELLS +
+   DUP $turnLimit @ < 0= IF $drop $repeatOffset @ THEN ;
+: turn-offset-to-player ( offset -- player ) $turnOrder @ + @ EXECUTE ;
+: next-player ( -- player ) next-turn-offset turn-offset-to-player ;
+: turn-number ( -- n ) $turnNumber @ ;
+
+\ ---------------------------------------------------------------------------------------
+\ The move list [built by the host] and the engines
+\
+\ $movesList points to [0][count][first move]. The accessors below place a move record's
+\ cells: [next][notation][type][unused][code ...]; the runtime builds records to match.
+
+: $FirstMove ( -- move ) $movesList @ 2 CELLS + @ ;
+: $NextMove ( move -- move' ) @ ;
+: .moveString ( move -- addr ) CELLSIZE + ;
+: .moveType ( move -- addr ) 2 CELLS + ;
+: .moveCFA ( move -- xt ) 4 CELLS + ;
+: move-count ( -- n ) $movesList @ DUP IF CELL+ @ THEN ;
+: stalemate? ( -- ? ) move-count 0= ;
+
+: $Choose ( move -- ) .moveString @ BestMove! ;
+
+: $FirstMoveEngine ( -- ) move-count IF $FirstMove $Choose THEN ;
+
+: $RandomMoveEngine ( -- )
+   move-count ?DUP IF
+      0 SWAP 1- RAND-WITHIN  $FirstMove SWAP
+      BEGIN ?DUP WHILE 1- SWAP $NextMove SWAP REPEAT
+      $Choose
+   THEN ;
+
+\ Lets the engine of the player to move choose.
+: OnSearch ( -- )
+   $engines @ 0= ABORT" the game declares no players"
+   $engines @ $playerOffset @ + @ EXECUTE ;
+
+\ ---------------------------------------------------------------------------------------
+\ {board ... board}
+\
+\ Positions are CONSTANTs numbered from 0 in the order declared: the grid first, then
+\ each {position}. Board variables and arrays live in board memory after the position
+\ cells, so that cloning a board clones them too.
+
+VARIABLE $boardOpen
+CREATE $nameBuf 64 ALLOT
+
+: $NeedOpenBoard ( -- )
+   $boardOpen @ 0= ABORT" positions and board variables belong between {board and board}" ;
+
+: {board ( -- )
+   0 $positions !  0 $boardSize !  0 $rows !  0 $columns !  0 $board !  0 $posNames !
+   $ClearKept  $boardOpen ON ;
+
+: $NewPosition ( str -- )
+   $NeedOpenBoard
+   $boardSize @ $positions @ CELLS <>
+   ABORT" declare every position before the first board variable"
+   $positions @ SWAP $NamedConstant
+   LATEST @ $Keep
+   $positions ++  CELLSIZE $boardSize +! ;
+
+\ The name of a grid cell: column letter, then the row number in decimal.
+: $GridName ( row column -- str )
+   97 + $nameBuf C!
+   BASE @ >R DECIMAL (NUMBER) R> BASE !
+   PAD $nameBuf 1+ "MOVE  $nameBuf ;
+
+\ Index i holds row `rows - i / columns` [or `i / columns + 1` under $flipGrid] and
+\ column `i mod columns`.
+: {grid} ( rows columns -- )
+   $positions @ ABORT" {grid} must come before any other position"
+   DUP 1 < ABORT" a grid needs at least one column"
+   DUP 26 > ABORT" a grid has at most 26 columns"
+   OVER 1 < ABORT" a grid needs at least one row"
+   $columns !  $rows !
+   $rows @ $columns @ * 0 DO
+      I $columns @ /
+      $flipGrid @ IF 1+ ELSE $rows @ SWAP - THEN
+      I $columns @ MOD
+      $GridName $NewPosition
+   LOOP ;
+
+: {position} ( -- ) BL WORD PAD $NewPosition ;
+
+: $BoardSlot <BUILDS , DOES> @ $board @ + ;
+: $BoardArray <BUILDS , DOES> @ $board @ + SWAP CELLS + ;
+
+: {variable} ( -- ) $NeedOpenBoard  $boardSize @ $BoardSlot  CELLSIZE $boardSize +! ;
+: {array} ( n -- ) $NeedOpenBoard  $boardSize @ $BoardArray  CELLS $boardSize +! ;
+
+\ The board is preceded by one cell: the board it was cloned from, 0 for this one.
+: board} ( -- )
+   $NeedOpenBoard
+   $positions @ 0= ABORT" the board has no positions"
+   $CopyKept $posNames !
+   $Align 0 ,  DP @ $board !  $boardSize @ ALLOT
+   $board @ $boardSize @ ERASE
+   $boardOpen OFF ;
+
+: $CloneBoard ( -- )
+   $Align  $board @ ,
+   $board @ DP @ $boardSize @ CMOVE
+   DP @ $board !  $boardSize @ ALLOT ;
+
+\ Returns to the board this one was cloned from, and frees everything allotted since.
+: $DeallocateBoard ( -- )
+   $board @ CELLSIZE - DUP @ ?DUP IF
+      $board ! DP !
+   ELSE
+      TRUE ABORT" $DeallocateBoard: no cloned board to free"
+   THEN ;
+
+: $RootBoard ( -- ) BEGIN $board @ CELLSIZE - @ ?DUP WHILE $board ! REPEAT ;
+
+: $IsPosition? ( cfa -- ? )
+   DUP @ $constCode = IF
+      DUP CFA>PFA @ DUP $positions @ U< IF
+         CELLS $posNames @ + @ SWAP $NameOf =
+      ELSE 2DROP FALSE THEN
+   ELSE $drop FALSE THEN ;
+
+: $ParsePosition ( -- pos )
+   ' DUP $IsPosition? 0= ABORT" expected the name of a position" CFA>PFA @ ;
+
+\ ---------------------------------------------------------------------------------------
+\ {directions ... directions}
+\
+\ A direction word's body is its link table, one cell per position [the position it
+\ leads to, or -1], followed by the CFA of the direction declared before it [0 for the
+\ first]: directions} turns that chain into the $directions array.
+
+VARIABLE $lastDirection
+
+: $DirectionWord <BUILDS DOES> ( table -- ? )
+   $pos @ DUP $positions @ U< IF
+      CELLS + @ DUP 0< IF 0 AND ELSE $pos ! TRUE THEN
+   ELSE 2DROP FALSE THEN ;
+$DirectionWord $sample-direction
+' $sample-direction @ CONSTANT $dirCode
+
+: $NeedBoard ( -- ) $board @ 0= ABORT" declare the board before directions" ;
+: $Chain ( -- ) $lastDirection @ ,  LATEST NFA>CFA $lastDirection ! ;
+: $NextDirection ( cfa -- cfa' ) CFA>PFA $positions @ CELLS + @ ;
+
+\ Where one grid step leads from index i, or -1.
+: $GridTarget ( dr dc i -- j )
+   DUP $rows @ $columns @ * < IF
+      $columns @ /MOD  >R + R> ROT +
+      DUP $rows @ U< >R  OVER $columns @ U< R> AND IF
+         $columns @ * +
+      ELSE 2DROP -1 THEN
+   ELSE 2DROP $drop -1 THEN ;
+
+: {directions ( -- ) $NeedBoard ;
+
+\ Row offsets count rows of the index grid: -1 goes one row up the screen.
+: {direction} ( row-offset column-offset -- )
+   $NeedBoard
+   $dirCode $Header
+   $positions @ 0 DO 2DUP I $GridTarget , LOOP 2DROP
+   $Chain ;
+
+: $IsDirection? ( nfa -- ? ) DUP IF NFA>CFA @ $dirCode = THEN ;
+
+: {link} ( -- )
+   $NeedBoard
+   -FIND DUP $IsDirection? IF
+      NFA>CFA
+   ELSE
+      $drop  $dirCode PAD $HeaderFrom
+      $positions @ 0 DO -1 , LOOP  $Chain
+      LATEST NFA>CFA
+   THEN
+   CFA>PFA $ParsePosition CELLS +  $ParsePosition SWAP ! ;
+
+: $CountDirections ( -- n )
+   0 $lastDirection @ BEGIN ?DUP WHILE SWAP 1+ SWAP $NextDirection REPEAT ;
+
+: directions} ( -- )
+   $CountDirections DUP $directionCount !
+   $Align DP @ $directions !  CELLS ALLOT
+   $directionCount @ $lastDirection @
+   BEGIN ?DUP WHILE
+      SWAP 1- SWAP
+      2DUP SWAP CELLS $directions @ + !
+      $NextDirection
+   REPEAT $drop ;
+
+\ ---------------------------------------------------------------------------------------
+\ {players ... players}
+\
+\ Players are CONSTANTs: k * #PlayerBase for the k-th declared [neutral ones OR
+\ #Neutral]. A later {players block replaces the list, as variant files do after
+\ loading their game; it makes new constants with the same values.
+
+CREATE $playerList 32 CELLS ALLOT
+CREATE $engineList 32 CELLS ALLOT
+VARIABLE $turnOrderDeclared
+
+: {players ( -- ) 0 $playerCount ! ;
+
+: $AddPlayer ( bits -- )
+   $playerCount @ 31 < 0= ABORT" a game has at most 31 players"
+   $playerCount @ 1+ #PlayerBase * OR
+   $constCode $Header ,
+   LATEST NFA>CFA  $playerCount @ CELLS $playerList + !
+   ['] $NegamaxMove  $playerCount @ CELLS $engineList + !
+   $playerCount ++ ;
+
+: {player} ( -- ) 0 $AddPlayer ;
+: {neutral} ( -- ) #Neutral $AddPlayer ;
+
+: $SetEngine ( xt -- )
+   $playerCount @ 0= ABORT" an engine is named after a {player} name"
+   $playerCount @ 1- CELLS $engineList + ! ;
+: {random} ( -- ) ['] $RandomMoveEngine $SetEngine ;
+: {first} ( -- ) ['] $FirstMoveEngine $SetEngine ;
+: {search-engine} ( -- ) ' $SetEngine ;
+
+\ Without a {turn-order, every player but the neutral ones moves once, in order.
+: $DefaultTurnOrder ( -- )
+   $ClearKept
+   $playerCount @ 0 DO
+      I CELLS $playerList + @
+      DUP EXECUTE #Neutral AND IF $drop ELSE DUP $Keep $Keep 0 $Keep THEN
+   LOOP
+   $CopyKept $turnOrder !  $keptCount @ CELLS $turnLimit !  0 $repeatOffset ! ;
+
+: players} ( -- )
+   $playerCount @ 0= ABORT" {players declares no player"
+   $playerList $players !  $engineList $engines !
+   $turnOrderDeclared @ 0= IF $DefaultTurnOrder THEN ;
+
+: $IsPlayer? ( cfa -- ? )
+   FALSE $playerCount @ ?DUP IF
+      0 DO OVER I CELLS $playerList + @ = OR LOOP
+   THEN NIP ;
+
+: $ParsePlayer ( -- cfa ) ' DUP $IsPlayer? 0= ABORT" expected the name of a player" ;
+
+\ ---------------------------------------------------------------------------------------
+\ {symmetries PLAYER {symmetry} dirA dirB ... symmetries}
+\
+\ The player is an ordinary word left on the stack; every {symmetry} applies to the
+\ player on top. Both directions are replaced by dispatching words of the same name,
+\ whose body is [the plain direction][one direction per player, by $playerOffset].
+
+VARIABLE $symDepth
+VARIABLE $nfaA
+VARIABLE $nfaB
+
+: $SymmetricWord <BUILDS DOES> ( body -- ? )
+   CELL+ $playerOffset @ 0 MAX 124 MIN + @ EXECUTE ;
+$SymmetricWord $sample-symmetric
+' $sample-symmetric @ CONSTANT $symCode
+
+\ The plain direction behind a direction or dispatching word.
+: $RawDirection ( nfa -- cfa )
+   DUP 0= ABORT" {symmetry} names an unknown word"
+   NFA>CFA DUP @ $dirCode = IF ELSE
+      DUP @ $symCode <> ABORT" {symmetry} names a word that is not a direction"
+      CFA>PFA @
+   THEN ;
+
+\ The body of the dispatching word for the direction at nfa, made on first use.
+: $Dispatcher ( nfa -- body )
+   DUP NFA>CFA @ $symCode = IF NFA>PFA ELSE
+      DUP $RawDirection SWAP @
+      $symCode SWAP $HeaderFrom
+      DUP , 32 0 DO DUP , LOOP $drop
+      LATEST NFA>PFA
+   THEN ;
+
+: {symmetries ( -- ) DEPTH $symDepth ! ;
+
+: {symmetry} ( player -- player )
+   DEPTH $symDepth @ > 0= ABORT" {symmetry} needs a player before it"
+   DUP #PlayerNumber AND 0= ABORT" {symmetry} needs a player before it"
+   -FIND $nfaA !  -FIND $nfaB !
+   DUP $OffsetOf CELL+
+   $nfaB @ $RawDirection OVER $nfaA @ $Dispatcher + !
+   $nfaA @ $RawDirection OVER $nfaB @ $Dispatcher + !
+   $drop ;
+
+: symmetries} ( -- ) BEGIN DEPTH $symDepth @ > WHILE $drop REPEAT ;
+
+\ ---------------------------------------------------------------------------------------
+\ Move types: CONSTANTs numbered from 1, made when a name is first used as one. $moveType
+\ holds the highest number given. Each one's body is [value][previous move type CFA].
+
+VARIABLE $lastTypeWord
+VARIABLE $priorityCount      \ move priorities listed so far
+VARIABLE $priorityCells      \ length of the $move-priorities array
+
+\ A fresh $move-priorities array for types 0 .. $moveType, keeping known priorities.
+: $NewPriorityArray ( -- )
+   $Align DP @
+   $moveType @ 1+ 0 DO
+      I $priorityCells @ < IF $move-priorities @ I CELLS + @ ELSE #NoPriority THEN ,
+   LOOP
+   $move-priorities !  $moveType @ 1+ $priorityCells ! ;
+
+: $IsMoveType? ( cfa -- ? )
+   $lastTypeWord @
+   BEGIN DUP IF 2DUP <> ELSE FALSE THEN WHILE CFA>PFA CELL+ @ REPEAT
+   NIP 0<> ;
+
+: $NewMoveType ( -- type )
+   $moveType ++
+   $moveType @ DUP PAD $NamedConstant
+   $lastTypeWord @ ,  LATEST NFA>CFA $lastTypeWord !
+   $move-priorities @ IF $NewPriorityArray THEN ;
+
+: $ParseMoveType ( -- type )
+   -FIND DUP IF
+      NFA>CFA DUP $IsMoveType? IF CFA>PFA @ ELSE $drop $NewMoveType THEN
+   ELSE $drop $NewMoveType THEN ;
+
+\ ---------------------------------------------------------------------------------------
+\ {turn-order {turn} P [{for-player} Q] [{of-type} T] [{repeat}] ... turn-order}
+\
+\ Each turn is [player CFA][for-player CFA][of-type or 0].
+
+: {turn-order ( -- ) $ClearKept 0 $repeatOffset ! ;
+: {turn} ( -- ) $ParsePlayer DUP $Keep $Keep 0 $Keep ;
+: $LastTurn ( -- addr )
+   $keptCount @ #TurnOrderCells < ABORT" this word follows a {turn}"
+   $keptCount @ #TurnOrderCells - $KeptAt ;
+: {for-player} ( -- ) $ParsePlayer $LastTurn CELL+ ! ;
+: {of-type} ( -- ) $ParseMoveType $LastTurn 2 CELLS + ! ;
+: {repeat} ( -- ) $keptCount @ CELLS $repeatOffset ! ;
+: turn-order} ( -- )
+   $keptCount @ 0= ABORT" {turn-order declares no turn"
+   $repeatOffset @ $keptCount @ CELLS < 0= ABORT" {repeat} must be followed by a {turn}"
+   $CopyKept $turnOrder !  $keptCount @ CELLS $turnLimit !
+   $turnOrderDeclared ON ;
+
+\ ---------------------------------------------------------------------------------------
+\ {moves NAME {move} WORD [{move-type} T] ... moves}
+\
+\ NAME is made at moves} as a CREATE word whose body is [count] then [move CFA][type or 0]
+\ per entry.
+
+CREATE $blockName 256 ALLOT
+VARIABLE $movesOpen
+
+: {moves ( -- ) BL WORD PAD $blockName "MOVE  $ClearKept  $movesOpen ON ;
+: {move} ( -- )
+   $movesOpen @ 0= ABORT" {move} belongs between {moves and moves}"
+   ' $Keep 0 $Keep ;
+: {move-type} ( -- )
+   $movesOpen @ 0= $keptCount @ 2 < OR ABORT" {move-type} follows a {move} WORD"
+   $ParseMoveType $keptCount @ 1- $KeptAt ! ;
+: moves} ( -- )
+   $movesOpen @ 0= ABORT" moves} without {moves"
+   $blockName HEADER  $keptCount @ 2/ ,  $CopyKept $drop
+   $movesOpen OFF ;
+
+\ ---------------------------------------------------------------------------------------
+\ {move-priorities {move-priority} T ... move-priorities}
+\
+\ $move-priorities @ is indexed by move type: the first type listed gets 1, the next 2;
+\ types not listed, and moves without a type, get #NoPriority.
+
+: {move-priorities ( -- )
+   0 $priorityCount !  0 $priorityCells !  $NewPriorityArray ;
+: {move-priority} ( -- )
+   $ParseMoveType  $priorityCount ++
+   $priorityCount @ SWAP CELLS $move-priorities @ + ! ;
+: move-priorities} ( -- ) ;
+
+\ ---------------------------------------------------------------------------------------
+\ {pieces {piece} NAME [{moves} BLOCK] [{drops} BLOCK] [n {value}] ... pieces}
+\
+\ Piece types are CONSTANTs 1, 2, ..; type t has cells [CFA][moves block][drops block]
+\ [value] at $pieces @ + [t - 1] * #PieceCells cells.
+
+VARIABLE $piecesOpen
+
+: {pieces ( -- ) $ClearKept  0 $pieceCount !  $piecesOpen ON ;
+: {piece} ( -- )
+   $piecesOpen @ 0= ABORT" {piece} belongs between {pieces and pieces}"
+   $pieceCount @ 1+ DUP $constCode $Header ,  $pieceCount !
+   LATEST NFA>CFA $Keep  0 $Keep  0 $Keep  1 $Keep ;
+: $LastPiece ( -- addr )
+   $piecesOpen @ 0= $keptCount @ #PieceCells < OR ABORT" this word follows a {piece} NAME"
+   $keptCount @ #PieceCells - $KeptAt ;
+: {moves} ( -- ) ' $LastPiece CELL+ ! ;
+: {drops} ( -- ) ' $LastPiece 2 CELLS + ! ;
+: {value} ( n -- ) $LastPiece 3 CELLS + ! ;
+: pieces} ( -- )
+   $piecesOpen @ 0= ABORT" pieces} without {pieces"
+   $pieceCount @ 0= ABORT" {pieces declares no piece"
+   $CopyKept $pieces !  $piecesOpen OFF ;
+
+: $IsPiece? ( cfa -- ? )
+   FALSE $pieceCount @ ?DUP IF
+      0 DO OVER I #PieceCells * CELLS $pieces @ + @ = OR LOOP
+   THEN NIP ;
+
+: piece-value ( piece -- value )
+   #PieceType AND DUP 1- $pieceCount @ U< IF
+      1- #PieceCells * CELLS $pieces @ + 3 CELLS + @
+   ELSE $drop 0 THEN ;
+
+\ ---------------------------------------------------------------------------------------
+\ {board-setup {setup} PLAYER PIECE POSITION ... board-setup}
+\
+\ $boardSetup @ is [count] then, per entry, the name strings of the player, the piece
+\ and the position; the runtime looks the names up when a game starts.
+
+VARIABLE $setupOpen
+
+: {board-setup ( -- ) $Align DP @ $boardSetup ! 0 ,  $setupOpen ON ;
+: {setup} ( -- )
+   $setupOpen @ 0= ABORT" {setup} belongs between {board-setup and board-setup}"
+   $ParsePlayer $NameOf ,
+   ' DUP $IsPiece? 0= ABORT" expected the name of a piece" $NameOf ,
+   ' DUP $IsPosition? 0= ABORT" expected the name of a position" $NameOf ,
+   $boardSetup @ ++ ;
+: board-setup} ( -- ) $setupOpen OFF ;
+
+\ ---------------------------------------------------------------------------------------
+\ User words: where the move is, what is there, whose it is
+
+: from ( -- pos ) $from @ ;
+: home ( pos -- ) $from ! ;
+: to ( pos -- ) $pos ! ;
+: back ( -- ) $from @ $pos ! ;
+: last ( -- pos ) $lastPos @ ;
+
+: current-piece ( -- piece ) $piece @ ;
+: current-piece-type ( -- type ) $piece @ #PieceType AND ;
+: current-player ( -- player ) $player @ ;
+: for-player ( -- player ) $forPlayer @ ;
+
+: piece-at ( pos -- piece ) board[] @ ;
+: piece ( -- piece ) $pos @ board[] @ ;
+: piece-type ( -- type ) piece #PieceType AND ;
+: piece-type-at ( pos -- type ) piece-at #PieceType AND ;
+: not-piece-type? ( type -- ? ) piece-type <> ;
+: not-piece-type-at? ( type pos -- ? ) piece-type-at <> ;
+
+: player ( -- player ) piece #PlayerNumber AND ;
+: player-at ( pos -- player ) piece-at #PlayerNumber AND ;
+
+: empty? ( -- ? ) piece 0= ;
+: empty-at? ( pos -- ? ) piece-at 0= ;
+: not-empty? ( -- ? ) piece 0<> ;
+: not-empty-at? ( pos -- ? ) piece-at 0<> ;
+
+: friend? ( -- ? ) player current-player OnFriends? ;
+: enemy? ( -- ? ) piece IF friend? 0= ELSE FALSE THEN ;
+: friend-at? ( pos -- ? ) player-at current-player OnFriends? ;
+: enemy-at? ( pos -- ? ) DUP piece-at IF friend-at? 0= ELSE $drop FALSE THEN ;
+: friend-of? ( pos player -- ? ) SWAP player-at SWAP OnFriends? ;
+: enemy-of? ( pos player -- ? ) OVER piece-at IF friend-of? 0= ELSE 2DROP FALSE THEN ;
+: neutral-piece? ( -- ? ) piece #Neutral AND 0<> ;
+: neutral-piece-at? ( pos -- ? ) piece-at #Neutral AND 0<> ;
+
+\ Abandons the move being generated unless the flag is true.
+: verify ( ? -- ) 0= IF $Exit THEN ;
+
+\ ---------------------------------------------------------------------------------------
+\ Partial moves and passes
+\
+\ `partial` and `partial-move-type` run while a move is generated: they compile code into
+\ the move, which runs when the move is made.
+
+: $DoPartial ( -- ) $partial ON ;
+: $DoPartialType ( type -- ) $ofType ! ;
+: partial ( -- ) COMPILE $DoPartial  S"  partial" ^string ;
+: partial-move-type ( type -- ) COMPILE-LITERAL COMPILE $DoPartialType ;
+
+: Pass ( -- ) $passed @ 0= IF $passed ON S" Pass" ^string add-move THEN ;
+: PassNoPartial ( -- ) $partial @ 0= IF Pass THEN ;
+
+\ ---------------------------------------------------------------------------------------
+\ Events. Games redefine them; the runtime calls the latest definition.
+
+: $NewGame ( -- )
+   $board @ 0= ABORT" the game declares no board"
+   $RootBoard  $board @ $boardSize @ ERASE
+   0 $turnNumber !  $passed OFF
+   0 $SetTurn  $partial OFF ;
+
+: OnNewGame ( -- ) ;
+: OnGenerateMoves ( -- ) ;
+: OnIsGameOver ( -- score ) stalemate? IF #DrawScore ELSE #UnknownScore THEN ;
+: OnEvaluate ( -- score ) 0 ;
+: OnIsTerminal? ( -- ? ) FALSE ;
+: OnNextTurn ( -- )
+   $player @  next-turn-offset $SetTurn  $partial OFF  $EngineSetTurn ;
+: OnRetractMove ( -- ) $DeallocateBoard ;
+: OnEditAdd ( player type pos -- )
+   >R #PieceType AND SWAP #Player AND OR R> board[] ! ;
+: OnEditRemove ( pos -- ) 0 SWAP board[] ! ;
+
+\ Last, because it hides HERE from everything defined after it.
+: here ( -- pos ) $pos @ ;

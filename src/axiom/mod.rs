@@ -66,4 +66,6 @@ impl std::fmt::Display for AxiomError {
 impl std::error::Error for AxiomError {}
 
 #[cfg(test)]
+mod layer_tests;
+#[cfg(test)]
 mod tests;

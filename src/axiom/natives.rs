@@ -77,6 +77,16 @@ impl NativeXts {
     }
 }
 
+/// A word of a move's notation.
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Pos(i32),
+    Piece(i32),
+    /// The owner of a piece value.
+    Player(i32),
+    Text(&'a str),
+}
+
 /// The move being recorded.
 #[derive(Clone, Debug, Default)]
 struct Pending {
@@ -126,6 +136,9 @@ pub struct Runtime {
     pub search_depth: u32,
     /// Nodes searched by the last `$NegamaxMove`.
     pub searched: u64,
+    /// Buffers kept between moves (no allocation per move word).
+    scratch: Vec<u8>,
+    spare: Vec<u8>,
 }
 
 impl Runtime {
@@ -141,6 +154,8 @@ impl Runtime {
             ring: Default::default(),
             search_depth: super::DEFAULT_SEARCH_DEPTH,
             searched: 0,
+            scratch: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -157,6 +172,8 @@ impl Runtime {
             ring: Default::default(),
             search_depth: super::DEFAULT_SEARCH_DEPTH,
             searched: 0,
+            scratch: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -170,20 +187,48 @@ impl Runtime {
         Ok(board.wrapping_add(pos.wrapping_mul(4)) as u32)
     }
 
-    fn position_name(&self, pos: i32) -> String {
-        usize::try_from(pos)
+    /// Appends the name of position `pos` (`#n` when it has none) to `out`.
+    fn push_position(&self, out: &mut Vec<u8>, pos: i32) {
+        match usize::try_from(pos)
             .ok()
             .and_then(|p| self.info.positions.get(p))
-            .cloned()
-            .unwrap_or_else(|| format!("#{pos}"))
+        {
+            Some(n) => out.extend_from_slice(n.as_bytes()),
+            None => out.extend_from_slice(format!("#{pos}").as_bytes()),
+        }
     }
 
-    fn piece_name(&self, piece: i32) -> String {
+    /// Appends the name of `piece`'s type to `out`.
+    fn push_piece(&self, out: &mut Vec<u8>, piece: i32) {
         let t = (piece & 0x3FF) as usize;
-        t.checked_sub(1)
-            .and_then(|t| self.info.pieces.get(t))
-            .cloned()
-            .unwrap_or_else(|| format!("#{t}"))
+        match t.checked_sub(1).and_then(|t| self.info.pieces.get(t)) {
+            Some(n) => out.extend_from_slice(n.as_bytes()),
+            None => out.extend_from_slice(format!("#{t}").as_bytes()),
+        }
+    }
+
+    /// Appends words to the pending move's notation: each part is a position (`Pos`), a
+    /// piece type (`Piece`) or text.
+    fn note_parts(&mut self, parts: &[Part]) -> FResult<()> {
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                buf.push(b' ');
+            }
+            match *part {
+                Part::Pos(p) => self.push_position(&mut buf, p),
+                Part::Piece(p) => self.push_piece(&mut buf, p),
+                Part::Player(p) => match self.info.player_index(p) {
+                    Some(k) => buf.extend_from_slice(self.info.players[k].as_bytes()),
+                    None => buf.extend_from_slice(b"?"),
+                },
+                Part::Text(t) => buf.extend_from_slice(t.as_bytes()),
+            }
+        }
+        let r = self.note_bytes(&buf);
+        self.scratch = buf;
+        r
     }
 
     // ----- generation -----
@@ -224,9 +269,11 @@ impl Runtime {
         vm.comma(p::DOCOL)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
+            let mut notation = std::mem::take(&mut self.spare);
+            notation.clear();
             g.pending = Some(Pending {
                 record: rec,
-                notation: Vec::new(),
+                notation,
                 captures: 0,
             });
         }
@@ -237,6 +284,7 @@ impl Runtime {
     pub(crate) fn end_move(&mut self, vm: &mut Vm) -> FResult<()> {
         if let Some(pending) = self.generation.as_mut().and_then(|g| g.pending.take()) {
             vm.set_here(pending.record - REC_NOTATION)?;
+            self.spare = pending.notation;
         }
         Ok(())
     }
@@ -277,11 +325,15 @@ impl Runtime {
     }
 
     fn note(&mut self, text: &str) -> FResult<()> {
+        self.note_bytes(text.as_bytes())
+    }
+
+    fn note_bytes(&mut self, text: &[u8]) -> FResult<()> {
         let p = self.pending()?;
-        if !p.notation.is_empty() && !text.starts_with(' ') {
+        if !p.notation.is_empty() && text.first() != Some(&b' ') {
             p.notation.push(b' ');
         }
-        p.notation.extend_from_slice(text.as_bytes());
+        p.notation.extend_from_slice(text);
         Ok(())
     }
 
@@ -302,9 +354,9 @@ impl Runtime {
             .generation
             .as_mut()
             .and_then(|g| g.pending.take())
-            .ok_or(crate::forth::ForthError::new(K::Host(
-                "`add-move` outside move generation".into(),
-            )))?;
+            .ok_or_else(|| {
+                crate::forth::ForthError::new(K::Host("`add-move` outside move generation".into()))
+            })?;
         vm.comma(exit as i32)?;
         // A move that notes nothing is a pass.
         let notation: &[u8] = if pending.notation.is_empty() {
@@ -320,6 +372,7 @@ impl Runtime {
         if let Some(off) = self.layout.rec_string {
             vm.set_cell(r + off, text as i32)?;
         }
+        self.spare = pending.notation;
         if let Some(g) = self.generation.as_mut() {
             vm.set_cell(g.tail, r as i32)?;
             g.tail = r;
@@ -357,10 +410,13 @@ impl Runtime {
         Ok(vm.cell(a).unwrap_or(0) != 0)
     }
 
+    /// Puts `piece` on `pos` (a drop or a created piece), noted `Player piece pos` as
+    /// Axiom notes it.
     fn create(&mut self, vm: &mut Vm, piece: i32, pos: i32) -> FResult<()> {
         if self.occupied(vm, pos)? {
             self.pending()?.captures += 1;
         }
+        self.note_parts(&[Part::Player(piece), Part::Piece(piece), Part::Pos(pos)])?;
         self.compile_action(vm, &[piece, pos], n::DO_PUT)?;
         self.set_last(vm, pos)
     }
@@ -369,8 +425,7 @@ impl Runtime {
         if self.occupied(vm, pos)? {
             self.pending()?.captures += 1;
         }
-        let name = self.position_name(pos);
-        self.note(&format!("x {name}"))?;
+        self.note_parts(&[Part::Text("x"), Part::Pos(pos)])?;
         self.compile_action(vm, &[pos], n::DO_REMOVE)?;
         self.set_last(vm, pos)
     }
@@ -480,23 +535,18 @@ impl Host for Runtime {
                 let to = vm.pop()?;
                 let from = vm.pop()?;
                 let piece = self.get(vm, from)?;
-                let text = if self.occupied(vm, to)? && to != from {
+                let sign = if self.occupied(vm, to)? && to != from {
                     self.pending()?.captures += 1;
-                    format!(
-                        "{} {} x {}",
-                        self.piece_name(piece),
-                        self.position_name(from),
-                        self.position_name(to)
-                    )
+                    "x"
                 } else {
-                    format!(
-                        "{} {} - {}",
-                        self.piece_name(piece),
-                        self.position_name(from),
-                        self.position_name(to)
-                    )
+                    "-"
                 };
-                self.note(&text)?;
+                self.note_parts(&[
+                    Part::Piece(piece),
+                    Part::Pos(from),
+                    Part::Text(sign),
+                    Part::Pos(to),
+                ])?;
                 self.compile_action(vm, &[from, to], n::DO_MOVE)?;
                 self.set_last(vm, to)?;
             }
@@ -511,8 +561,6 @@ impl Host for Runtime {
             n::DROP => {
                 let pos = self.here_pos(vm)?;
                 let piece = vm.cell(self.layout.piece)?;
-                let text = format!("{} {}", self.piece_name(piece), self.position_name(pos));
-                self.note(&text)?;
                 self.create(vm, piece, pos)?;
             }
             n::CREATE_TYPE | n::CREATE_TYPE_AT => {
@@ -542,6 +590,7 @@ impl Host for Runtime {
                     vm.cell(self.layout.last_pos)?
                 };
                 let ty = vm.pop()?;
+                self.note_parts(&[Part::Text("="), Part::Piece(ty)])?;
                 self.compile_action(vm, &[ty, pos], n::DO_TYPE)?;
             }
             n::CHANGE_OWNER | n::CHANGE_OWNER_AT => {
@@ -642,11 +691,11 @@ impl Host for Runtime {
             }
             n::RING_REMOVE | n::RING2_REMOVE => {
                 let k = usize::from(id == n::RING2_REMOVE);
-                let v = self.ring[k]
-                    .pop_front()
-                    .ok_or(crate::forth::ForthError::new(K::Host(
+                let v = self.ring[k].pop_front().ok_or_else(|| {
+                    crate::forth::ForthError::new(K::Host(
                         "removing an item from an empty ring buffer".into(),
-                    )))?;
+                    ))
+                })?;
                 vm.push(v)?;
             }
             n::RING_EMPTY | n::RING2_EMPTY => {

@@ -110,14 +110,32 @@ impl fmt::Display for ForthErrorKind {
 
 /// A failure of Forth code: the kind, the word that was running (innermost definition) and
 /// the place in the source: where that word's failing call was compiled, or the token the
-/// text interpreter was reading.
+/// text interpreter was reading. Boxed, so that results stay small on the VM's hot path;
+/// the fields are read and written through `Deref` (`e.kind`, `e.place`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForthError {
+pub struct ForthError(Box<ForthErrorData>);
+
+/// The contents of a [`ForthError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForthErrorData {
     pub kind: ForthErrorKind,
     /// The definition that was running, if the error happened inside one.
     pub word: Option<String>,
     /// `file:line:col` of the failing call or token.
     pub place: Option<Place>,
+}
+
+impl std::ops::Deref for ForthError {
+    type Target = ForthErrorData;
+    fn deref(&self) -> &ForthErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ForthError {
+    fn deref_mut(&mut self) -> &mut ForthErrorData {
+        &mut self.0
+    }
 }
 
 /// A place in a Forth source file, resolved for messages.
@@ -130,11 +148,11 @@ pub struct Place {
 
 impl ForthError {
     pub fn new(kind: ForthErrorKind) -> Self {
-        ForthError {
+        ForthError(Box::new(ForthErrorData {
             kind,
             word: None,
             place: None,
-        }
+        }))
     }
 
     /// The error as a diagnostic (code, message, span).

@@ -212,14 +212,14 @@ fn floats() {
 fn errors_are_contained_and_placed() {
     let e = error("1 2 +\n  nosuchword");
     assert_eq!(e.kind, ForthErrorKind::UndefinedWord("nosuchword".into()));
-    let place = e.place.unwrap();
+    let place = e.place.clone().unwrap();
     assert_eq!((place.span.line, place.span.col), (2, 3));
     assert_eq!(e.kind.code().id, "DZ1001");
 
     let e = error(": inner DROP ;\n: outer inner ;\nouter");
     assert_eq!(e.kind, ForthErrorKind::StackUnderflow);
     assert_eq!(e.word.as_deref(), Some("inner"));
-    assert_eq!(e.place.unwrap().span.line, 1);
+    assert_eq!(e.place.as_ref().unwrap().span.line, 1);
 
     let e = error("1 0 /");
     assert_eq!(e.kind, ForthErrorKind::DivisionByZero);

@@ -316,7 +316,7 @@ impl Vm {
         let rest = self
             .mem
             .get(a as usize..)
-            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+            .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
         match rest.iter().position(|&b| b == 0) {
             Some(n) => Ok(&rest[..n]),
             None => Err(K::Memory(self.mem.len() as i64).into()),
@@ -336,7 +336,7 @@ impl Vm {
         let dst = self
             .mem
             .get_mut(i..i + s.len() + 1)
-            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+            .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
         dst[..s.len()].copy_from_slice(s);
         dst[s.len()] = 0;
         Ok(())
@@ -348,7 +348,7 @@ impl Vm {
         let dst = self
             .mem
             .get_mut(i..i + b.len())
-            .ok_or(ForthError::new(K::Memory(a as i64)))?;
+            .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
         dst.copy_from_slice(b);
         Ok(())
     }
@@ -370,7 +370,9 @@ impl Vm {
     /// Reserves `n` bytes at `HERE`.
     pub fn allot(&mut self, n: u32) -> FResult<u32> {
         let h = self.here();
-        let end = h.checked_add(n).ok_or(ForthError::new(K::DictionaryFull))?;
+        let end = h
+            .checked_add(n)
+            .ok_or_else(|| ForthError::new(K::DictionaryFull))?;
         if end as usize > self.mem.len() {
             return Err(K::DictionaryFull.into());
         }
@@ -425,11 +427,10 @@ impl Vm {
     /// Pops a cell from the data stack.
     #[inline(always)]
     pub fn pop(&mut self) -> FResult<i32> {
-        self.ds.pop().ok_or(ForthError {
-            kind: K::StackUnderflow,
-            word: None,
-            place: None,
-        })
+        match self.ds.pop() {
+            Some(v) => Ok(v),
+            None => Err(ForthError::new(K::StackUnderflow)),
+        }
     }
 
     /// Pops a boolean (non-zero is true).
@@ -473,7 +474,7 @@ impl Vm {
         if self.rs.len() <= self.rs_floor {
             return Err(K::ReturnStack.into());
         }
-        self.rs.pop().ok_or(ForthError::new(K::ReturnStack))
+        self.rs.pop().ok_or_else(|| ForthError::new(K::ReturnStack))
     }
 
     #[inline(always)]
@@ -825,7 +826,10 @@ impl Vm {
         }
         match code {
             p::DUP | p::FDUP => {
-                let a = *self.ds.last().ok_or(ForthError::new(K::StackUnderflow))?;
+                let a = *self
+                    .ds
+                    .last()
+                    .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
                 self.push(a)?;
             }
             p::DROP | p::FDROP => {
@@ -868,7 +872,10 @@ impl Vm {
                 self.push(b)?;
             }
             p::QDUP => {
-                let a = *self.ds.last().ok_or(ForthError::new(K::StackUnderflow))?;
+                let a = *self
+                    .ds
+                    .last()
+                    .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
                 if a != 0 {
                     self.push(a)?;
                 }

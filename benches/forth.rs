@@ -1,0 +1,113 @@
+//! The Forth and Axiom benchmark:
+//!
+//! ```sh
+//! cargo bench --bench forth
+//! DAGAZ_AXIOM_DIR=/path/to/Axiom/Ur cargo bench --bench forth   # also the published Ur
+//! ```
+//!
+//! - Forth primitives per second on one core, on three loops (arithmetic in a `DO LOOP`,
+//!   memory traffic through `VARIABLE`s, a recursive colon definition), against the issue's
+//!   target of 50 M/s (the ratio is printed);
+//! - random-vs-random games per second on one core of dagaz's own dice race
+//!   (tests/fixtures/axiom/race) and, with `DAGAZ_AXIOM_DIR`, of the folder's
+//!   `Ur-[random].4th`, against the target of 200 games/s.
+
+use dagaz::ai::{AiConfig, AiKind, Game};
+use dagaz::axiom::{AxiomGame, Program};
+use dagaz::forth::{Limits, NoHost, Vm};
+use dagaz::tournament::record::RunSettings;
+use dagaz::tournament::{RunConfig, run};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+const TARGET_PRIMS: f64 = 50e6;
+const TARGET_GAMES: f64 = 200.0;
+
+fn primitives_per_second(name: &str, setup: &str, call: &str) -> f64 {
+    let mut vm = Vm::with_prelude(Limits::default()).unwrap();
+    vm.interpret_str("bench.4th", setup, &mut NoHost).unwrap();
+    let mut best: f64 = 0.0;
+    for _ in 0..5 {
+        vm.set_step_budget(u64::MAX);
+        let t = Instant::now();
+        vm.interpret_str("run.4th", call, &mut NoHost).unwrap();
+        let rate = vm.steps() as f64 / t.elapsed().as_secs_f64();
+        vm.clear_stacks();
+        best = best.max(rate);
+    }
+    println!(
+        "forth {name:<12} {:>7.1} M primitives/s  ({:.2}x the 50 M/s target)",
+        best / 1e6,
+        best / TARGET_PRIMS
+    );
+    best
+}
+
+fn games_per_second(label: &str, file: &Path, games: u64) {
+    let program = Program::load(file, None).unwrap_or_else(|e| panic!("{e}"));
+    let proto = AxiomGame::new(&program, &program, 1).unwrap();
+    let own = AiConfig {
+        kind: AiKind::Program,
+        ..AiConfig::default()
+    };
+    let cfg = RunConfig {
+        seed: 1,
+        settings: RunSettings {
+            games,
+            swap: false,
+            max_plies: dagaz::tournament::DEFAULT_MAX_PLIES,
+            ..RunSettings::default()
+        },
+        threads: 1,
+        shard: None,
+        skip: Default::default(),
+        sprt: None,
+        identity: None,
+        summary_only: true,
+    };
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let out = run(&proto, [&own, &own], &cfg, &stop, &|_| {}).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let s = out.summary.summary().unwrap();
+    let rate = games as f64 / secs;
+    println!(
+        "axiom {label:<12} {rate:>7.1} games/s on one core ({:.2}x the 200 games/s target); {:.0} plies/s, mean {:.0} plies, {} errors",
+        rate / TARGET_GAMES,
+        s.mean_plies * games as f64 / secs,
+        s.mean_plies,
+        s.errors
+    );
+    let _ = proto.num_players();
+}
+
+fn main() {
+    primitives_per_second(
+        "do-loop",
+        ": sum 0 SWAP 0 DO I + LOOP ;",
+        "20000000 sum DROP",
+    );
+    primitives_per_second(
+        "variables",
+        "VARIABLE a VARIABLE b : mem 0 DO a @ 1+ a ! b @ a @ + b ! LOOP ;",
+        "3000000 mem",
+    );
+    primitives_per_second(
+        "recursion",
+        ": fib DUP 2 < IF EXIT THEN DUP 1- RECURSE SWAP 2 - RECURSE + ;",
+        "27 fib DROP",
+    );
+    let race =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race/Race-[random].4th");
+    if race.is_file() {
+        games_per_second("race", &race, 400);
+    }
+    if let Ok(dir) = std::env::var("DAGAZ_AXIOM_DIR") {
+        let ur = dagaz::axiom::program::find_file_ci(Path::new(&dir), "Ur-[random].4th");
+        match ur {
+            Some(ur) => games_per_second("ur", &ur, 40),
+            None => eprintln!("no Ur-[random].4th in {dir}"),
+        }
+    }
+}
