@@ -756,3 +756,63 @@ fn axiom_errors_are_reported_not_panics() {
         "{err}"
     );
 }
+
+#[test]
+fn a_zrf_with_an_axiom_engine_plays_through_its_variant_files() {
+    let zrf = axiom_fixture("race/race.zrf");
+    let zrf = zrf.to_string_lossy();
+    let count = |args: &[&str]| -> String {
+        let o = dagaz()
+            .arg("perft")
+            .args(args)
+            .args(["--depth", "7", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+        v["nodes"].to_string()
+    };
+    let direct = count(&[&axiom_fixture("race/Race-[random].4th").to_string_lossy()]);
+    assert_eq!(count(&[&zrf, "--variant", "race-random"]), direct);
+    let out = tmp("zrf-axiom.jsonl");
+    let text = autoplay(
+        &[
+            &format!("{zrf}:race-first"),
+            &format!("{zrf}:race-random"),
+            "-n",
+            "4",
+        ],
+        &out,
+    );
+    assert!(text.contains("Player 1 \"Race-[first]\""), "{text}");
+    assert_eq!(records(&out).len(), 4);
+}
+
+#[test]
+fn games_lists_the_variant_files_of_an_axiom_folder() {
+    let o = dagaz()
+        .args(["games", &axiom_fixture("race").to_string_lossy(), "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+    let slugs: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["slug"].as_str().unwrap())
+        .collect();
+    assert_eq!(slugs, ["Race-[first]", "Race-[random]", "Race"]);
+    assert_eq!(
+        v["variants"][0]["ai"],
+        "White first, Black first, ?Dice random"
+    );
+    assert_eq!(
+        v["variants"][0]["seats"],
+        serde_json::json!(["White", "Black"])
+    );
+}

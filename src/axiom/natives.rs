@@ -106,6 +106,12 @@ pub(crate) struct Generation {
     move_type: i32,
     /// The scan of the pieces' move and drop words has run.
     pub scanned: bool,
+    /// `$move-priorities` (0: none) and the best priority added so far: a move of a worse
+    /// priority would be filtered out at the end, so it is not recorded at all.
+    priorities: u32,
+    best: i32,
+    /// The pending move's priority is worse than `best`: its actions are not recorded.
+    dominated: bool,
     pending: Option<Pending>,
 }
 
@@ -210,6 +216,9 @@ impl Runtime {
     /// Appends words to the pending move's notation: each part is a position (`Pos`), a
     /// piece type (`Piece`) or text.
     fn note_parts(&mut self, parts: &[Part]) -> FResult<()> {
+        if self.generation.as_ref().is_some_and(|g| g.dominated) {
+            return Ok(());
+        }
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         for (k, part) in parts.iter().enumerate() {
@@ -242,12 +251,16 @@ impl Runtime {
         vm.comma(0)?;
         vm.set_cell(self.layout.moves_list, h as i32)?;
         vm.set_cell(self.layout.passed, 0)?;
+        let priorities = vm.cell(self.layout.move_priorities)? as u32;
         self.generation = Some(Generation {
             tail: h + 8,
             header: h,
             count: 0,
             move_type: 0,
             scanned: false,
+            priorities,
+            best: i32::MAX,
+            dominated: false,
             pending: None,
         });
         Ok(())
@@ -269,6 +282,10 @@ impl Runtime {
         vm.comma(p::DOCOL)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
+            g.dominated = g.priorities != 0 && {
+                let t = move_type.clamp(0, 127) as u32;
+                vm.cell(g.priorities + 4 * t)? > g.best
+            };
             let mut notation = std::mem::take(&mut self.spare);
             notation.clear();
             g.pending = Some(Pending {
@@ -329,6 +346,9 @@ impl Runtime {
     }
 
     fn note_bytes(&mut self, text: &[u8]) -> FResult<()> {
+        if self.generation.as_ref().is_some_and(|g| g.dominated) {
+            return Ok(());
+        }
         let p = self.pending()?;
         if !p.notation.is_empty() && text.first() != Some(&b' ') {
             p.notation.push(b' ');
@@ -350,6 +370,17 @@ impl Runtime {
     fn add_move(&mut self, vm: &mut Vm) -> FResult<()> {
         let exit = self.xts.exit;
         let move_type = self.generation.as_ref().map_or(0, |g| g.move_type);
+        if self.generation.as_ref().is_some_and(|g| g.dominated) {
+            // A better priority is already in the list: this move would be filtered out.
+            self.end_move(vm)?;
+            return self.begin_move(vm, move_type);
+        }
+        if let Some(g) = self.generation.as_mut()
+            && g.priorities != 0
+        {
+            let t = move_type.clamp(0, 127) as u32;
+            g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
+        }
         let pending = self
             .generation
             .as_mut()

@@ -371,3 +371,106 @@ impl From<ForthError> for AxiomError {
 pub(crate) fn is_exit(e: &ForthError) -> bool {
     e.kind == ForthErrorKind::ExitMove
 }
+
+/// The Axiom variant file that plays a ZRF game whose moves come from Axiom
+/// (`(engine "…/axiom.dll")`), if the game names such an engine.
+///
+/// The variant's title gives the file name, spaces turned into `-` ("Ur \[random\]" →
+/// `Ur-[random].4th`), as Axiom maps them. Search order: the ZRF's own folder, then the
+/// folder of the engine path (relative to the ZRF's folder; `\` read as `/`). The runtime
+/// files (`CORE.4TH`, `axiom.4th`) are then looked for beside the variant file, then in the
+/// engine's folder ([`Program::load`]). Returns the variant file and the engine's folder.
+pub fn zrf_engine_variant(
+    form: &crate::syntax::Node,
+    title: &str,
+    zrf: &Path,
+) -> Option<Result<(PathBuf, PathBuf), AxiomError>> {
+    let engine = form
+        .items
+        .iter()
+        .find(|n| n.head() == Some("engine"))?
+        .args()
+        .first()
+        .and_then(|a| a.word())
+        .unwrap_or("")
+        .replace('\\', "/");
+    let zrf_dir = zrf
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let engine_dir = zrf_dir.join(Path::new(&engine).parent().unwrap_or(Path::new("")));
+    let name = format!("{}.4th", title.trim().replace(' ', "-"));
+    let tried = [zrf_dir.to_path_buf(), engine_dir.clone()];
+    for d in &tried {
+        if let Some(p) = find_file_ci(d, &name) {
+            return Some(Ok((p, engine_dir)));
+        }
+    }
+    Some(Err(AxiomError::Game(format!(
+        "the game's moves come from the Axiom engine `{engine}`, but no `{name}` is in {}",
+        tried
+            .iter()
+            .map(|d| format!("`{}`", d.display()))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    ))))
+}
+
+impl Program {
+    /// The engine of each player, as its word's name (`$RandomMoveEngine`,
+    /// `$NegamaxMove`, a `{search-engine}` word …), in `{players}` order.
+    pub fn engines(&self) -> Vec<String> {
+        let vm = &self.vm;
+        let Some(var) = vm.find(b"$engines") else {
+            return vec![];
+        };
+        let table = vm.cell(var + 16).unwrap_or(0) as u32;
+        (0..self.info.players.len() as u32)
+            .map(|k| {
+                let cfa = vm.cell(table + 4 * k).unwrap_or(0) as u32;
+                match vm.name_of(cfa.wrapping_sub(12)).as_str() {
+                    "$RandomMoveEngine" => "random".to_owned(),
+                    "$FirstMoveEngine" => "first".to_owned(),
+                    "$NegamaxMove" => "negamax".to_owned(),
+                    "$UCTMove" => "uct".to_owned(),
+                    "" => "?".to_owned(),
+                    other => format!("search-engine {other}"),
+                }
+            })
+            .collect()
+    }
+
+    /// The variant files of an Axiom folder: every `.4th` file that loads as a whole
+    /// program (a game's parts, such as a board file, do not), sorted by name; and the
+    /// names of the files that did not load.
+    pub fn variants_in(dir: &Path) -> std::io::Result<(Vec<Program>, Vec<String>)> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.extension()
+                        .and_then(|x| x.to_str())
+                        .is_some_and(|x| x.eq_ignore_ascii_case("4th"))
+            })
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        let mut skipped = Vec::new();
+        for f in files {
+            let name = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_owned();
+            if name.eq_ignore_ascii_case("axiom.4th") || name.eq_ignore_ascii_case("CORE.4TH") {
+                continue;
+            }
+            match Program::load(&f, None) {
+                Ok(p) => out.push(p),
+                Err(_) => skipped.push(name),
+            }
+        }
+        Ok((out, skipped))
+    }
+}

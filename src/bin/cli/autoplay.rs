@@ -230,6 +230,23 @@ fn run_inner(a: Args) -> Result<u8, String> {
         Some(b) => resolve_with(b, &a.include_dir)?,
         None => pa.clone(),
     };
+    // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file.
+    if let Some(ra) = zrf_axiom(&pa) {
+        let (fa, dir_a) = ra?;
+        let (fb, dir_b) = zrf_axiom(&pb).unwrap_or_else(|| Ok((fa.clone(), dir_a.clone())))?;
+        let load = |f: &Path, d: &Path| {
+            Program::load(f, Some(d))
+                .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))
+        };
+        let (xa, xb) = (load(&fa, &dir_a)?, load(&fb, &dir_b)?);
+        let mut proto = AxiomGame::new(&xa, &xb, a.seed).map_err(|e| e.to_string())?;
+        proto.repetition = repetition == Repetition::Draw;
+        if let Some(d) = a.depth {
+            proto.set_search_depth(d);
+        }
+        let sides = [Side::axiom(&pa.spec, &xa), Side::axiom(&pb.spec, &xb)];
+        return play(a, proto, sides, false, shard, expects, sprt, repetition);
+    }
     if !same_rules(&pa, &pb) {
         return Err(format!(
             "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
@@ -315,6 +332,16 @@ fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
         (Some(pa), Some(Some(pb))) => Ok(Some((load_axiom(&pa)?, load_axiom(&pb)?))),
         _ => Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
     }
+}
+
+/// The Axiom variant file and engine folder of a ZRF player whose game names an Axiom
+/// engine.
+fn zrf_axiom(p: &PlayerSpec) -> Option<Result<(PathBuf, PathBuf), String>> {
+    if p.source.starts_with("bundled:") {
+        return None;
+    }
+    dagaz::axiom::program::zrf_engine_variant(&p.game.form, &p.title, Path::new(&p.source))
+        .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
 }
 
 fn load_axiom(p: &Path) -> Result<Program, String> {

@@ -7,15 +7,17 @@ use dagaz::expand::{GameDef, Limits, Loaded, load_path, load_text};
 use std::path::PathBuf;
 
 /// List the variants of the bundled games, or of rules files, with their slugs (usable as
-/// autoplay and perft players: `file.zrf:slug`), their seats and AIs.
+/// autoplay and perft players: `file.zrf:slug`), their seats and AIs. A folder is read as
+/// an Axiom folder: its variant files (`.4th`) with each player's engine.
 ///
 /// Examples:
 ///   dagaz games
 ///   dagaz games --json
+///   dagaz games path/to/Axiom/Ur
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// rules files to list (default: the bundled games)
+    /// rules files or Axiom folders to list (default: the bundled games)
     pub files: Vec<PathBuf>,
     /// JSON instead of text
     #[arg(long)]
@@ -73,6 +75,52 @@ pub fn run(a: Args) -> u8 {
     } else {
         for f in &a.files {
             let name = f.display().to_string();
+            if f.is_dir() {
+                // An Axiom folder: its variant files.
+                let (programs, skipped) = match dagaz::axiom::Program::variants_in(f) {
+                    Ok(x) => x,
+                    Err(e) => return usage_error(&format!("cannot read `{name}`: {e}")),
+                };
+                if programs.is_empty() {
+                    return usage_error(&format!(
+                        "`{name}` holds no Axiom variant file (a .4th file that loads with its folder's runtime)"
+                    ));
+                }
+                if !skipped.is_empty() {
+                    warnings.push(format!(
+                        "note: {} file(s) of `{name}` are not whole programs (parts that other files LOAD, or files that fail): {}",
+                        skipped.len(),
+                        skipped.join(", ")
+                    ));
+                }
+                for p in &programs {
+                    let game = dagaz::axiom::AxiomGame::new(p, p, 1).ok();
+                    let seats = game.as_ref().map(|g| {
+                        dagaz::ai::Game::seats(g)
+                            .iter()
+                            .map(|&s| p.info.players[s].clone())
+                            .collect()
+                    });
+                    let engines = p.engines();
+                    let ai = p
+                        .info
+                        .players
+                        .iter()
+                        .zip(&engines)
+                        .map(|(pl, e)| format!("{pl} {e}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    rows.push(Row {
+                        game: name.clone(),
+                        slug: p.info.name.clone(),
+                        title: p.info.name.clone(),
+                        default: false,
+                        ai,
+                        seats,
+                    });
+                }
+                continue;
+            }
             let loaded = match load_path(f, &name, Limits::default()) {
                 Ok(l) => l,
                 Err(d) => return usage_error(&format!("cannot read `{name}`: {}", d.message)),

@@ -196,6 +196,25 @@ pub fn run(a: Args) -> u8 {
         Err(c) => return c,
     };
     let variant = a.variant.as_deref().or(slug.as_deref());
+    // A ZRF game whose moves come from Axiom: perft of its variant's `.4th` file.
+    if Path::new(game).is_file() {
+        let chosen = match variant {
+            None | Some("-") => loaded.default_game().or(loaded.games.first()),
+            Some(v) => loaded.find_game(v).ok(),
+        };
+        if let Some(g) = chosen
+            && let Some(r) =
+                dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, Path::new(game))
+        {
+            return match r {
+                Ok((file, dir)) => run_axiom_in(&file, Some(&dir), depth, &a),
+                Err(e) => {
+                    eprintln!("{e}");
+                    PROBLEMS
+                }
+            };
+        }
+    }
     let (engine, title) = match engine_for(&loaded, variant, a.format) {
         Ok(e) => e,
         Err(c) => return c,
@@ -340,10 +359,15 @@ fn axiom_path(spec: &str) -> Option<PathBuf> {
 
 /// Perft of an Axiom program.
 fn run_axiom(path: &Path, depth: u32, a: &Args) -> u8 {
+    run_axiom_in(path, None, depth, a)
+}
+
+/// Perft of an Axiom program whose runtime files may also be in `engine_dir`.
+fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) -> u8 {
     if !path.is_file() {
         return usage_error(&format!("cannot read `{}`: no such file", path.display()));
     }
-    let program = match dagaz::axiom::Program::load(path, None) {
+    let program = match dagaz::axiom::Program::load(path, engine_dir) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
