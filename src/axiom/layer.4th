@@ -326,6 +326,7 @@ VARIABLE $turnOrderDeclared
 : {random} ( -- ) ['] $RandomMoveEngine $SetEngine ;
 : {first} ( -- ) ['] $FirstMoveEngine $SetEngine ;
 : {search-engine} ( -- ) ' $SetEngine ;
+: {UCT} ( -- ) ['] $UCTMove $SetEngine ;
 
 \ Without a {turn-order, every player but the neutral ones moves once, in order.
 : $DefaultTurnOrder ( -- )

@@ -528,7 +528,7 @@ impl Host for Runtime {
                 vm.push((vm.steps() / 1000) as i32)?;
             }
             n::NEGAMAX => super::search::negamax_engine(self, vm)?,
-            n::UCT => super::search::negamax_engine(self, vm)?,
+            n::UCT => super::search::uct_engine(self, vm)?,
             n::ENGINE_SET_TURN => {
                 vm.pop()?;
             }

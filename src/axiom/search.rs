@@ -3,9 +3,10 @@
 //!
 //! Axiom's DLL is closed; what dagaz does where its behaviour had to be inferred (see
 //! docs/axiom.md):
-//! - the depth is [`Runtime::search_depth`] plies of the players (default
-//!   [`super::DEFAULT_SEARCH_DEPTH`], Axiom's `#DepthLimit`); there is no time limit, so a
-//!   search gives the same move on every machine;
+//! - the depth is [`Runtime::search_depth`] plies (default [`super::DEFAULT_SEARCH_DEPTH`],
+//!   Axiom's `#DepthLimit`), every turn counted, a random player's included, as a plain
+//!   negamax over the turn order counts them; there is no time limit, so a search gives the
+//!   same move on every machine;
 //! - `OnEvaluate` scores the position for the player to move there; a won position is worth
 //!   `#WinScore` minus the depth at which it is reached (faster wins first);
 //! - a random player's turn (`?Dice`) is a chance node: the average over its moves;
@@ -88,7 +89,7 @@ fn value(
         .info
         .player_index(mover)
         .is_some_and(|p| rt.info.is_random(p));
-    if depth == 0 && !random {
+    if depth == 0 {
         return Ok(sign * evaluate(vm, rt)? as i64);
     }
     if random {
@@ -97,7 +98,7 @@ fn value(
             let snap = snapshot(vm, rt)?;
             apply_record(vm, rt, rec)?;
             rt.searched += 1;
-            sum += value(rt, vm, me, depth, ply + 1, -WIN - 1, WIN + 1)?;
+            sum += value(rt, vm, me, depth - 1, ply + 1, -WIN - 1, WIN + 1)?;
             restore(vm, rt, &snap)?;
         }
         return Ok(sum / recs.len() as i64);
@@ -122,4 +123,180 @@ fn value(
         }
     }
     Ok(best)
+}
+
+/// Playouts per move of `$UCTMove`.
+pub const UCT_PLAYOUTS: u32 = 300;
+/// Plies after which a playout stops and `OnEvaluate` decides it (its sign).
+pub const UCT_PLAYOUT_PLIES: u32 = 200;
+
+/// A node of the UCT tree: visits, total reward for the searching player, and children
+/// (move index, node) once expanded.
+struct UctNode {
+    visits: u32,
+    reward: f64,
+    children: Vec<(usize, usize)>,
+    expanded: bool,
+}
+
+/// `$UCTMove`: UCT (Monte-Carlo tree search with the UCB1 rule, c = √2) over the program's
+/// own moves. Random players' turns are sampled uniformly; a playout ends with the game,
+/// or after [`UCT_PLAYOUT_PLIES`] plies where the sign of `OnEvaluate` for the searching
+/// player decides it. Rewards: 1 for a win, ½ for a draw. All randomness comes from the
+/// runtime's seeded generator, so a search is reproducible.
+pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
+    let l = rt.layout;
+    let header = vm.cell(l.moves_list)? as u32;
+    let mut roots = Vec::new();
+    let mut r = vm.cell(header + 8)? as u32;
+    while r != 0 && roots.len() < 1 << 16 {
+        roots.push(r);
+        r = vm.cell(r)? as u32;
+    }
+    if roots.is_empty() {
+        return Ok(());
+    }
+    let me = vm.cell(l.player)?;
+    let mut tree = vec![UctNode {
+        visits: 0,
+        reward: 0.0,
+        children: (0..roots.len()).map(|i| (i, usize::MAX)).collect(),
+        expanded: true,
+    }];
+    let root_snap = snapshot(vm, rt)?;
+    for _ in 0..UCT_PLAYOUTS {
+        let mut path = vec![0usize];
+        let mut node = 0usize;
+        let mut recs = roots.clone();
+        let mut result: Option<f64> = None;
+        // Selection and expansion.
+        loop {
+            let mover = vm.cell(l.player)?;
+            let random = rt
+                .info
+                .player_index(mover)
+                .is_some_and(|p| rt.info.is_random(p));
+            let n = tree[node].children.len();
+            if n == 0 {
+                result = Some(0.5);
+                break;
+            }
+            let k = if random {
+                (rt.rng.next_u64() % n as u64) as usize
+            } else {
+                let parent = tree[node].visits.max(1) as f64;
+                let mine = mover & 0xF800 == me & 0xF800;
+                let mut best = 0;
+                let mut best_score = f64::MIN;
+                for (j, &(_, child)) in tree[node].children.iter().enumerate() {
+                    let score = if child == usize::MAX || tree[child].visits == 0 {
+                        f64::MAX
+                    } else {
+                        let c = &tree[child];
+                        let q = c.reward / c.visits as f64;
+                        let q = if mine { q } else { 1.0 - q };
+                        q + (2.0 * parent.ln() / c.visits as f64).sqrt()
+                    };
+                    if score > best_score {
+                        best_score = score;
+                        best = j;
+                    }
+                }
+                best
+            };
+            let (mv, child) = tree[node].children[k];
+            apply_record(vm, rt, recs[mv])?;
+            let child = if child == usize::MAX {
+                tree.push(UctNode {
+                    visits: 0,
+                    reward: 0.0,
+                    children: vec![],
+                    expanded: false,
+                });
+                let c = tree.len() - 1;
+                tree[node].children[k].1 = c;
+                c
+            } else {
+                child
+            };
+            path.push(child);
+            node = child;
+            recs = generate(vm, rt)?;
+            let mover = vm.cell(l.player)?;
+            match verdict(vm, rt)? {
+                Verdict::Unknown if recs.is_empty() => result = Some(0.5),
+                Verdict::Unknown => {}
+                v => result = Some(reward_of(v, mover, me)),
+            }
+            if result.is_some() || !tree[node].expanded {
+                if result.is_none() {
+                    tree[node].expanded = true;
+                    tree[node].children = (0..recs.len()).map(|i| (i, usize::MAX)).collect();
+                }
+                break;
+            }
+        }
+        // Playout.
+        let reward = match result {
+            Some(r) => r,
+            None => playout(rt, vm, me, recs)?,
+        };
+        for &p in &path {
+            tree[p].visits += 1;
+            tree[p].reward += reward;
+        }
+        restore(vm, rt, &root_snap)?;
+        rt.searched += 1;
+    }
+    // The most visited root move.
+    let mut best = 0;
+    let mut best_visits = 0;
+    for &(mv, child) in &tree[0].children {
+        if child != usize::MAX && tree[child].visits > best_visits {
+            best_visits = tree[child].visits;
+            best = mv;
+        }
+    }
+    let s = vm.cell(roots[best] - super::program::REC_NOTATION)? as u32;
+    rt.report.best = Some(vm.cstr(s)?.to_vec());
+    rt.report.nodes = UCT_PLAYOUTS as i64;
+    Ok(())
+}
+
+/// Reward for player value `me` of a verdict given for `mover`.
+fn reward_of(v: Verdict, mover: i32, me: i32) -> f64 {
+    let mine = mover & 0xF800 == me & 0xF800;
+    match (v, mine) {
+        (Verdict::Win, true) | (Verdict::Loss, false) => 1.0,
+        (Verdict::Win, false) | (Verdict::Loss, true) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Random moves from the current position (whose moves are `recs`) to the end of the game
+/// or the ply limit.
+fn playout(rt: &mut Runtime, vm: &mut Vm, me: i32, mut recs: Vec<u32>) -> FResult<f64> {
+    let l = rt.layout;
+    let base = vm.here();
+    for _ in 0..UCT_PLAYOUT_PLIES {
+        let k = (rt.rng.next_u64() % recs.len() as u64) as usize;
+        apply_record(vm, rt, recs[k])?;
+        // The list just played from is dead: the next one reuses its memory.
+        vm.set_here(base)?;
+        recs = generate(vm, rt)?;
+        let mover = vm.cell(l.player)?;
+        match verdict(vm, rt)? {
+            Verdict::Unknown if recs.is_empty() => return Ok(0.5),
+            Verdict::Unknown => {}
+            v => return Ok(reward_of(v, mover, me)),
+        }
+    }
+    let mover = vm.cell(l.player)?;
+    let e = evaluate(vm, rt)? as i64;
+    let e = if mover & 0xF800 == me & 0xF800 { e } else { -e };
+    Ok(match e.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
+    })
 }
