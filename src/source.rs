@@ -178,7 +178,8 @@ impl SourceMap {
         let (text, replaced) = replace_invalid_xml_chars(text);
         let id = self.add_text(path, display.clone(), text);
         let raw = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        if decoded && let Some((at, why)) = cp1252_doubt(raw) {
+        let doubt = if decoded { cp1252_doubt(raw) } else { None };
+        if let Some((at, why)) = doubt {
             // Every byte decodes to one character, so the offset in the text of byte `at`
             // is the length of the decoded prefix.
             let offset = decode(&raw[..at]).0.len();

@@ -806,7 +806,10 @@ fn games_lists_the_variant_files_of_an_axiom_folder() {
         .iter()
         .map(|x| x["slug"].as_str().unwrap())
         .collect();
-    assert_eq!(slugs, ["Race-[first]", "Race-[random]", "Race"]);
+    assert_eq!(
+        slugs,
+        ["Race-[first]", "Race-[random]", "Race-[uct]", "Race"]
+    );
     assert_eq!(
         v["variants"][0]["ai"],
         "White first, Black first, ?Dice random"

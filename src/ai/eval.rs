@@ -124,11 +124,10 @@ impl Evaluator {
                             .unwrap_or(0.0)
                         * n;
                 }
-                if let Some(z) = self.zone
-                    && w.zone != 0.0
-                    && game.in_zone(z, pc.owner, pos)
-                {
-                    s += w.zone * n;
+                if let Some(z) = self.zone {
+                    if w.zone != 0.0 && game.in_zone(z, pc.owner, pos) {
+                        s += w.zone * n;
+                    }
                 }
             }
             sums[pc.owner] += s;

@@ -98,7 +98,7 @@ impl<G: Game> Search<'_, G> {
             return true;
         }
         let out_of_nodes = self.node_limit.is_some_and(|l| self.nodes >= l);
-        let check = self.nodes.is_multiple_of(256);
+        let check = self.nodes % 256 == 0;
         let out_of_time = check && self.deadline.is_some_and(|d| Instant::now() >= d);
         let stopped = check && self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         self.aborted = out_of_nodes || out_of_time || stopped;
@@ -222,9 +222,12 @@ impl<G: Game> Search<'_, G> {
         }
         let key = g.hash();
         let mut tt_best = None;
-        if self.alphabeta
-            && let Some(e) = self.table.probe(key)
-        {
+        let hit = if self.alphabeta {
+            self.table.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = hit {
             tt_best = Some(e.best as usize);
             if e.depth >= depth {
                 let v = e.value + self.capture_weight * cap;

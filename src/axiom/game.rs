@@ -140,11 +140,10 @@ fn seats_of(s: &State, info: &GameInfo) -> Vec<usize> {
     while off < limit {
         let cfa = s.vm.cell(table + off).unwrap_or(0) as u32;
         let value = s.vm.cell(cfa + 4).unwrap_or(0);
-        if let Some(p) = info.player_index(value)
-            && !info.is_random(p)
-            && !seats.contains(&p)
-        {
-            seats.push(p);
+        if let Some(p) = info.player_index(value) {
+            if !info.is_random(p) && !seats.contains(&p) {
+                seats.push(p);
+            }
         }
         off += 12;
     }

@@ -375,11 +375,11 @@ impl Runtime {
             self.end_move(vm)?;
             return self.begin_move(vm, move_type);
         }
-        if let Some(g) = self.generation.as_mut()
-            && g.priorities != 0
-        {
-            let t = move_type.clamp(0, 127) as u32;
-            g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
+        if let Some(g) = self.generation.as_mut() {
+            if g.priorities != 0 {
+                let t = move_type.clamp(0, 127) as u32;
+                g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
+            }
         }
         let pending = self
             .generation

@@ -200,10 +200,10 @@ impl Program {
         vm.output.clear();
         let layout = Layout::resolve(&mut vm, &mut host)?;
         // Axiom 1.50's vectored `add-move` (`$add-move`), set by its DLL.
-        if let (Some(var), Some(add)) = (vm.find(b"$add-move"), vm.find(b"add-move"))
-            && vm.cell(var + 16)? == 0
-        {
-            vm.set_cell(var + 16, (add + 12) as i32)?;
+        if let (Some(var), Some(add)) = (vm.find(b"$add-move"), vm.find(b"add-move")) {
+            if vm.cell(var + 16)? == 0 {
+                vm.set_cell(var + 16, (add + 12) as i32)?;
+            }
         }
         let info = GameInfo::read(&vm, &layout, path)?;
         Ok(Program {

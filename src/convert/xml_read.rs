@@ -35,7 +35,7 @@ fn bad(msg: impl Into<String>, (line, col): (u32, u32)) -> Diagnostic {
 fn attr(e: &BytesStart, name: &str) -> Option<String> {
     e.attributes()
         .flatten()
-        .find(|a| a.key.as_ref() == name)
+        .find(|a| a.key.as_ref() == name.as_bytes())
         .and_then(|a| {
             a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
                 .ok()
@@ -44,7 +44,7 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
 }
 
 fn node_start(e: &BytesStart, file: FileId) -> Result<Node, String> {
-    let name = e.name().as_ref().to_owned();
+    let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
     let kind = Kind::from_name(&name).ok_or_else(|| format!("unknown element <{name}>"))?;
     let num = |a: &str| attr(e, a).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
     let span = Span {
@@ -103,7 +103,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
             .read_event()
             .map_err(|e| bad(format!("not well-formed XML: {e}"), line_of(pos)))?;
         match ev {
-            Event::Start(e) | Event::Empty(e) if e.name().as_ref() == "zrf" => {
+            Event::Start(e) | Event::Empty(e) if e.name().as_ref() == b"zrf" => {
                 stage = Some(attr(&e, "stage").unwrap_or_default());
             }
             Event::Start(e) => {
@@ -131,7 +131,7 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
                     None => forms.push(n),
                 }
             }
-            Event::End(e) if e.name().as_ref() == "zrf" => break,
+            Event::End(e) if e.name().as_ref() == b"zrf" => break,
             Event::End(_) => {
                 let n = stack
                     .pop()
@@ -149,19 +149,23 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
             }
             Event::Text(t) => {
                 if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {
-                    n.text.push_str(&t.xml10_content());
+                    let t = t
+                        .xml10_content()
+                        .map_err(|e| bad(format!("not UTF-8 text: {e}"), line_of(pos)))?;
+                    n.text.push_str(&t);
                 }
             }
             Event::GeneralRef(r) => {
                 let c = match r.resolve_char_ref() {
                     Ok(Some(c)) => c,
                     _ => match r.as_ref() {
-                        "amp" => '&',
-                        "lt" => '<',
-                        "gt" => '>',
-                        "quot" => '"',
-                        "apos" => '\'',
+                        b"amp" => '&',
+                        b"lt" => '<',
+                        b"gt" => '>',
+                        b"quot" => '"',
+                        b"apos" => '\'',
                         other => {
+                            let other = String::from_utf8_lossy(other);
                             return Err(bad(format!("unknown entity &{other};"), line_of(pos)));
                         }
                     },
@@ -172,7 +176,10 @@ pub fn read_tree_xml(text: &str, file: FileId) -> Result<XmlTree, Diagnostic> {
             }
             Event::CData(t) => {
                 if let Some(n) = stack.last_mut().filter(|n| n.kind != Kind::List) {
-                    n.text.push_str(&t.xml10_content());
+                    let t = t
+                        .xml10_content()
+                        .map_err(|e| bad(format!("not UTF-8 text: {e}"), line_of(pos)))?;
+                    n.text.push_str(&t);
                 }
             }
             Event::Eof => return Err(bad("the XML ends before </zrf>", line_of(pos))),

@@ -100,15 +100,15 @@ pub fn divide(
         }
     };
     #[cfg(feature = "parallel")]
-    if threads > 1
-        && let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build()
-    {
-        return pool.install(|| {
-            moves
-                .par_iter()
-                .map_init(|| engine.clone(), |e, m| work(e, m))
-                .collect()
-        });
+    if threads > 1 {
+        if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            return pool.install(|| {
+                moves
+                    .par_iter()
+                    .map_init(|| engine.clone(), |e, m| work(e, m))
+                    .collect()
+            });
+        }
     }
     // One thread (or no `parallel` feature): the same entries, in the same order.
     let _ = threads;

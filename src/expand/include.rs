@@ -263,10 +263,10 @@ impl Splicer<'_> {
             return first;
         }
         for dir in self.include_dirs {
-            if let Ok(p) = confined(dir, written, dir, &roots)
-                && p.exists()
-            {
-                return Ok(p);
+            if let Ok(p) = confined(dir, written, dir, &roots) {
+                if p.exists() {
+                    return Ok(p);
+                }
             }
         }
         first

@@ -65,7 +65,7 @@ pub fn node_bytes(n: &Node) -> usize {
 
 /// `n` bytes in a message: `2 GiB`, `256 MiB`, `12.5 MiB`, `900 KiB`.
 pub fn human_bytes(n: usize) -> String {
-    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
+    if n >= 1 << 30 && n % (1 << 30) == 0 {
         format!("{} GiB", n >> 30)
     } else if n >= 1 << 20 {
         let m = n as f64 / (1u64 << 20) as f64;
@@ -480,10 +480,12 @@ impl<'a> Expander<'a> {
                 changed.map(|v| Node::list(v, n.span))
             }
             Kind::Atom | Kind::Str if n.text.contains('$') => {
-                if n.kind == Kind::Atom
-                    && let Some(k) = whole_parameter(&n.text)
-                    && let Some(i) = self.argument_frame(k)
-                {
+                let frame = if n.kind == Kind::Atom {
+                    whole_parameter(&n.text).and_then(|k| Some((k, self.argument_frame(k)?)))
+                } else {
+                    None
+                };
+                if let Some((k, i)) = frame {
                     let arg = &self.chain[i].2[k - 1];
                     let (bytes, nodes) = (node_bytes(arg), arg.size());
                     if self.produced.saturating_add(bytes) > self.limits.max_bytes {

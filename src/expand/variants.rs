@@ -246,10 +246,10 @@ pub fn merge_variants(
         }
     }
     games.retain(|g| g.title != "-");
-    if !games.iter().any(|g| g.is_default)
-        && let Some(g) = games.first_mut()
-    {
-        g.is_default = true;
+    if !games.iter().any(|g| g.is_default) {
+        if let Some(g) = games.first_mut() {
+            g.is_default = true;
+        }
     }
     games
 }

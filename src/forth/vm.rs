@@ -632,10 +632,10 @@ impl Vm {
         if e.word.is_none() && ip != A_ENTRY + 4 {
             e.word = self.word_containing(at);
         }
-        if e.place.is_none()
-            && let Some(o) = self.origins.get(&at)
-        {
-            e.place = self.place_of(*o);
+        if e.place.is_none() {
+            if let Some(o) = self.origins.get(&at) {
+                e.place = self.place_of(*o);
+            }
         }
         e
     }

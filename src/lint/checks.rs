@@ -101,11 +101,17 @@ pub fn soften_inherited_priorities(loaded: &Loaded, diags: &mut [Diagnostic]) {
         .flat_map(|g| move_types(&g.form))
         .collect();
     for d in diags.iter_mut() {
-        if d.code == crate::diagnostics::codes::UNKNOWN_MOVE_TYPE
-            && d.severity == crate::diagnostics::Severity::Error
-            && d.message.contains("`move-priorities`")
-            && let Some(name) = d.message.split('`').nth(1)
-            && declared.contains(name)
+        if d.code != crate::diagnostics::codes::UNKNOWN_MOVE_TYPE
+            || d.severity != crate::diagnostics::Severity::Error
+            || !d.message.contains("`move-priorities`")
+        {
+            continue;
+        }
+        if let Some(name) = d
+            .message
+            .split('`')
+            .nth(1)
+            .filter(|n| declared.contains(*n))
         {
             d.severity = crate::diagnostics::Severity::Warning;
             d.notes.push(format!(
@@ -282,13 +288,15 @@ fn macros(loaded: &Loaded, out: &mut Vec<Diagnostic>) {
         // Arguments past the last one the expansion read (its own `$k`, or a `$k` of a
         // macro it calls that falls back to its arguments) are ignored.
         let u = &m.usage;
-        if loaded.expansion_complete
-            && u.max_args > u.max_used
-            && let Some(&first_unread) = u
-                .max_args_call
+        let first_unread = if loaded.expansion_complete && u.max_args > u.max_used {
+            u.max_args_call
                 .as_ref()
                 .and_then(|args| args.get(u.max_used))
-        {
+                .copied()
+        } else {
+            None
+        };
+        if let Some(first_unread) = first_unread {
             let uses = match u.max_used {
                 0 => "no argument".to_owned(),
                 1 => "only `$1`".to_owned(),
@@ -379,8 +387,11 @@ pub fn move_types(g: &Node) -> HashSet<String> {
             .filter(|s| matches!(s.head(), Some("moves" | "drops")))
         {
             for b in sec.args() {
-                if b.head() == Some("move-type")
-                    && let Some(t) = b.args().first().and_then(Node::atom)
+                if let Some(t) = b
+                    .args()
+                    .first()
+                    .and_then(Node::atom)
+                    .filter(|_| b.head() == Some("move-type"))
                 {
                     types.insert(t.to_owned());
                 }
@@ -595,27 +606,28 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                 );
             }
             each_list(b, &mut |l| {
-                if matches!(l.head(), Some("add-partial" | "add-copy-partial"))
-                    && let Some(tn) = l.args().last()
-                    && let Some(t) = tn.atom()
-                    && !types.contains(t)
-                    // `(add-partial King)`: a promotion that continues with the block's type.
-                    && !(l.args().len() == 1 && piece_names.contains(t))
-                {
-                    let near = suggestions(t, types.iter().map(String::as_str));
-                    let mut d = Diagnostic::error(
-                        codes::PARTIAL_TO_UNKNOWN_MOVE_TYPE,
-                        format!(
-                            "`{}` continues with move-type `{t}`, which no move block has",
-                            l.head().unwrap_or("")
-                        ),
-                    )
-                    .with_span(tn.span);
-                    if let Some(s) = near.first() {
-                        d = d.with_note(format!("did you mean `{s}`?"));
-                    }
-                    out.push(d);
+                if !matches!(l.head(), Some("add-partial" | "add-copy-partial")) {
+                    return;
                 }
+                let Some(tn) = l.args().last() else { return };
+                let Some(t) = tn.atom() else { return };
+                // `(add-partial King)`: a promotion that continues with the block's type.
+                if types.contains(t) || (l.args().len() == 1 && piece_names.contains(t)) {
+                    return;
+                }
+                let near = suggestions(t, types.iter().map(String::as_str));
+                let mut d = Diagnostic::error(
+                    codes::PARTIAL_TO_UNKNOWN_MOVE_TYPE,
+                    format!(
+                        "`{}` continues with move-type `{t}`, which no move block has",
+                        l.head().unwrap_or("")
+                    ),
+                )
+                .with_span(tn.span);
+                if let Some(s) = near.first() {
+                    d = d.with_note(format!("did you mean `{s}`?"));
+                }
+                out.push(d);
             });
         }
     }
@@ -683,10 +695,13 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
     {
         let mut targets: HashMap<&str, &str> = HashMap::new();
         for pair in sym.args().iter().skip(1) {
-            if let [a, b] = pair.items.as_slice()
-                && let (Some(a), Some(b)) = (a.atom(), b.atom())
-                && let Some(prev) = targets.insert(b, a)
-            {
+            let [a, b] = pair.items.as_slice() else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (a.atom(), b.atom()) else {
+                continue;
+            };
+            if let Some(prev) = targets.insert(b, a) {
                 out.push(
                     Diagnostic::warning(
                         codes::ASYMMETRIC_SYMMETRY,
@@ -738,9 +753,7 @@ fn declared_names(loaded: &Loaded, code: crate::diagnostics::Code) -> Vec<String
     }
     let mut seen: HashSet<String> = HashSet::new();
     let mut push = |n: &Node| {
-        if let Some(w) = n.word()
-            && !seen.contains(w)
-        {
+        if let Some(w) = n.word().filter(|w| !seen.contains(*w)) {
             seen.insert(w.to_owned());
             names.push(w.to_owned());
         }

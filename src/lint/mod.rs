@@ -277,8 +277,11 @@ fn macro_context(loaded: &Loaded, diags: &mut [Diagnostic]) {
                     place(loaded, call)
                 ));
             }
-        } else if let Some((_, name)) = loaded.outer_calls.iter().find(|(c, _)| contains(*c, span))
-            && let Some(m) = loaded.macros.iter().find(|m| &m.name == name)
+        } else if let Some((name, m)) = loaded
+            .outer_calls
+            .iter()
+            .find(|(c, _)| contains(*c, span))
+            .and_then(|(_, name)| Some((name, loaded.macros.iter().find(|m| &m.name == name)?)))
         {
             d.notes.push(format!(
                 "in the expansion of macro `{name}`, defined at {}",

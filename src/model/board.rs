@@ -165,10 +165,10 @@ impl BoardBuilder {
         // Directions named by `links` are known before any `unlink` (for `(unlink (a dir))`),
         // in the order they are first written.
         for s in board.args() {
-            if s.head() == Some("links")
-                && let Some(dname) = s.args().first().and_then(Node::word)
-            {
-                self.direction(dname);
+            if s.head() == Some("links") {
+                if let Some(dname) = s.args().first().and_then(Node::word) {
+                    self.direction(dname);
+                }
             }
         }
         for s in board.args() {
@@ -337,8 +337,8 @@ impl BoardBuilder {
                 .map(|k| dims[k][coord[k]].as_str())
                 .collect();
             *id = self.add_position(&name);
-            if let Some([x1, y1, x2, y2]) = start_rect
-                && offsets.iter().all(Option::is_some)
+            if let Some([x1, y1, x2, y2]) =
+                start_rect.filter(|_| offsets.iter().all(Option::is_some))
             {
                 let (mut dx, mut dy) = (0i64, 0i64);
                 for (k, o) in offsets.iter().enumerate() {

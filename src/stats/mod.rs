@@ -340,10 +340,10 @@ impl Accumulator {
     fn add_solo(&mut self, r: &GameRecord) {
         let p = usize::from(r.seats.first().is_some_and(|s| s.player == "B"));
         let c = &mut self.solo[p];
-        if c.seat.is_empty()
-            && let Some(s) = r.seats.first()
-        {
-            c.seat = s.seat.clone();
+        if c.seat.is_empty() {
+            if let Some(s) = r.seats.first() {
+                c.seat = s.seat.clone();
+            }
         }
         c.games += 1;
         match (r.result, r.end) {
@@ -826,8 +826,11 @@ pub fn check_poolable(records: &[GameRecord]) -> Result<(), StatsError> {
                     first.game_index, r.game_index, r.run_seed
                 )));
             }
-            if let (Some(a), Some(b)) = (&first.identity, &r.identity)
-                && let Some(why) = a.difference(b)
+            if let Some(why) = first
+                .identity
+                .as_ref()
+                .zip(r.identity.as_ref())
+                .and_then(|(a, b)| a.difference(b))
             {
                 return Err(StatsError::NotOneRun(format!(
                     "games {} and {} of run seed {} come from different runs ({why}): they cannot be pooled",

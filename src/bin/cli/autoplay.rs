@@ -185,17 +185,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if a.max_plies == 0 {
         return Err("--max-plies must be at least 1".to_owned());
     }
-    if let Some((k, n)) = shard
-        && (k - 1) * 2 >= a.games
-    {
+    if let Some((k, n)) = shard.filter(|&(k, _)| (k - 1) * 2 >= a.games) {
         return Err(format!(
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
             a.games
         ));
     }
-    if a.repair
-        && let Some(r) = &a.resume
-    {
+    if let Some(r) = a.resume.as_ref().filter(|_| a.repair) {
         let text = std::fs::read_to_string(r)
             .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
         let (records, dropped) = read_run(&text, &r.display().to_string())?;
@@ -394,9 +390,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
-    if let Some(r) = &a.resume
-        && r.exists()
-    {
+    if let Some(r) = a.resume.as_ref().filter(|r| r.exists()) {
         let text = std::fs::read_to_string(r)
             .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
         let (records, dropped) = read_run(&text, &r.display().to_string())?;
@@ -509,9 +503,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
-        if let Some(f) = &games_file
-            && let Err(e) = f.append(r)
-        {
+        if let Some(Err(e)) = games_file.as_ref().map(|f| f.append(r)) {
             STOP.store(true, Ordering::SeqCst);
             write_error
                 .lock()
@@ -645,15 +637,17 @@ impl GamesFile {
             .open(path)
             .map_err(err)?;
         if regular {
-            match file.try_lock() {
+            // fs4's lock is std's `File::try_lock` (Rust 1.89) for older compilers: flock(2)
+            // on Unix, LockFileEx on Windows.
+            match fs4::FileExt::try_lock(&file) {
                 Ok(()) => {}
-                Err(std::fs::TryLockError::WouldBlock) => {
+                Err(fs4::TryLockError::WouldBlock) => {
                     return Err(format!(
                         "`{}` is being written by another dagaz run",
                         path.display()
                     ));
                 }
-                Err(std::fs::TryLockError::Error(e)) => return Err(err(e)),
+                Err(fs4::TryLockError::Error(e)) => return Err(err(e)),
             }
             // Start from the resumed games only (an incomplete last line is dropped).
             file.set_len(0).map_err(err)?;

@@ -7,13 +7,14 @@ use dagaz::expand::{GameDef, Limits, Loaded, load_path, load_text};
 use std::path::PathBuf;
 
 /// List the variants of the bundled games, or of rules files, with their slugs (usable as
-/// autoplay and perft players: `file.zrf:slug`), their seats and AIs. A folder is read as
-/// an Axiom folder: its variant files (`.4th`) with each player's engine.
+/// autoplay and perft players: `file.zrf:slug`), their seats and AIs.
+///
+/// A folder is read as an Axiom folder: its variant files (`.4th`), with each player's
+/// engine.
 ///
 /// Examples:
 ///   dagaz games
 ///   dagaz games --json
-///   dagaz games path/to/Axiom/Ur
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {

@@ -147,9 +147,12 @@ pub fn run(a: Args) -> u8 {
     }
     let mut reports: Vec<FileReport> = Vec::new();
     for p in &a.paths {
-        if !p.exists()
-            && let Some(g) = dagaz::games::find(&p.to_string_lossy())
-        {
+        let bundled = if p.exists() {
+            None
+        } else {
+            dagaz::games::find(&p.to_string_lossy())
+        };
+        if let Some(g) = bundled {
             let name = format!("{}.zrf", g.name);
             let loaded = dagaz::expand::load_text(&name, g.text, Default::default());
             reports.push(lint_loaded(loaded, &name, &opts));

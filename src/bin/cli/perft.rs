@@ -202,10 +202,10 @@ pub fn run(a: Args) -> u8 {
             None | Some("-") => loaded.default_game().or(loaded.games.first()),
             Some(v) => loaded.find_game(v).ok(),
         };
-        if let Some(g) = chosen
-            && let Some(r) =
-                dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, Path::new(game))
-        {
+        let found = chosen.and_then(|g| {
+            dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, Path::new(game))
+        });
+        if let Some(r) = found {
             return match r {
                 Ok((file, dir)) => run_axiom_in(&file, Some(&dir), depth, &a),
                 Err(e) => {

@@ -111,10 +111,10 @@ fn emit(
             .iter()
             .any(|a| matches!(a, Action::Capture(c) if *c == dest));
     for a in &f.actions {
-        if let Action::Capture(c) = *a
-            && !(removes_landing && c == dest)
-        {
-            capture_at(board, &mut m.changes, c);
+        if let Action::Capture(c) = *a {
+            if !(removes_landing && c == dest) {
+                capture_at(board, &mut m.changes, c);
+            }
         }
     }
     // Origins: cascaded pieces, then the main piece (which stays with `copy`).

@@ -192,8 +192,9 @@ impl Scratch {
             if self.attack_move_type != NONE && b.move_type != self.attack_move_type {
                 continue;
             }
-            if let Some(r) = &t.reach
-                && !r.may_reach(o, b.start, cell, sq)
+            if t.reach
+                .as_ref()
+                .is_some_and(|r| !r.may_reach(o, b.start, cell, sq))
             {
                 continue;
             }
