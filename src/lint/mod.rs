@@ -153,7 +153,7 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
                     Diagnostic::warning(
                         rules::codes::AXIOM_ENGINE,
                         format!(
-                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked, and dagaz cannot play it",
+                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked (dagaz plays it through its variants' .4th files; lint them with `dagaz lint` on the .4th files)",
                             g.title
                         ),
                     )
