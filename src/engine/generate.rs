@@ -50,7 +50,7 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut M
             if only_type.is_some_and(|mt| mt != b.move_type) {
                 continue;
             }
-            vm.run(t, b.start, pos, v, pos, b.move_type, Some(out));
+            vm.run(t, b, pos, v, pos, Some(out));
         }
     }
     for (ty, pt) in m.piece_types.iter().enumerate() {
@@ -68,7 +68,7 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut M
                 if only_type.is_some_and(|mt| mt != b.move_type) {
                     continue;
                 }
-                vm.run(t, b.start, pos, v, NONE, b.move_type, Some(out));
+                vm.run(t, b, pos, v, NONE, Some(out));
             }
         }
     }
@@ -151,7 +151,7 @@ impl Pipeline {
             if v != 0 && piece::owner(v) == vm.mover {
                 for b in &t.model.piece_types[piece::ty(v) as usize].moves {
                     if b.move_type == m.partial {
-                        vm.run(t, b.start, dest, v, dest, b.move_type, Some(&mut conts));
+                        vm.run(t, b, dest, v, dest, Some(&mut conts));
                     }
                 }
             }

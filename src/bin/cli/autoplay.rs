@@ -429,16 +429,16 @@ fn run_inner(a: Args) -> Result<u8, String> {
         failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
     }
     let text = if a.json {
-        json_report(
-            &summary,
-            &decision,
-            outcome.interrupted,
-            &failed,
-            &pa,
-            &pb,
-            &settings,
+        JsonReport {
+            summary: &summary,
+            decision: &decision,
+            interrupted: outcome.interrupted,
+            failed: &failed,
+            players: [&pa, &pb],
+            settings: &settings,
             goalless,
-        )
+        }
+        .render()
     } else if goalless {
         goalless_report(&summary, &pa, &settings)
     } else {
@@ -619,38 +619,51 @@ fn goalless_report(s: &Summary, pa: &PlayerSpec, settings: &RunSettings) -> Stri
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn json_report(
-    s: &Summary,
-    decision: &Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
+/// Everything the `--json` report of a run shows.
+struct JsonReport<'a> {
+    summary: &'a Summary,
+    decision: &'a Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
     interrupted: bool,
-    failed: &[String],
-    pa: &PlayerSpec,
-    pb: &PlayerSpec,
-    settings: &RunSettings,
+    failed: &'a [String],
+    /// Players A and B.
+    players: [&'a PlayerSpec; 2],
+    settings: &'a RunSettings,
     goalless: bool,
-) -> String {
-    let sprt = decision.as_ref().map(|(st, d)| {
-        serde_json::json!({
-            "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
-            "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
-            "upper_bound": st.test.upper_bound(), "decision": d,
-        })
-    });
-    let v = serde_json::json!({
-        "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
-        "seed": s.run_seed,
-        "ai": [
-            with_limits(pa.ai.clone(), settings).describe(),
-            with_limits(pb.ai.clone(), settings).describe()
-        ],
-        "summary": s,
-        "sprt": sprt,
-        "interrupted": interrupted,
-        "no_goals": goalless,
-        "failed_checks": failed,
-    });
-    let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
-    t.push('\n');
-    t
+}
+
+impl JsonReport<'_> {
+    fn render(&self) -> String {
+        let JsonReport {
+            summary: s,
+            decision,
+            interrupted,
+            failed,
+            players: [pa, pb],
+            settings,
+            goalless,
+        } = *self;
+        let sprt = decision.as_ref().map(|(st, d)| {
+            serde_json::json!({
+                "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
+                "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
+                "upper_bound": st.test.upper_bound(), "decision": d,
+            })
+        });
+        let v = serde_json::json!({
+            "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
+            "seed": s.run_seed,
+            "ai": [
+                with_limits(pa.ai.clone(), settings).describe(),
+                with_limits(pb.ai.clone(), settings).describe()
+            ],
+            "summary": s,
+            "sprt": sprt,
+            "interrupted": interrupted,
+            "no_goals": goalless,
+            "failed_checks": failed,
+        });
+        let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
+        t.push('\n');
+        t
+    }
 }

@@ -197,7 +197,7 @@ impl Scratch {
             {
                 continue;
             }
-            if self.run(t, b.start, cell, v, cell, b.move_type, None) {
+            if self.run(t, b, cell, v, cell, None) {
                 found = true;
                 break;
             }
