@@ -16,7 +16,7 @@
 use super::vm::Scratch;
 use super::{Engine, Move, MoveList, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
-use crate::model::{MaximalCaptures, NONE, PassTurn, piece};
+use crate::model::{MaximalCaptures, MoveType, NONE, PassTurn, piece};
 
 /// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
 pub(crate) struct Pipeline {
@@ -38,7 +38,7 @@ pub(crate) struct Pipeline {
 }
 
 /// Step 2: first parts of every piece and drops.
-fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut MoveList) {
+fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     let m = &t.model;
     let mover = vm.mover;
     for pos in 0..m.num_positions() as u32 {
@@ -99,7 +99,7 @@ impl Pipeline {
         work.clear();
         self.keep.clear();
         for m in out.iter() {
-            let partial = m.partial != NONE;
+            let partial = !m.partial.is_none();
             if partial {
                 work.push_slot().copy_from(m);
             }
@@ -174,7 +174,7 @@ impl Pipeline {
         if conts.is_empty() || t.model.options.pass_partial {
             let o = out.push_slot();
             o.copy_from(m);
-            o.partial = NONE;
+            o.partial = MoveType::NONE;
         }
         if !conts.is_empty() {
             self.chain_path.push(h);
@@ -188,7 +188,7 @@ impl Pipeline {
                 composed.last_from = c.last_from;
                 composed.last_to = c.last_to;
                 composed.partial = c.partial;
-                if composed.partial != NONE {
+                if !composed.partial.is_none() {
                     self.extend_chain(vm, t, &composed, out, depth + 1, base_hash);
                 } else {
                     out.push_slot().copy_from(&composed);
@@ -345,12 +345,12 @@ impl Engine {
         if t.model.has_priorities && out.len() > 1 {
             let best = out
                 .iter()
-                .map(|m| t.model.priority_rank[m.move_type as usize])
+                .map(|m| t.model.priority_rank[m.move_type.index()])
                 .min()
                 .unwrap_or(0);
-            out.retain_by(|m| t.model.priority_rank[m.move_type as usize] == best);
+            out.retain_by(|m| t.model.priority_rank[m.move_type.index()] == best);
         }
-        if t.model.has_partial && out.iter().any(|m| m.partial != NONE) {
+        if t.model.has_partial && out.iter().any(|m| !m.partial.is_none()) {
             p.expand_chains(vm, t, out, s.hash);
             if p.chain_overflow {
                 p.chain_overflow = false;

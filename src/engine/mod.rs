@@ -28,7 +28,7 @@ mod scan;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{Model, NONE, piece};
+use crate::model::{Model, MoveType, NONE, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
@@ -73,11 +73,11 @@ pub struct Move {
     pub last_from: u32,
     pub last_to: u32,
     /// Move type of the first part.
-    pub move_type: u32,
+    pub move_type: MoveType,
     /// A pass: no change at all.
     pub pass: bool,
     /// Continuation move type while a chain is being built ([`NONE`] when complete).
-    pub(crate) partial: u32,
+    pub(crate) partial: MoveType,
 }
 
 impl Move {
@@ -88,9 +88,9 @@ impl Move {
         self.king_captures = 0;
         self.last_from = NONE;
         self.last_to = NONE;
-        self.move_type = 0;
+        self.move_type = MoveType::DEFAULT;
         self.pass = false;
-        self.partial = NONE;
+        self.partial = MoveType::NONE;
     }
     /// Copies `other` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &Move) {

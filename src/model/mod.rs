@@ -26,6 +26,52 @@ pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 /// "No link", "no position".
 pub const NONE: u32 = u32::MAX;
 
+/// A move type: an index into [`Model::move_types`] (0 = the default, unnamed type).
+///
+/// `#[repr(transparent)]` over `u32`, so the bytecode, the blocks and the moves store it
+/// exactly as the plain index they stored before. Where a move type may be missing inside
+/// such packed data (the continuation of [`Op::Add`], the filter of `(attacked? …)`, the
+/// filter of attack runs), [`MoveType::NONE`] stands for "none"; elsewhere it is an
+/// `Option<MoveType>`.
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveType(u32);
+
+impl MoveType {
+    /// The default, unnamed move type.
+    pub const DEFAULT: MoveType = MoveType(0);
+    /// No move type (a sentinel for packed data; see the type's documentation).
+    pub const NONE: MoveType = MoveType(NONE);
+
+    /// The move type with index `i` into [`Model::move_types`].
+    #[inline]
+    pub const fn new(i: u32) -> MoveType {
+        MoveType(i)
+    }
+    /// The index into [`Model::move_types`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`MoveType::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for MoveType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Most players a game may have (owner field of a packed piece).
 pub const MAX_PLAYERS: usize = 31;
 /// Most piece types a game may have.
@@ -130,7 +176,7 @@ pub struct Turn {
     /// Whose pieces, zones and symmetry are used (`(P Q)`); equal to `player` otherwise.
     pub pieces_of: u32,
     /// Only moves of this type are generated (`(P type)`).
-    pub move_type: Option<u32>,
+    pub move_type: Option<MoveType>,
 }
 
 /// A move block: a program in [`Model::code`] and its move type.
@@ -138,8 +184,7 @@ pub struct Turn {
 pub struct Block {
     /// Offset of the first op in [`Model::code`].
     pub start: u32,
-    /// Index into [`Model::move_types`] (0 = the default, unnamed type).
-    pub move_type: u32,
+    pub move_type: MoveType,
 }
 
 /// A piece type.

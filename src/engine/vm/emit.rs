@@ -8,7 +8,7 @@
 
 use super::{Action, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Tables};
-use crate::model::{NONE, Op, piece};
+use crate::model::{MoveType, NONE, Op, piece};
 
 #[inline]
 fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
@@ -217,6 +217,6 @@ struct Add {
     dest: u32,
     /// The piece stays on its origin (`add-copy`).
     copy: bool,
-    /// The move type of the continuation (`add-partial`), or [`NONE`].
-    partial: u32,
+    /// The move type of the continuation (`add-partial`), or [`MoveType::NONE`].
+    partial: MoveType,
 }

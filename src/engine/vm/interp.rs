@@ -14,7 +14,7 @@
 use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
-use crate::model::{NONE, Op, Pred, Target, piece};
+use crate::model::{MoveType, NONE, Op, Pred, Target, piece};
 
 /// Where the fast path hands a run over to the full interpreter: the instruction, the
 /// square the mark is on (where the run started), the current square, the accumulator and
@@ -453,7 +453,7 @@ impl Scratch {
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)
                 };
-                self.attack_move_type = NONE;
+                self.attack_move_type = MoveType::NONE;
                 found
             }
             Pred::LastFrom => c == self.last_from,

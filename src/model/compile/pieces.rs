@@ -7,7 +7,9 @@ use super::{Ctx, Stop};
 use crate::diagnostics::{Diagnostic, Severity, codes};
 use crate::model::code::Compiler;
 use crate::model::names::NameSet;
-use crate::model::{Block, MAX_ATTRIBUTES, MAX_PIECE_TYPES, NONE, Op, PieceType, Player, piece};
+use crate::model::{
+    Block, MAX_ATTRIBUTES, MAX_PIECE_TYPES, MoveType, NONE, Op, PieceType, Player, piece,
+};
 use crate::syntax::Node;
 use crate::text::name_suggestion;
 use std::collections::HashMap;
@@ -142,7 +144,7 @@ pub(super) fn compile_blocks(pieces: &mut Pieces<'_>, compiler: &mut Compiler<'_
         let first_diag = compiler.diags.len();
         for (kind, is_drop) in [("moves", false), ("drops", true)] {
             for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
-                let mut mt = 0u32;
+                let mut mt = MoveType::DEFAULT;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
                         mt = compiler.move_type(move_type_marker_name(b));
