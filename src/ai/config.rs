@@ -93,7 +93,11 @@ pub struct Limits {
 }
 
 /// A complete AI configuration.
+///
+/// Fields will grow: build one with `Default` (the random player),
+/// [`AiConfig::from_options`] or [`crate::ai_config`], and set the fields to change.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AiConfig {
     pub kind: AiKind,
     pub weights: Weights,

@@ -244,18 +244,18 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 .to_owned(),
         );
     }
-    let settings = RunSettings {
-        players: [pa.spec.clone(), pb.spec.clone()],
-        titles: [pa.title.clone(), pb.title.clone()],
-        games: a.games,
-        // With one player, A plays every game.
-        swap: !a.no_swap && a.b.is_some(),
-        max_plies: a.max_plies,
-        nodes: a.nodes,
-        depth: a.depth,
-        time_ms: a.time_ms,
-        repetition,
-    };
+    let mut settings = RunSettings::new(
+        [pa.spec.clone(), pb.spec.clone()],
+        [pa.title.clone(), pb.title.clone()],
+        a.games,
+    );
+    // With one player, A plays every game.
+    settings.swap = !a.no_swap && a.b.is_some();
+    settings.max_plies = a.max_plies;
+    settings.nodes = a.nodes;
+    settings.depth = a.depth;
+    settings.time_ms = a.time_ms;
+    settings.repetition = repetition;
     let identity = RunIdentity::new(
         &dagaz::syntax::print::print_compact(&pa.game.form),
         &dagaz::syntax::print::print_compact(&pb.game.form),
@@ -288,11 +288,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
         }
         // The same run, possibly extended with a larger -n.
         let same = |x: &GameRecord| {
-            x.run_seed == a.seed
-                && RunSettings {
-                    games: settings.games,
-                    ..x.settings.clone()
-                } == settings
+            let mut s = x.settings.clone();
+            s.games = settings.games;
+            x.run_seed == a.seed && s == settings
         };
         if let Some(bad) = previous.iter().find(|x| !same(x)) {
             let what = if bad.run_seed != a.seed {
@@ -327,16 +325,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let cfg = RunConfig {
-        seed: a.seed,
-        settings: settings.clone(),
-        threads,
-        shard,
-        skip: previous.iter().map(|r| r.game_index).collect(),
-        sprt,
-        identity: Some(identity),
-        summary_only: true,
-    };
+    let mut cfg = RunConfig::new(a.seed, settings.clone());
+    cfg.threads = threads;
+    cfg.shard = shard;
+    cfg.skip = previous.iter().map(|r| r.game_index).collect();
+    cfg.sprt = sprt;
+    cfg.identity = Some(identity);
+    cfg.summary_only = true;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
