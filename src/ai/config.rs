@@ -57,7 +57,7 @@ impl AiKind {
     }
 }
 
-/// Weights of the evaluation terms (see [`crate::ai::eval`]).
+/// Weights of the evaluation terms (see `crate::ai::eval`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub material: f64,

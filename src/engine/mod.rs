@@ -12,17 +12,17 @@
 //! only the small [`Undo`] record. [`MoveList`] keeps its moves' buffers between uses: after
 //! warm-up, generating and playing moves does not allocate.
 //!
-//! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), [`generate`] (the
+//! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), `generate` (the
 //! legal-move pipeline), `scan` (board scans the VM may skip or cache), `reach` (attack
-//! pruning tables), [`outcome`] (goals), [`hash`] (Zobrist keys), [`notation`], [`perft`],
-//! [`play`].
+//! pruning tables), `outcome` (goals), `hash` (Zobrist keys), `notation`, [`perft`],
+//! `play`.
 
-pub mod generate;
-pub mod hash;
-pub mod notation;
-pub mod outcome;
+pub(crate) mod generate;
+pub(crate) mod hash;
+pub(crate) mod notation;
+pub(crate) mod outcome;
 pub mod perft;
-pub mod play;
+pub(crate) mod play;
 mod reach;
 mod scan;
 mod vm;

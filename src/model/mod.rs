@@ -1,20 +1,20 @@
 //! The compiled model of one game: a compact, index-based form of a merged `(game …)` list.
 //!
 //! [`Model::compile`] turns a [`GameDef`] into a [`Model`]: positions and directions become
-//! indices, links a flat table, zones bitsets, move blocks bytecode ([`code`]), goals a small
+//! indices, links a flat table, zones bitsets, move blocks bytecode (`code`), goals a small
 //! tree ([`goals`]). The engine ([`crate::engine`]) runs on the model only.
 //!
-//! Sub-modules: [`board`] (grids, positions, links), [`code`] (the move bytecode and its
-//! compiler), [`goals`] (goal conditions and their compiler), [`names`] (the name table both
-//! compilers look names up in), [`compile`] (the driver, one module per section: players,
+//! Sub-modules: `board` (grids, positions, links), `code` (the move bytecode and its
+//! compiler), [`goals`] (goal conditions and their compiler), `names` (the name table both
+//! compilers look names up in), `compile` (the driver, one module per section: players,
 //! board, symmetry and zones, pieces and their blocks, turn order, setup, goals, options and
 //! move priorities).
 
-pub mod board;
-pub mod code;
-pub mod compile;
+pub(crate) mod board;
+pub(crate) mod code;
+pub(crate) mod compile;
 pub mod goals;
-pub mod names;
+pub(crate) mod names;
 
 use crate::diagnostics::Diagnostic;
 use crate::expand::GameDef;
