@@ -648,7 +648,7 @@ fn create_without_type_and_not_attributes() {
         let describe = |p: Option<dagaz::Piece>| {
             p.map(|p| {
                 (
-                    m.piece_types[p.kind as usize].name.clone(),
+                    m.piece_types[p.kind.index()].name.clone(),
                     m.players[p.owner as usize].name.clone(),
                 )
             })
@@ -728,7 +728,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
             let pos = e.model().position(name).unwrap();
             s.cells[pos as usize]
         };
-        let hand = s.cells[e.model().hand_cell(0, 0) as usize];
+        let hand = s.cells[e.model().hand_cell(0, dagaz::model::PieceTypeId::new(0)) as usize];
         (sq("a1"), sq("a2"), sq("b1"), hand)
     };
     // In place: the Man on a1 is removed, nothing else changes.

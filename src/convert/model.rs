@@ -142,7 +142,7 @@ pub fn model_element(m: &Model) -> Element {
                 .attr("owner", &players[crate::model::piece::owner(pc) as usize])
                 .attr(
                     "type",
-                    &m.piece_types[crate::model::piece::ty(pc) as usize].name,
+                    &m.piece_types[crate::model::piece::ty(pc).index()].name,
                 ),
         );
     }

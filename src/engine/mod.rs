@@ -28,7 +28,7 @@ mod scan;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{Model, MoveType, NONE, piece};
+use crate::model::{Model, MoveType, NONE, PieceTypeId, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
@@ -47,14 +47,14 @@ pub struct Change {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveNote {
     /// Type of the piece that moved (before promotion).
-    pub ty: u32,
+    pub ty: PieceTypeId,
     /// Origin square, or [`NONE`] for a drop.
     pub from: u32,
     pub to: u32,
     /// The part captured something.
     pub capture: bool,
     /// New type after the move, or [`NONE`].
-    pub promote: u32,
+    pub promote: PieceTypeId,
     /// A piece moved by `cascade` (e.g. the rook of a castling move).
     pub cascade: bool,
 }
@@ -348,12 +348,12 @@ impl Engine {
         }
         let mut royal = vec![false; model.piece_types.len()];
         for &r in &model.royal_types {
-            royal[r as usize] = true;
+            royal[r.index()] = true;
         }
         let nt = model.piece_types.len();
         let mut start_counts = vec![0; model.players.len() * nt];
         for &(_, pc) in &model.setup {
-            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc) as usize] += 1;
+            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc).index()] += 1;
         }
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p as usize * nt + ty as usize] += n;
@@ -401,7 +401,7 @@ impl Engine {
             cells[pos as usize] = pc;
         }
         for &(p, ty, n) in &m.hand_setup {
-            cells[m.hand_cell(p, ty) as usize] += n;
+            cells[m.hand_cell(p, PieceTypeId::new(ty)) as usize] += n;
         }
         let mut s = State {
             cells,

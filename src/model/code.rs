@@ -8,7 +8,7 @@
 //! engine resolves both with a per-player link table.
 
 use super::names::{NameSet, Names};
-use super::{MoveType, NONE};
+use super::{MoveType, NONE, PieceTypeId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
@@ -29,7 +29,7 @@ pub enum Pred {
     Friend,
     Enemy,
     Neutral,
-    Piece(u32),
+    Piece(PieceTypeId),
     InZone(u32),
     /// The square is this position.
     Position(u32),
@@ -94,11 +94,11 @@ pub enum Op {
     Capture(Target),
     Flip(Target),
     ChangeOwner(Target),
-    ChangeType(u32, Target),
-    /// Owner [`NONE`] means the mover; type [`NONE`] the moving piece's type.
+    ChangeType(PieceTypeId, Target),
+    /// Owner [`NONE`] means the mover; type [`PieceTypeId::NONE`] the moving piece's type.
     Create {
         owner: u32,
-        ty: u32,
+        ty: PieceTypeId,
         target: Target,
     },
     /// value := acc.
@@ -124,7 +124,7 @@ pub enum Op {
 pub struct Compiler<'a> {
     pub names: &'a Names,
     pub code: Vec<Op>,
-    pub type_lists: Vec<u32>,
+    pub type_lists: Vec<PieceTypeId>,
     pub move_types: Vec<String>,
     pub flags: Vec<String>,
     pub position_flags: Vec<String>,
@@ -301,10 +301,10 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn piece_type(&mut self, n: &Node) -> Option<u32> {
+    fn piece_type(&mut self, n: &Node) -> Option<PieceTypeId> {
         let w = n.word().unwrap_or("(…)");
         match self.names.types.get(w) {
-            Some(&t) => Some(t),
+            Some(&t) => Some(PieceTypeId::new(t)),
             None => {
                 self.err(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"), n);
                 None
@@ -364,7 +364,7 @@ impl<'a> Compiler<'a> {
         self.emit(op);
     }
 
-    fn add_op(&mut self, types: &[u32], copy: bool, partial: Option<MoveType>) -> Op {
+    fn add_op(&mut self, types: &[PieceTypeId], copy: bool, partial: Option<MoveType>) -> Op {
         if partial.is_some() {
             self.has_partial = true;
         }
@@ -432,20 +432,21 @@ impl<'a> Compiler<'a> {
                 self.patch(jf);
             }
             "add" | "add-copy" => {
-                let types: Vec<u32> = args.iter().filter_map(|a| self.piece_type(a)).collect();
+                let types: Vec<PieceTypeId> =
+                    args.iter().filter_map(|a| self.piece_type(a)).collect();
                 let op = self.add_op(&types, h == "add-copy", None);
                 self.emit(op);
             }
             "add-partial" | "add-copy-partial" => {
                 let copy = h == "add-copy-partial";
-                let (types, mt): (Vec<u32>, MoveType) = match args {
+                let (types, mt): (Vec<PieceTypeId>, MoveType) = match args {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
                         match self.names.types.get(w) {
                             // `(add-partial King)`: promote, continue with this block's type.
                             Some(&t) if !self.declared_move_types.contains(w) => {
-                                (vec![t], self.current_type)
+                                (vec![PieceTypeId::new(t)], self.current_type)
                             }
                             _ => (vec![], self.move_type(w)),
                         }
@@ -493,14 +494,14 @@ impl<'a> Compiler<'a> {
                 let ty = match rest.first() {
                     Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
                         rest = &rest[1..];
-                        self.piece_type(a).unwrap_or(NONE)
+                        self.piece_type(a).unwrap_or(PieceTypeId::NONE)
                     }
                     Some(a) if self.target(a).is_none() => {
                         // Neither a type nor a target: report it as an unknown type.
                         let _ = self.piece_type(a);
                         return;
                     }
-                    _ => NONE,
+                    _ => PieceTypeId::NONE,
                 };
                 let t = self.target_or_here(rest, h);
                 if rest.len() > 1 {

@@ -72,6 +72,49 @@ impl std::fmt::Debug for MoveType {
     }
 }
 
+/// A piece type: an index into [`Model::piece_types`].
+///
+/// `#[repr(transparent)]` over `u32`, like [`MoveType`]: packed pieces (see [`piece`]),
+/// the bytecode and moves keep their layout. [`PieceTypeId::NONE`] stands for "none" inside
+/// packed data (no promotion in a [`crate::engine::MoveNote`], the moving piece's type in
+/// `Op::Create`).
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceTypeId(u32);
+
+impl PieceTypeId {
+    /// No piece type (a sentinel for packed data; see the type's documentation).
+    pub const NONE: PieceTypeId = PieceTypeId(NONE);
+
+    /// The piece type with index `i` into [`Model::piece_types`].
+    #[inline]
+    pub const fn new(i: u32) -> PieceTypeId {
+        PieceTypeId(i)
+    }
+    /// The index into [`Model::piece_types`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`PieceTypeId::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for PieceTypeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Most players a game may have (owner field of a packed piece).
 pub const MAX_PLAYERS: usize = 31;
 /// Most piece types a game may have.
@@ -82,6 +125,8 @@ pub const MAX_ATTRIBUTES: usize = 17;
 /// Packed pieces: a `u32` with the type (+1, so that 0 is "empty") in bits 0-9, the owner in
 /// bits 10-14 and one bit per attribute from bit 15.
 pub mod piece {
+    use super::PieceTypeId;
+
     pub const TYPE_MASK: u32 = 0x3ff;
     pub const OWNER_SHIFT: u32 = 10;
     pub const OWNER_MASK: u32 = 0x1f << OWNER_SHIFT;
@@ -89,13 +134,13 @@ pub mod piece {
 
     /// Packs a piece. `attrs` are the attribute bits (bit i = attribute i).
     #[inline]
-    pub fn make(ty: u32, owner: u32, attrs: u32) -> u32 {
-        (ty + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
+    pub fn make(ty: PieceTypeId, owner: u32, attrs: u32) -> u32 {
+        (ty.get() + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
     }
     /// The type index of a non-empty cell.
     #[inline]
-    pub fn ty(p: u32) -> u32 {
-        (p & TYPE_MASK) - 1
+    pub fn ty(p: u32) -> PieceTypeId {
+        PieceTypeId::new((p & TYPE_MASK) - 1)
     }
     /// The owner of a non-empty cell.
     #[inline]
@@ -113,8 +158,8 @@ pub mod piece {
         if v { p | bit } else { p & !bit }
     }
     #[inline]
-    pub fn with_type(p: u32, ty: u32) -> u32 {
-        (p & !TYPE_MASK) | (ty + 1)
+    pub fn with_type(p: u32, ty: PieceTypeId) -> u32 {
+        (p & !TYPE_MASK) | (ty.get() + 1)
     }
     #[inline]
     pub fn with_owner(p: u32, owner: u32) -> u32 {
@@ -272,7 +317,7 @@ pub struct Model {
     /// The bytecode of every move block.
     pub code: Vec<Op>,
     /// Type lists of `(add T1 … Tn)`, referenced by [`Op::Add`].
-    pub type_lists: Vec<u32>,
+    pub type_lists: Vec<PieceTypeId>,
     pub turns: Vec<Turn>,
     /// Index of the first turn of the cycle after `repeat` (0 when there is none).
     pub repeat_from: usize,
@@ -287,7 +332,7 @@ pub struct Model {
     pub unlimited_drops: Vec<bool>,
     /// Types whose safety is enforced (`checkmated` goals): the mover may not leave one of
     /// these attacked.
-    pub royal_types: Vec<u32>,
+    pub royal_types: Vec<PieceTypeId>,
     /// Some block uses `add-partial`.
     pub has_partial: bool,
     /// The findings of a successful compile: warnings, and the errors the engine recovers
@@ -319,8 +364,8 @@ impl Model {
     }
     /// Index of the hand counter of `player`'s pieces of type `ty` in the state's cells.
     #[inline]
-    pub fn hand_cell(&self, player: u32, ty: u32) -> u32 {
-        (self.positions.len() + player as usize * self.piece_types.len() + ty as usize) as u32
+    pub fn hand_cell(&self, player: u32, ty: PieceTypeId) -> u32 {
+        (self.positions.len() + player as usize * self.piece_types.len() + ty.index()) as u32
     }
     /// Number of cells of a state: positions, then one hand counter per player and type.
     pub fn num_cells(&self) -> usize {

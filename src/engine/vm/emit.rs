@@ -8,7 +8,7 @@
 
 use super::{Action, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Tables};
-use crate::model::{MoveType, NONE, Op, piece};
+use crate::model::{MoveType, NONE, Op, PieceTypeId, piece};
 
 #[inline]
 fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
@@ -39,7 +39,7 @@ impl Scratch {
             return;
         };
         // `add` emits one move; `(add T1 … Tn)` one move per type, promoted to it.
-        let plain = (ntypes == 0).then_some(NONE);
+        let plain = (ntypes == 0).then_some(PieceTypeId::NONE);
         let promotions = (types..types + ntypes).map(|i| t.model.type_lists[i as usize]);
         let add = Add {
             moving,
@@ -56,7 +56,7 @@ impl Scratch {
     /// keeping its type), from the queued work in `frames[0]`; see the module
     /// documentation.
     #[inline(never)]
-    fn emit(&mut self, t: &Tables, add: &Add, promote: u32, out: &mut MoveList) {
+    fn emit(&mut self, t: &Tables, add: &Add, promote: PieceTypeId, out: &mut MoveList) {
         let Add {
             moving:
                 Moving {
@@ -80,7 +80,7 @@ impl Scratch {
             let v = board[c as usize];
             if v != 0 {
                 captures += 1;
-                if piece::ty(v) != 0 {
+                if piece::ty(v) != PieceTypeId::new(0) {
                     kings += 1;
                 }
                 set(board, changes, c, 0);
@@ -109,7 +109,7 @@ impl Scratch {
         let vacate =
             |board: &mut [u32], changes: &mut Vec<Change>, fr: u32, pc: u32, keep: bool| {
                 if fr == NONE {
-                    if !t.model.unlimited_drops[piece::ty(pc) as usize] {
+                    if !t.model.unlimited_drops[piece::ty(pc).index()] {
                         let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
                         let n = board[h as usize];
                         set(board, changes, h, n.saturating_sub(1));
@@ -127,7 +127,7 @@ impl Scratch {
             capture_at(board, &mut m.changes, to);
             set(board, &mut m.changes, to, pc);
         }
-        let landing = if promote != NONE {
+        let landing = if !promote.is_none() {
             piece::with_type(piece_v, promote)
         } else {
             piece_v
@@ -190,7 +190,7 @@ impl Scratch {
                 from: fr,
                 to,
                 capture: false,
-                promote: NONE,
+                promote: PieceTypeId::NONE,
                 cascade: true,
             });
         }

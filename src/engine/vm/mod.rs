@@ -23,7 +23,7 @@ mod interp;
 pub(crate) use fast::{FastOp, fast_ops};
 
 use super::{Move, State, Tables};
-use crate::model::{MoveType, NONE, piece};
+use crate::model::{MoveType, NONE, PieceTypeId, piece};
 
 /// A queued action of one block run.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +31,7 @@ pub(crate) enum Action {
     Capture(u32),
     Flip(u32),
     ChangeOwner(u32),
-    ChangeType(u32, u32),
+    ChangeType(u32, PieceTypeId),
     Create(u32, u32),
     SetAttr(u32, u32, bool),
 }
@@ -189,7 +189,7 @@ impl Scratch {
         self.in_attack = true;
         self.mover = o;
         let mut found = false;
-        for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+        for b in &t.model.piece_types[piece::ty(v).index()].moves {
             if !self.attack_move_type.is_none() && b.move_type != self.attack_move_type {
                 continue;
             }
@@ -214,7 +214,7 @@ impl Scratch {
     pub(crate) fn may_attack(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
         match &t.reach {
             None => true,
-            Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v), cell, sq),
+            Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v).get(), cell, sq),
         }
     }
 }
