@@ -38,26 +38,13 @@ fn bundled(name: &str, slug: Option<&str>) -> EngineGame {
 fn ur_games_per_second(threads: usize, games: u64) -> f64 {
     let proto = bundled("ur", Some("ur-random"));
     let random = AiConfig::default();
-    let cfg = RunConfig {
-        seed: 1,
-        settings: RunSettings {
-            players: ["ur-random".into(), "ur-random".into()],
-            titles: ["Ur [random]".into(), "Ur [random]".into()],
-            games,
-            swap: true,
-            max_plies: 2000,
-            nodes: None,
-            depth: None,
-            time_ms: None,
-            repetition: Default::default(),
-        },
-        threads,
-        shard: None,
-        skip: Default::default(),
-        sprt: None,
-        identity: None,
-        summary_only: false,
-    };
+    let settings = RunSettings::new(
+        ["ur-random".into(), "ur-random".into()],
+        ["Ur [random]".into(), "Ur [random]".into()],
+        games,
+    );
+    let mut cfg = RunConfig::new(1, settings);
+    cfg.threads = threads;
     let t = Instant::now();
     let out = run(
         &proto,

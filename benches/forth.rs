@@ -47,25 +47,13 @@ fn primitives_per_second(name: &str, setup: &str, call: &str) -> f64 {
 fn games_per_second(label: &str, file: &Path, games: u64) {
     let program = Program::load(file, None).unwrap_or_else(|e| panic!("{e}"));
     let proto = AxiomGame::new(&program, &program, 1).unwrap();
-    let own = AiConfig {
-        kind: AiKind::Program,
-        ..AiConfig::default()
-    };
-    let cfg = RunConfig {
-        seed: 1,
-        settings: RunSettings {
-            games,
-            swap: false,
-            max_plies: dagaz::tournament::DEFAULT_MAX_PLIES,
-            ..RunSettings::default()
-        },
-        threads: 1,
-        shard: None,
-        skip: Default::default(),
-        sprt: None,
-        identity: None,
-        summary_only: true,
-    };
+    let mut own = AiConfig::default();
+    own.kind = AiKind::Program;
+    let mut settings = RunSettings::new(["a".into(), "b".into()], ["a".into(), "b".into()], games);
+    settings.swap = false;
+    let mut cfg = RunConfig::new(1, settings);
+    cfg.threads = 1;
+    cfg.summary_only = true;
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let out = run(&proto, [&own, &own], &cfg, &stop, &|_| {}).unwrap();

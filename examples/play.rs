@@ -125,7 +125,7 @@ fn print_position(game: &EngineGame, out: &mut impl Write) -> std::io::Result<()
             cells.push(format!(
                 "{} {} ({})",
                 m.positions[pos as usize],
-                m.piece_types[p.kind as usize].name,
+                m.piece_types[p.kind.index()].name,
                 m.players[p.owner as usize].name
             ));
         }

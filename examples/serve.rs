@@ -150,7 +150,7 @@ fn state(s: &mut Session) -> Value {
             let p = s.game.engine.piece_at(&s.game.state, pos)?;
             Some(json!({
                 "pos": m.positions[pos as usize],
-                "type": m.piece_types[p.kind as usize].name,
+                "type": m.piece_types[p.kind.index()].name,
                 "owner": m.players[p.owner as usize].name,
             }))
         })

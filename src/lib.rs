@@ -12,27 +12,36 @@
 //!
 //! The library never prints and never exits: everything is returned as values.
 
+// The layers. Inside them, what only the library uses is `pub(crate)` (the VM, the
+// legal-move pipeline, the model compiler, the AI search internals, …); the error-type
+// macro (`error`) and the span types (re-exported by `source`) are crate-private too.
 pub mod ai;
 pub mod axiom;
 pub mod convert;
 pub mod diagnostics;
 pub mod engine;
-pub mod error;
+pub(crate) mod error;
 pub mod expand;
 pub mod forth;
-pub mod fsutil;
 pub mod games;
 pub mod lint;
 pub mod model;
 pub mod record;
-pub mod render;
 pub mod rng;
 pub mod source;
-pub mod span;
+pub(crate) mod span;
 pub mod stats;
 pub mod syntax;
-pub mod text;
 pub mod tournament;
+
+// Helpers of the `dagaz` binary (a separate crate, so they must be `pub`): atomic file
+// writes, the diagnostics printer and name suggestions. Not part of the library's API.
+#[doc(hidden)]
+pub mod fsutil;
+#[doc(hidden)]
+pub mod render;
+#[doc(hidden)]
+pub mod text;
 
 // The types an embedding program needs (a GUI, a binding, a research harness): load a game,
 // play it on the engine, ask an AI, read the result. See `examples/`.

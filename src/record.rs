@@ -12,8 +12,16 @@ pub const RECORD_SCHEMA_VERSION: u32 = 2;
 /// The oldest record version this dagaz reads.
 pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
 
+/// The ply cap of a game when none is given (`autoplay --max-plies`; Ur games take about
+/// 150-250 plies, dice included).
+pub const DEFAULT_MAX_PLIES: u32 = 2000;
+
 /// The settings that make two runs (or two shards) the same run.
+///
+/// Fields will grow: build one with [`RunSettings::new`] (or `Default`) and set the
+/// fields to change.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RunSettings {
     /// Specs of player A and player B, as given.
     pub players: [String; 2],
@@ -31,6 +39,25 @@ pub struct RunSettings {
     /// written).
     #[serde(default, skip_serializing_if = "Repetition::is_draw")]
     pub repetition: Repetition,
+}
+
+impl RunSettings {
+    /// A run of `games` games between the players with these specs and titles (A first),
+    /// with `autoplay`'s defaults: colours swapped every other game, the
+    /// [`DEFAULT_MAX_PLIES`] ply cap, no per-move limits, repetition a draw.
+    pub fn new(players: [String; 2], titles: [String; 2], games: u64) -> RunSettings {
+        RunSettings {
+            players,
+            titles,
+            games,
+            swap: true,
+            max_plies: DEFAULT_MAX_PLIES,
+            nodes: None,
+            depth: None,
+            time_ms: None,
+            repetition: Repetition::Draw,
+        }
+    }
 }
 
 /// What threefold repetition does in a run (`--repetition`).

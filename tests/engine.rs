@@ -429,7 +429,8 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&dashed.stdout).trim(), "9");
-    // An Axiom game cannot be played: DZ0802 (lint only warns, DZ0803).
+    // An Axiom game plays through its variant's .4th file; without it: DZ1021 naming the
+    // file and the folders searched (lint only warns, DZ0803).
     let axiom = Command::cargo_bin("dagaz")
         .unwrap()
         .args([
@@ -442,7 +443,11 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(axiom.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&axiom.stderr).contains("DZ0802"));
+    let err = String::from_utf8_lossy(&axiom.stderr);
+    assert!(
+        err.contains("DZ1021") && err.contains("Fixture.4th") && err.contains("Axiom/fixture"),
+        "{err}"
+    );
     let div = |j: &str| {
         let o = Command::cargo_bin("dagaz")
             .unwrap()
@@ -648,7 +653,7 @@ fn create_without_type_and_not_attributes() {
         let describe = |p: Option<dagaz::Piece>| {
             p.map(|p| {
                 (
-                    m.piece_types[p.kind as usize].name.clone(),
+                    m.piece_types[p.kind.index()].name.clone(),
                     m.players[p.owner as usize].name.clone(),
                 )
             })
@@ -728,7 +733,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
             let pos = e.model().position(name).unwrap();
             s.cells[pos as usize]
         };
-        let hand = s.cells[e.model().hand_cell(0, 0) as usize];
+        let hand = s.cells[e.model().hand_cell(0, dagaz::model::PieceTypeId::new(0)) as usize];
         (sq("a1"), sq("a2"), sq("b1"), hand)
     };
     // In place: the Man on a1 is removed, nothing else changes.

@@ -62,7 +62,7 @@ impl AiKind {
     }
 }
 
-/// Weights of the evaluation terms (see [`crate::ai::eval`]).
+/// Weights of the evaluation terms (see `crate::ai::eval`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub material: f64,
@@ -98,7 +98,11 @@ pub struct Limits {
 }
 
 /// A complete AI configuration.
+///
+/// Fields will grow: build one with `Default` (the random player),
+/// [`AiConfig::from_options`] or [`crate::ai_config`], and set the fields to change.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AiConfig {
     pub kind: AiKind,
     pub weights: Weights,

@@ -164,7 +164,7 @@ impl Game for EngineGame {
                 f(PieceInfo {
                     pos: Some(i as u32),
                     owner: piece::owner(v) as usize,
-                    ty: piece::ty(v) as usize,
+                    ty: piece::ty(v).index(),
                     count: 1,
                 });
             } else {

@@ -6,15 +6,15 @@
 //! [`Ai::choose`]; every random choice comes from the [`Rng`] it is given, so a seed gives
 //! the same games on any machine and thread count (unless a time limit is set).
 //!
-//! Sub-modules: [`config`] (options), [`eval`] (evaluation terms), [`search`]
-//! (alpha-beta and expectimax), [`mcts`] (UCT).
+//! Sub-modules: [`config`] (options), `eval` (evaluation terms), `search`
+//! (alpha-beta and expectimax), `mcts` (UCT).
 
 pub mod config;
 pub mod engine_game;
-pub mod eval;
+pub(crate) mod eval;
 pub mod game;
-pub mod mcts;
-pub mod search;
+pub(crate) mod mcts;
+pub(crate) mod search;
 
 pub use config::{AiConfig, AiConfigError, AiKind, Limits};
 pub use game::{Ending, Game, Outcome, PieceInfo, PlayerResult};

@@ -25,6 +25,22 @@ use std::time::Instant;
 
 const TT_BITS: u32 = 18;
 
+/// The alpha-beta window of a node: values at or below `alpha` or at or above `beta` are
+/// already decided by a sibling higher up.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    alpha: f64,
+    beta: f64,
+}
+
+impl Window {
+    /// No bound: the node's exact value is wanted.
+    const FULL: Window = Window {
+        alpha: f64::NEG_INFINITY,
+        beta: f64::INFINITY,
+    };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
     Exact,
@@ -147,7 +163,11 @@ impl<G: Game> Search<'_, G> {
             for &i in &order {
                 let cap = self.capture_delta(g, moves, i, mover);
                 let undo = g.make(moves, i);
-                let v = self.value(g, 1, depth - 1, alpha, f64::INFINITY, cap);
+                let window = Window {
+                    alpha,
+                    beta: f64::INFINITY,
+                };
+                let v = self.value(g, 1, depth - 1, window, cap);
                 g.unmake(moves, i, undo);
                 if self.aborted {
                     break;
@@ -176,15 +196,7 @@ impl<G: Game> Search<'_, G> {
     }
 
     /// Value of the current position for `me`, searched `depth` plies deep.
-    fn value(
-        &mut self,
-        g: &mut G,
-        ply: usize,
-        depth: u32,
-        mut alpha: f64,
-        mut beta: f64,
-        cap: f64,
-    ) -> f64 {
+    fn value(&mut self, g: &mut G, ply: usize, depth: u32, window: Window, cap: f64) -> f64 {
         self.nodes += 1;
         if self.out_of_budget() {
             return 0.0;
@@ -192,22 +204,24 @@ impl<G: Game> Search<'_, G> {
         self.ensure(ply);
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         g.legal_moves(&mut moves);
-        let v = self.value_with_moves(g, &moves, ply, depth, &mut alpha, &mut beta, cap);
+        let v = self.value_with_moves(g, &moves, ply, depth, window, cap);
         self.bufs[ply] = moves;
         v
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn value_with_moves(
         &mut self,
         g: &mut G,
         moves: &G::Moves,
         ply: usize,
         depth: u32,
-        alpha: &mut f64,
-        beta: &mut f64,
+        window: Window,
         cap: f64,
     ) -> f64 {
+        let Window {
+            mut alpha,
+            mut beta,
+        } = window;
         if let Some(o) = g.outcome(moves) {
             return self.eval.terminal(&o, self.me);
         }
@@ -233,8 +247,8 @@ impl<G: Game> Search<'_, G> {
                 let v = e.value + self.capture_weight * cap;
                 match e.bound {
                     Bound::Exact => return v,
-                    Bound::Lower if v >= *beta => return v,
-                    Bound::Upper if v <= *alpha => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
                     _ => {}
                 }
             }
@@ -255,7 +269,7 @@ impl<G: Game> Search<'_, G> {
             }
         }
         let maximise = mover == self.me;
-        let (alpha0, beta0) = (*alpha, *beta);
+        let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximise {
             f64::NEG_INFINITY
         } else {
@@ -265,7 +279,7 @@ impl<G: Game> Search<'_, G> {
         for &i in &order {
             let c = cap + self.capture_delta(g, moves, i, mover);
             let undo = g.make(moves, i);
-            let v = self.value(g, ply + 1, depth - 1, *alpha, *beta, c);
+            let v = self.value(g, ply + 1, depth - 1, Window { alpha, beta }, c);
             g.unmake(moves, i, undo);
             if self.aborted {
                 break;
@@ -275,15 +289,15 @@ impl<G: Game> Search<'_, G> {
                     best = v;
                     best_i = i;
                 }
-                *alpha = alpha.max(v);
+                alpha = alpha.max(v);
             } else {
                 if v < best {
                     best = v;
                     best_i = i;
                 }
-                *beta = beta.min(v);
+                beta = beta.min(v);
             }
-            if self.alphabeta && *alpha >= *beta {
+            if self.alphabeta && alpha >= beta {
                 break;
             }
         }
@@ -346,7 +360,7 @@ impl<G: Game> Search<'_, G> {
         let mut sum = 0.0;
         for &(i, _, w) in &groups {
             let undo = g.make(moves, i);
-            let v = self.value(g, ply + 1, depth, f64::NEG_INFINITY, f64::INFINITY, cap);
+            let v = self.value(g, ply + 1, depth, Window::FULL, cap);
             g.unmake(moves, i, undo);
             if self.aborted {
                 return 0.0;

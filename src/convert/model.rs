@@ -36,7 +36,7 @@ pub fn model_element(m: &Model) -> Element {
             .attr("player", &players[t.player as usize])
             .attr("pieces-of", &players[t.pieces_of as usize]);
         if let Some(ty) = t.move_type {
-            e = e.attr("move-type", &m.move_types[ty as usize]);
+            e = e.attr("move-type", &m.move_types[ty.index()]);
         }
         e
     });
@@ -125,7 +125,7 @@ pub fn model_element(m: &Model) -> Element {
                         Element::new("block")
                             .attr("kind", kind)
                             .attr("start", b.start)
-                            .attr("move-type", &m.move_types[b.move_type as usize])
+                            .attr("move-type", &m.move_types[b.move_type.index()])
                     })
                     .collect::<Vec<_>>()
             };
@@ -142,7 +142,7 @@ pub fn model_element(m: &Model) -> Element {
                 .attr("owner", &players[crate::model::piece::owner(pc) as usize])
                 .attr(
                     "type",
-                    &m.piece_types[crate::model::piece::ty(pc) as usize].name,
+                    &m.piece_types[crate::model::piece::ty(pc).index()].name,
                 ),
         );
     }

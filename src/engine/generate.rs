@@ -16,7 +16,7 @@
 use super::vm::Scratch;
 use super::{Engine, Move, MoveList, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
-use crate::model::{MaximalCaptures, NONE, PassTurn, piece};
+use crate::model::{MaximalCaptures, MoveType, NONE, PassTurn, PieceTypeId, piece};
 
 /// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
 pub(crate) struct Pipeline {
@@ -38,7 +38,7 @@ pub(crate) struct Pipeline {
 }
 
 /// Step 2: first parts of every piece and drops.
-fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut MoveList) {
+fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     let m = &t.model;
     let mover = vm.mover;
     for pos in 0..m.num_positions() as u32 {
@@ -46,20 +46,21 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut M
         if v == 0 || piece::owner(v) != mover {
             continue;
         }
-        for b in &m.piece_types[piece::ty(v) as usize].moves {
+        for b in &m.piece_types[piece::ty(v).index()].moves {
             if only_type.is_some_and(|mt| mt != b.move_type) {
                 continue;
             }
-            vm.run(t, b.start, pos, v, pos, b.move_type, Some(out));
+            vm.run(t, b, pos, v, pos, Some(out));
         }
     }
-    for (ty, pt) in m.piece_types.iter().enumerate() {
+    for (i, pt) in m.piece_types.iter().enumerate() {
+        let ty = PieceTypeId::new(i as u32);
         if pt.drops.is_empty()
-            || (!m.unlimited_drops[ty] && vm.board[m.hand_cell(mover, ty as u32) as usize] == 0)
+            || (!m.unlimited_drops[i] && vm.board[m.hand_cell(mover, ty) as usize] == 0)
         {
             continue;
         }
-        let v = piece::make(ty as u32, mover, pt.attrs);
+        let v = piece::make(ty, mover, pt.attrs);
         for pos in 0..m.num_positions() as u32 {
             if m.dummy_positions.contains(pos) {
                 continue;
@@ -68,7 +69,7 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<u32>, out: &mut M
                 if only_type.is_some_and(|mt| mt != b.move_type) {
                     continue;
                 }
-                vm.run(t, b.start, pos, v, NONE, b.move_type, Some(out));
+                vm.run(t, b, pos, v, NONE, Some(out));
             }
         }
     }
@@ -99,7 +100,7 @@ impl Pipeline {
         work.clear();
         self.keep.clear();
         for m in out.iter() {
-            let partial = m.partial != NONE;
+            let partial = !m.partial.is_none();
             if partial {
                 work.push_slot().copy_from(m);
             }
@@ -149,9 +150,9 @@ impl Pipeline {
             let dest = m.last_to;
             let v = vm.board[dest as usize];
             if v != 0 && piece::owner(v) == vm.mover {
-                for b in &t.model.piece_types[piece::ty(v) as usize].moves {
+                for b in &t.model.piece_types[piece::ty(v).index()].moves {
                     if b.move_type == m.partial {
-                        vm.run(t, b.start, dest, v, dest, b.move_type, Some(&mut conts));
+                        vm.run(t, b, dest, v, dest, Some(&mut conts));
                     }
                 }
             }
@@ -174,7 +175,7 @@ impl Pipeline {
         if conts.is_empty() || t.model.options.pass_partial {
             let o = out.push_slot();
             o.copy_from(m);
-            o.partial = NONE;
+            o.partial = MoveType::NONE;
         }
         if !conts.is_empty() {
             self.chain_path.push(h);
@@ -188,7 +189,7 @@ impl Pipeline {
                 composed.last_from = c.last_from;
                 composed.last_to = c.last_to;
                 composed.partial = c.partial;
-                if composed.partial != NONE {
+                if !composed.partial.is_none() {
                     self.extend_chain(vm, t, &composed, out, depth + 1, base_hash);
                 } else {
                     out.push_slot().copy_from(&composed);
@@ -219,7 +220,7 @@ impl Pipeline {
         royals.clear();
         for pos in 0..npos as u32 {
             let v = vm.board[pos as usize];
-            if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v) as usize] {
+            if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v).index()] {
                 royals.push(pos);
             }
         }
@@ -251,7 +252,7 @@ impl Pipeline {
                 .filter(on_board)
                 .any(|c| c.new != 0 && piece::owner(c.new) != mover);
             let moves_royal = m.changes.iter().filter(on_board).any(|c| {
-                royals.contains(&c.cell) || (c.new != 0 && t.royal[piece::ty(c.new) as usize])
+                royals.contains(&c.cell) || (c.new != 0 && t.royal[piece::ty(c.new).index()])
             });
             let slow = !fast || places_foreign;
             vm.apply(m);
@@ -264,7 +265,7 @@ impl Pipeline {
                 for c in m.changes.iter().filter(on_board) {
                     let royal_now = c.new != 0
                         && piece::owner(c.new) == mover
-                        && t.royal[piece::ty(c.new) as usize];
+                        && t.royal[piece::ty(c.new).index()];
                     match moved_royals.iter().position(|&k| k == c.cell) {
                         Some(i) if !royal_now => {
                             moved_royals.swap_remove(i);
@@ -288,7 +289,7 @@ impl Pipeline {
                     let v = vm.board[pos as usize];
                     if v != 0
                         && piece::owner(v) == mover
-                        && t.royal[piece::ty(v) as usize]
+                        && t.royal[piece::ty(v).index()]
                         && vm.attacked_by_others(t, pos, mover, 0)
                     {
                         safe = false;
@@ -345,12 +346,12 @@ impl Engine {
         if t.model.has_priorities && out.len() > 1 {
             let best = out
                 .iter()
-                .map(|m| t.model.priority_rank[m.move_type as usize])
+                .map(|m| t.model.priority_rank[m.move_type.index()])
                 .min()
                 .unwrap_or(0);
-            out.retain_by(|m| t.model.priority_rank[m.move_type as usize] == best);
+            out.retain_by(|m| t.model.priority_rank[m.move_type.index()] == best);
         }
-        if t.model.has_partial && out.iter().any(|m| m.partial != NONE) {
+        if t.model.has_partial && out.iter().any(|m| !m.partial.is_none()) {
             p.expand_chains(vm, t, out, s.hash);
             if p.chain_overflow {
                 p.chain_overflow = false;

@@ -12,23 +12,23 @@
 //! only the small [`Undo`] record. [`MoveList`] keeps its moves' buffers between uses: after
 //! warm-up, generating and playing moves does not allocate.
 //!
-//! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), [`generate`] (the
+//! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), `generate` (the
 //! legal-move pipeline), `scan` (board scans the VM may skip or cache), `reach` (attack
-//! pruning tables), [`outcome`] (goals), [`hash`] (Zobrist keys), [`notation`], [`perft`],
-//! [`play`].
+//! pruning tables), `outcome` (goals), `hash` (Zobrist keys), `notation`, [`perft`],
+//! `play`.
 
-pub mod generate;
-pub mod hash;
-pub mod notation;
-pub mod outcome;
+pub(crate) mod generate;
+pub(crate) mod hash;
+pub(crate) mod notation;
+pub(crate) mod outcome;
 pub mod perft;
-pub mod play;
+pub(crate) mod play;
 mod reach;
 mod scan;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{Model, NONE, piece};
+use crate::model::{Model, MoveType, NONE, PieceTypeId, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
@@ -47,14 +47,14 @@ pub struct Change {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveNote {
     /// Type of the piece that moved (before promotion).
-    pub ty: u32,
+    pub ty: PieceTypeId,
     /// Origin square, or [`NONE`] for a drop.
     pub from: u32,
     pub to: u32,
     /// The part captured something.
     pub capture: bool,
     /// New type after the move, or [`NONE`].
-    pub promote: u32,
+    pub promote: PieceTypeId,
     /// A piece moved by `cascade` (e.g. the rook of a castling move).
     pub cascade: bool,
 }
@@ -73,11 +73,11 @@ pub struct Move {
     pub last_from: u32,
     pub last_to: u32,
     /// Move type of the first part.
-    pub move_type: u32,
+    pub move_type: MoveType,
     /// A pass: no change at all.
     pub pass: bool,
     /// Continuation move type while a chain is being built ([`NONE`] when complete).
-    pub(crate) partial: u32,
+    pub(crate) partial: MoveType,
 }
 
 impl Move {
@@ -88,9 +88,9 @@ impl Move {
         self.king_captures = 0;
         self.last_from = NONE;
         self.last_to = NONE;
-        self.move_type = 0;
+        self.move_type = MoveType::DEFAULT;
         self.pass = false;
-        self.partial = NONE;
+        self.partial = MoveType::NONE;
     }
     /// Copies `other` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &Move) {
@@ -348,12 +348,12 @@ impl Engine {
         }
         let mut royal = vec![false; model.piece_types.len()];
         for &r in &model.royal_types {
-            royal[r as usize] = true;
+            royal[r.index()] = true;
         }
         let nt = model.piece_types.len();
         let mut start_counts = vec![0; model.players.len() * nt];
         for &(_, pc) in &model.setup {
-            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc) as usize] += 1;
+            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc).index()] += 1;
         }
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p as usize * nt + ty as usize] += n;
@@ -401,7 +401,7 @@ impl Engine {
             cells[pos as usize] = pc;
         }
         for &(p, ty, n) in &m.hand_setup {
-            cells[m.hand_cell(p, ty) as usize] += n;
+            cells[m.hand_cell(p, PieceTypeId::new(ty)) as usize] += n;
         }
         let mut s = State {
             cells,

@@ -33,7 +33,7 @@ impl Engine {
                 if !out.is_empty() {
                     out.push(' ');
                 }
-                out.push_str(&model.piece_types[n.ty as usize].name);
+                out.push_str(&model.piece_types[n.ty.index()].name);
                 out.push(' ');
                 if n.from == NONE {
                     out.push_str(name(n.to));
@@ -43,9 +43,9 @@ impl Engine {
                     out.push_str(name(n.to));
                 }
             }
-            if n.promote != NONE && n.promote != n.ty {
+            if !n.promote.is_none() && n.promote != n.ty {
                 out.push_str(" = ");
-                out.push_str(&model.piece_types[n.promote as usize].name);
+                out.push_str(&model.piece_types[n.promote.index()].name);
             }
             if !n.cascade {
                 last_to = n.to;

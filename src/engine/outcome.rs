@@ -8,7 +8,7 @@
 //! move. See docs/semantics.md.
 
 use super::{Engine, State};
-use crate::model::{GoalCond, GoalKind, Occupants, Owner, piece};
+use crate::model::{GoalCond, GoalKind, Occupants, Owner, PieceTypeId, piece};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -183,7 +183,7 @@ impl Engine {
 
     /// Pieces of player `p` (of `types`, all when empty) on the board, plus in hand with
     /// `"include off-pieces"`.
-    fn count_pieces(&self, s: &State, p: usize, types: &[u32]) -> u32 {
+    fn count_pieces(&self, s: &State, p: usize, types: &[PieceTypeId]) -> u32 {
         let m = &self.t.model;
         let mut n = 0;
         for &v in &s.cells[..m.num_positions()] {
@@ -195,7 +195,7 @@ impl Engine {
             }
         }
         if m.options.include_off_pieces {
-            for ty in 0..m.piece_types.len() as u32 {
+            for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
                 if types.is_empty() || types.contains(&ty) {
                     n += s.cells[m.hand_cell(p as u32, ty) as usize];
                 }
@@ -204,7 +204,7 @@ impl Engine {
         n
     }
 
-    fn owns(&self, s: &State, pos: u32, p: usize, types: &[u32]) -> bool {
+    fn owns(&self, s: &State, pos: u32, p: usize, types: &[PieceTypeId]) -> bool {
         let v = s.cells[pos as usize];
         v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
     }
@@ -265,7 +265,7 @@ impl Engine {
                 types.iter().any(|&ty| {
                     let mut have = self.count_pieces_exact(s, p, ty);
                     have += s.cells[m.hand_cell(p as u32, ty) as usize];
-                    have < self.t.start_counts[p * nt + ty as usize]
+                    have < self.t.start_counts[p * nt + ty.index()]
                 })
             }
             GoalCond::AbsoluteConfig {
@@ -311,7 +311,7 @@ impl Engine {
         }
     }
 
-    fn count_pieces_exact(&self, s: &State, p: usize, ty: u32) -> u32 {
+    fn count_pieces_exact(&self, s: &State, p: usize, ty: PieceTypeId) -> u32 {
         let m = &self.t.model;
         s.cells[..m.num_positions()]
             .iter()

@@ -16,7 +16,7 @@
 //! ```
 
 use super::{Engine, Move, MoveList, State, Undo};
-use crate::model::piece;
+use crate::model::{PieceTypeId, piece};
 
 /// A piece on the board, decoded: its type (an index into
 /// [`crate::model::Model::piece_types`]) and its owner (an index into
@@ -24,7 +24,7 @@ use crate::model::piece;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Piece {
-    pub kind: u32,
+    pub kind: PieceTypeId,
     pub owner: u32,
     /// Attribute bits (bit `i` = attribute `i` of [`crate::model::Model::attributes`]).
     pub attributes: u32,

@@ -222,7 +222,7 @@ fn shape(code: &[Op], i: usize) -> Option<(usize, u32, u32, usize)> {
         | Op::ChangeType(..)
         | Op::SetAttr { .. }
         | Op::SetFlag(_) => true,
-        Op::Create { ty, .. } => ty != NONE,
+        Op::Create { ty, .. } => !ty.is_none(),
         _ => false,
     });
     body_ok.then_some((x, s, start, a + 4))

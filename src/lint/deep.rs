@@ -87,7 +87,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                 let c = s.cells[p as usize];
                 if c != 0 {
                     occupied[p as usize] = true;
-                    present[piece::ty(c) as usize] = true;
+                    present[piece::ty(c).index()] = true;
                 }
             }
             engine.legal_moves(&s, &mut list);
@@ -122,8 +122,8 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
             }
             let m = list.get(rng.below(list.len())).cloned().unwrap_or_default();
             for n in &m.notes {
-                if n.from != NONE && (n.ty as usize) < ntypes {
-                    moved[n.ty as usize] = true;
+                if n.from != NONE && n.ty.index() < ntypes {
+                    moved[n.ty.index()] = true;
                 }
             }
             // In a one-player game (a solitaire) every capture removes the mover's own piece.

@@ -1,5 +1,5 @@
 //! `dagaz lint`: every diagnostic the pipeline finds (syntax, preprocessing, model
-//! compilation) plus lint-only checks ([`checks`]) and, with `--deep`, playout checks on
+//! compilation) plus lint-only checks (`checks`) and, with `--deep`, playout checks on
 //! the engine ([`deep`]), filtered by in-file suppressions and
 //! severity overrides, and rendered in several formats ([`report`]).
 //!
@@ -14,7 +14,7 @@
 //! when `--deep` ran. Silenced findings are kept in [`FileReport::suppressed`] with the kind of
 //! suppression (formats such as SARIF report them as suppressed results).
 
-pub mod checks;
+pub(crate) mod checks;
 pub mod deep;
 pub mod report;
 pub mod rules;

@@ -7,8 +7,8 @@
 //! direction `d` after the generating player's symmetry, slot `nd + d` its opposite; the
 //! engine resolves both with a per-player link table.
 
-use super::NONE;
 use super::names::{NameSet, Names};
+use super::{MoveType, NONE, PieceTypeId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
@@ -29,7 +29,7 @@ pub enum Pred {
     Friend,
     Enemy,
     Neutral,
-    Piece(u32),
+    Piece(PieceTypeId),
     InZone(u32),
     /// The square is this position.
     Position(u32),
@@ -37,10 +37,11 @@ pub enum Pred {
     Marked,
     Flag(u32),
     PosFlag(u32),
-    /// Some opponent block (of this move type; [`NONE`] for any) could capture here.
-    Attacked(u32),
+    /// Some opponent block (of this move type; [`MoveType::NONE`] for any) could capture
+    /// here.
+    Attacked(MoveType),
     /// The same for the mover's side.
-    Defended(u32),
+    Defended(MoveType),
     LastFrom,
     LastTo,
     Attr(u32),
@@ -93,11 +94,11 @@ pub enum Op {
     Capture(Target),
     Flip(Target),
     ChangeOwner(Target),
-    ChangeType(u32, Target),
-    /// Owner [`NONE`] means the mover; type [`NONE`] the moving piece's type.
+    ChangeType(PieceTypeId, Target),
+    /// Owner [`NONE`] means the mover; type [`PieceTypeId::NONE`] the moving piece's type.
     Create {
         owner: u32,
-        ty: u32,
+        ty: PieceTypeId,
         target: Target,
     },
     /// value := acc.
@@ -108,12 +109,12 @@ pub enum Op {
     SetFlag(u32),
     SetPosFlag(u32, Target),
     /// Emit a move. `types`/`ntypes` index [`super::Model::type_lists`] (0 types: keep
-    /// the type); `partial` is the continuation's move type or [`NONE`].
+    /// the type); `partial` is the continuation's move type or [`MoveType::NONE`].
     Add {
         types: u32,
         ntypes: u32,
         copy: bool,
-        partial: u32,
+        partial: MoveType,
     },
     /// End of the block.
     End,
@@ -123,14 +124,14 @@ pub enum Op {
 pub struct Compiler<'a> {
     pub names: &'a Names,
     pub code: Vec<Op>,
-    pub type_lists: Vec<u32>,
+    pub type_lists: Vec<PieceTypeId>,
     pub move_types: Vec<String>,
     pub flags: Vec<String>,
     pub position_flags: Vec<String>,
     pub diags: Vec<Diagnostic>,
     pub has_partial: bool,
     /// Move type of the block being compiled (for a bare `add-partial`).
-    current_type: u32,
+    current_type: MoveType,
     /// The block being compiled called an unknown macro or instruction: its other findings
     /// would be consequences (the call was not expanded), so they are not reported.
     poisoned: bool,
@@ -175,7 +176,7 @@ impl<'a> Compiler<'a> {
             position_flags: Vec::new(),
             diags: Vec::new(),
             has_partial: false,
-            current_type: 0,
+            current_type: MoveType::DEFAULT,
             poisoned: false,
             declared_move_types,
             nd,
@@ -187,8 +188,8 @@ impl<'a> Compiler<'a> {
         &self.declared_move_types
     }
 
-    pub fn move_type(&mut self, name: &str) -> u32 {
-        intern(&mut self.move_types, name)
+    pub fn move_type(&mut self, name: &str) -> MoveType {
+        MoveType::new(intern(&mut self.move_types, name))
     }
 
     fn err(&mut self, code: crate::diagnostics::Code, msg: String, n: &Node) {
@@ -199,7 +200,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles one block; returns its start offset.
-    pub fn block(&mut self, block: &Node, move_type: u32) -> u32 {
+    pub fn block(&mut self, block: &Node, move_type: MoveType) -> u32 {
         let start = self.code.len() as u32;
         self.current_type = move_type;
         self.poisoned = false;
@@ -300,10 +301,10 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn piece_type(&mut self, n: &Node) -> Option<u32> {
+    fn piece_type(&mut self, n: &Node) -> Option<PieceTypeId> {
         let w = n.word().unwrap_or("(…)");
         match self.names.types.get(w) {
-            Some(&t) => Some(t),
+            Some(&t) => Some(PieceTypeId::new(t)),
             None => {
                 self.err(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"), n);
                 None
@@ -363,7 +364,7 @@ impl<'a> Compiler<'a> {
         self.emit(op);
     }
 
-    fn add_op(&mut self, types: &[u32], copy: bool, partial: Option<u32>) -> Op {
+    fn add_op(&mut self, types: &[PieceTypeId], copy: bool, partial: Option<MoveType>) -> Op {
         if partial.is_some() {
             self.has_partial = true;
         }
@@ -373,7 +374,7 @@ impl<'a> Compiler<'a> {
             types: start,
             ntypes: types.len() as u32,
             copy,
-            partial: partial.unwrap_or(NONE),
+            partial: partial.unwrap_or(MoveType::NONE),
         }
     }
 
@@ -431,20 +432,21 @@ impl<'a> Compiler<'a> {
                 self.patch(jf);
             }
             "add" | "add-copy" => {
-                let types: Vec<u32> = args.iter().filter_map(|a| self.piece_type(a)).collect();
+                let types: Vec<PieceTypeId> =
+                    args.iter().filter_map(|a| self.piece_type(a)).collect();
                 let op = self.add_op(&types, h == "add-copy", None);
                 self.emit(op);
             }
             "add-partial" | "add-copy-partial" => {
                 let copy = h == "add-copy-partial";
-                let (types, mt): (Vec<u32>, u32) = match args {
+                let (types, mt): (Vec<PieceTypeId>, MoveType) = match args {
                     [] => (vec![], self.current_type),
                     [m] => {
                         let w = m.word().unwrap_or("");
                         match self.names.types.get(w) {
                             // `(add-partial King)`: promote, continue with this block's type.
                             Some(&t) if !self.declared_move_types.contains(w) => {
-                                (vec![t], self.current_type)
+                                (vec![PieceTypeId::new(t)], self.current_type)
                             }
                             _ => (vec![], self.move_type(w)),
                         }
@@ -492,14 +494,14 @@ impl<'a> Compiler<'a> {
                 let ty = match rest.first() {
                     Some(a) if a.word().is_some_and(|w| self.names.types.contains_key(w)) => {
                         rest = &rest[1..];
-                        self.piece_type(a).unwrap_or(NONE)
+                        self.piece_type(a).unwrap_or(PieceTypeId::NONE)
                     }
                     Some(a) if self.target(a).is_none() => {
                         // Neither a type nor a target: report it as an unknown type.
                         let _ = self.piece_type(a);
                         return;
                     }
-                    _ => NONE,
+                    _ => PieceTypeId::NONE,
                 };
                 let t = self.target_or_here(rest, h);
                 if rest.len() > 1 {
@@ -762,7 +764,7 @@ impl<'a> Compiler<'a> {
                     {
                         (self.move_type(w), &args[1..])
                     }
-                    _ => (NONE, args),
+                    _ => (MoveType::NONE, args),
                 };
                 let p = if base == "attacked" {
                     Pred::Attacked(mt)

@@ -2,6 +2,7 @@
 //! conditions they test (see docs/semantics.md for the decisions taken where ZoG's rule is
 //! unknown).
 
+use super::PieceTypeId;
 use super::names::Names;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::Node;
@@ -22,22 +23,22 @@ pub enum GoalCond {
     /// The player is to move and has no legal move.
     Stalemated,
     /// The player is to move, has no legal move, and one of these pieces is attacked.
-    Checkmated(Vec<u32>),
+    Checkmated(Vec<PieceTypeId>),
     /// The position has occurred for the third time (tested for the player who just moved).
     Repetition,
     /// The player has exactly `n` pieces (of these types, when any are given).
     PiecesRemaining {
         n: u32,
-        types: Vec<u32>,
+        types: Vec<PieceTypeId>,
     },
     /// All players together have exactly `n` pieces (of these types).
     TotalPieceCount {
         n: u32,
-        types: Vec<u32>,
+        types: Vec<PieceTypeId>,
     },
     /// The player has lost a piece of one of these types (fewer on board and in hand than at
     /// the start).
-    Captured(Vec<u32>),
+    Captured(Vec<PieceTypeId>),
     /// A square matching `occupants` on the listed positions (all of them, see
     /// `any_position`) and in the listed zones (one cell each).
     AbsoluteConfig {
@@ -70,7 +71,7 @@ impl GoalCond {
         }
     }
     /// Every type named in a `checkmated` condition.
-    pub fn royal_types(&self, out: &mut Vec<u32>) {
+    pub fn royal_types(&self, out: &mut Vec<PieceTypeId>) {
         match self {
             GoalCond::Checkmated(t) => out.extend(t),
             GoalCond::And(v) | GoalCond::Or(v) => v.iter().for_each(|c| c.royal_types(out)),
@@ -96,7 +97,7 @@ pub enum Owner {
 /// is inverted: the square holds no such piece (it may be empty).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Occupant {
-    pub types: Vec<u32>,
+    pub types: Vec<PieceTypeId>,
     pub owner: Owner,
     pub negate: bool,
 }
@@ -171,12 +172,16 @@ pub fn compile_goal(section: &Node, names: &Names, diags: &mut Vec<Diagnostic>) 
     })
 }
 
-fn types_of(nodes: &[Node], names: &Names, diags: &mut Vec<Diagnostic>) -> Option<Vec<u32>> {
+fn types_of(
+    nodes: &[Node],
+    names: &Names,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<PieceTypeId>> {
     let mut out = Vec::new();
     for n in flat_words(nodes) {
         let w = n.word().unwrap_or("");
         match names.types.get(w) {
-            Some(&t) => out.push(t),
+            Some(&t) => out.push(PieceTypeId::new(t)),
             None => {
                 diags.push(
                     Diagnostic::error(codes::UNKNOWN_PIECE, format!("unknown piece type `{w}`"))
@@ -213,7 +218,7 @@ fn occupants(nodes: &[Node], names: &Names, diags: &mut Vec<Diagnostic>) -> Opti
 fn collect_occupants(
     nodes: &[Node],
     (owner, negate): (Owner, bool),
-    plain: &mut Vec<u32>,
+    plain: &mut Vec<PieceTypeId>,
     out: &mut Occupants,
     names: &Names,
     diags: &mut Vec<Diagnostic>,

@@ -1,20 +1,20 @@
 //! The compiled model of one game: a compact, index-based form of a merged `(game …)` list.
 //!
 //! [`Model::compile`] turns a [`GameDef`] into a [`Model`]: positions and directions become
-//! indices, links a flat table, zones bitsets, move blocks bytecode ([`code`]), goals a small
+//! indices, links a flat table, zones bitsets, move blocks bytecode (`code`), goals a small
 //! tree ([`goals`]). The engine ([`crate::engine`]) runs on the model only.
 //!
-//! Sub-modules: [`board`] (grids, positions, links), [`code`] (the move bytecode and its
-//! compiler), [`goals`] (goal conditions and their compiler), [`names`] (the name table both
-//! compilers look names up in), [`compile`] (the driver, one module per section: players,
+//! Sub-modules: `board` (grids, positions, links), `code` (the move bytecode and its
+//! compiler), [`goals`] (goal conditions and their compiler), `names` (the name table both
+//! compilers look names up in), `compile` (the driver, one module per section: players,
 //! board, symmetry and zones, pieces and their blocks, turn order, setup, goals, options and
 //! move priorities).
 
-pub mod board;
-pub mod code;
-pub mod compile;
+pub(crate) mod board;
+pub(crate) mod code;
+pub(crate) mod compile;
 pub mod goals;
-pub mod names;
+pub(crate) mod names;
 
 use crate::diagnostics::Diagnostic;
 use crate::expand::GameDef;
@@ -26,6 +26,95 @@ pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 /// "No link", "no position".
 pub const NONE: u32 = u32::MAX;
 
+/// A move type: an index into [`Model::move_types`] (0 = the default, unnamed type).
+///
+/// `#[repr(transparent)]` over `u32`, so the bytecode, the blocks and the moves store it
+/// exactly as the plain index they stored before. Where a move type may be missing inside
+/// such packed data (the continuation of [`Op::Add`], the filter of `(attacked? …)`, the
+/// filter of attack runs), [`MoveType::NONE`] stands for "none"; elsewhere it is an
+/// `Option<MoveType>`.
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveType(u32);
+
+impl MoveType {
+    /// The default, unnamed move type.
+    pub const DEFAULT: MoveType = MoveType(0);
+    /// No move type (a sentinel for packed data; see the type's documentation).
+    pub const NONE: MoveType = MoveType(NONE);
+
+    /// The move type with index `i` into [`Model::move_types`].
+    #[inline]
+    pub const fn new(i: u32) -> MoveType {
+        MoveType(i)
+    }
+    /// The index into [`Model::move_types`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`MoveType::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for MoveType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A piece type: an index into [`Model::piece_types`].
+///
+/// `#[repr(transparent)]` over `u32`, like [`MoveType`]: packed pieces (see [`piece`]),
+/// the bytecode and moves keep their layout. [`PieceTypeId::NONE`] stands for "none" inside
+/// packed data (no promotion in a [`crate::engine::MoveNote`], the moving piece's type in
+/// `Op::Create`).
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceTypeId(u32);
+
+impl PieceTypeId {
+    /// No piece type (a sentinel for packed data; see the type's documentation).
+    pub const NONE: PieceTypeId = PieceTypeId(NONE);
+
+    /// The piece type with index `i` into [`Model::piece_types`].
+    #[inline]
+    pub const fn new(i: u32) -> PieceTypeId {
+        PieceTypeId(i)
+    }
+    /// The index into [`Model::piece_types`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`PieceTypeId::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for PieceTypeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Most players a game may have (owner field of a packed piece).
 pub const MAX_PLAYERS: usize = 31;
 /// Most piece types a game may have.
@@ -36,6 +125,8 @@ pub const MAX_ATTRIBUTES: usize = 17;
 /// Packed pieces: a `u32` with the type (+1, so that 0 is "empty") in bits 0-9, the owner in
 /// bits 10-14 and one bit per attribute from bit 15.
 pub mod piece {
+    use super::PieceTypeId;
+
     pub const TYPE_MASK: u32 = 0x3ff;
     pub const OWNER_SHIFT: u32 = 10;
     pub const OWNER_MASK: u32 = 0x1f << OWNER_SHIFT;
@@ -43,13 +134,13 @@ pub mod piece {
 
     /// Packs a piece. `attrs` are the attribute bits (bit i = attribute i).
     #[inline]
-    pub fn make(ty: u32, owner: u32, attrs: u32) -> u32 {
-        (ty + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
+    pub fn make(ty: PieceTypeId, owner: u32, attrs: u32) -> u32 {
+        (ty.get() + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
     }
     /// The type index of a non-empty cell.
     #[inline]
-    pub fn ty(p: u32) -> u32 {
-        (p & TYPE_MASK) - 1
+    pub fn ty(p: u32) -> PieceTypeId {
+        PieceTypeId::new((p & TYPE_MASK) - 1)
     }
     /// The owner of a non-empty cell.
     #[inline]
@@ -67,8 +158,8 @@ pub mod piece {
         if v { p | bit } else { p & !bit }
     }
     #[inline]
-    pub fn with_type(p: u32, ty: u32) -> u32 {
-        (p & !TYPE_MASK) | (ty + 1)
+    pub fn with_type(p: u32, ty: PieceTypeId) -> u32 {
+        (p & !TYPE_MASK) | (ty.get() + 1)
     }
     #[inline]
     pub fn with_owner(p: u32, owner: u32) -> u32 {
@@ -130,7 +221,7 @@ pub struct Turn {
     /// Whose pieces, zones and symmetry are used (`(P Q)`); equal to `player` otherwise.
     pub pieces_of: u32,
     /// Only moves of this type are generated (`(P type)`).
-    pub move_type: Option<u32>,
+    pub move_type: Option<MoveType>,
 }
 
 /// A move block: a program in [`Model::code`] and its move type.
@@ -138,8 +229,7 @@ pub struct Turn {
 pub struct Block {
     /// Offset of the first op in [`Model::code`].
     pub start: u32,
-    /// Index into [`Model::move_types`] (0 = the default, unnamed type).
-    pub move_type: u32,
+    pub move_type: MoveType,
 }
 
 /// A piece type.
@@ -227,7 +317,7 @@ pub struct Model {
     /// The bytecode of every move block.
     pub code: Vec<Op>,
     /// Type lists of `(add T1 … Tn)`, referenced by [`Op::Add`].
-    pub type_lists: Vec<u32>,
+    pub type_lists: Vec<PieceTypeId>,
     pub turns: Vec<Turn>,
     /// Index of the first turn of the cycle after `repeat` (0 when there is none).
     pub repeat_from: usize,
@@ -242,7 +332,7 @@ pub struct Model {
     pub unlimited_drops: Vec<bool>,
     /// Types whose safety is enforced (`checkmated` goals): the mover may not leave one of
     /// these attacked.
-    pub royal_types: Vec<u32>,
+    pub royal_types: Vec<PieceTypeId>,
     /// Some block uses `add-partial`.
     pub has_partial: bool,
     /// The findings of a successful compile: warnings, and the errors the engine recovers
@@ -274,8 +364,8 @@ impl Model {
     }
     /// Index of the hand counter of `player`'s pieces of type `ty` in the state's cells.
     #[inline]
-    pub fn hand_cell(&self, player: u32, ty: u32) -> u32 {
-        (self.positions.len() + player as usize * self.piece_types.len() + ty as usize) as u32
+    pub fn hand_cell(&self, player: u32, ty: PieceTypeId) -> u32 {
+        (self.positions.len() + player as usize * self.piece_types.len() + ty.index()) as u32
     }
     /// Number of cells of a state: positions, then one hand counter per player and type.
     pub fn num_cells(&self) -> usize {

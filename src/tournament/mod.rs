@@ -37,11 +37,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Default ply cap (Ur games take about 150-250 plies, dice included).
-pub const DEFAULT_MAX_PLIES: u32 = 2000;
+pub use record::DEFAULT_MAX_PLIES;
 
 /// Everything a run needs besides the game and the players.
+///
+/// Fields will grow: build one with [`RunConfig::new`] and set the fields to change.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct RunConfig {
     pub seed: u64,
     pub settings: RunSettings,
@@ -57,6 +59,23 @@ pub struct RunConfig {
     /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
     /// streams them in `on_done`, and memory does not grow with the number of games.
     pub summary_only: bool,
+}
+
+impl RunConfig {
+    /// A run of `settings` from the run seed `seed` on one thread: every game (no shard,
+    /// nothing to skip), no SPRT, no run identity in the records, records kept.
+    pub fn new(seed: u64, settings: RunSettings) -> RunConfig {
+        RunConfig {
+            seed,
+            settings,
+            threads: 1,
+            shard: None,
+            skip: HashSet::new(),
+            sprt: None,
+            identity: None,
+            summary_only: false,
+        }
+    }
 }
 
 /// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.

@@ -269,17 +269,10 @@ mod tests {
     }
 
     fn settings(games: u64, swap: bool) -> RunSettings {
-        RunSettings {
-            players: ["a".into(), "b".into()],
-            titles: ["A".into(), "B".into()],
-            games,
-            swap,
-            max_plies: 500,
-            nodes: None,
-            depth: None,
-            time_ms: None,
-            repetition: Default::default(),
-        }
+        let mut s = RunSettings::new(["a".into(), "b".into()], ["A".into(), "B".into()], games);
+        s.swap = swap;
+        s.max_plies = 500;
+        s
     }
 
     fn score(
@@ -288,16 +281,8 @@ mod tests {
         games: u64,
         threads: usize,
     ) -> (f64, Vec<dagaz::tournament::record::GameRecord>) {
-        let rc = RunConfig {
-            seed: 7,
-            settings: settings(games, true),
-            threads,
-            shard: None,
-            skip: Default::default(),
-            sprt: None,
-            identity: None,
-            summary_only: false,
-        };
+        let mut rc = RunConfig::new(7, settings(games, true));
+        rc.threads = threads;
         let out = run(
             &Toy::default(),
             [a, b],
@@ -358,16 +343,9 @@ mod tests {
         let b = cfg("random", &[]);
         let mut kept = vec![];
         for threads in [1, 2] {
-            let rc = RunConfig {
-                seed: 3,
-                settings: settings(5000, true),
-                threads,
-                shard: None,
-                skip: Default::default(),
-                sprt: Some(dagaz::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap()),
-                identity: None,
-                summary_only: false,
-            };
+            let mut rc = RunConfig::new(3, settings(5000, true));
+            rc.threads = threads;
+            rc.sprt = Some(dagaz::stats::sprt::Sprt::parse("elo0=0 elo1=50").unwrap());
             let out = run(
                 &Toy::default(),
                 [&a, &b],
@@ -389,16 +367,8 @@ mod tests {
         let a = cfg("random", &[]);
         let mut all = vec![];
         for k in 1..=3 {
-            let rc = RunConfig {
-                seed: 1,
-                settings: settings(20, true),
-                threads: 1,
-                shard: Some((k, 3)),
-                skip: Default::default(),
-                sprt: None,
-                identity: None,
-                summary_only: false,
-            };
+            let mut rc = RunConfig::new(1, settings(20, true));
+            rc.shard = Some((k, 3));
             let out = run(
                 &Toy::default(),
                 [&a, &a],

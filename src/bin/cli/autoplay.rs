@@ -293,9 +293,10 @@ impl Side {
             spec: spec.to_owned(),
             title: p.info.name.clone(),
             source: p.path.display().to_string(),
-            ai: AiConfig {
-                kind: AiKind::Program,
-                ..AiConfig::default()
+            ai: {
+                let mut ai = AiConfig::default();
+                ai.kind = AiKind::Program;
+                ai
             },
             identity,
         }
@@ -375,18 +376,18 @@ fn play<G: dagaz::ai::Game + Sync>(
                 .to_owned(),
         );
     }
-    let settings = RunSettings {
-        players: [pa.spec.clone(), pb.spec.clone()],
-        titles: [pa.title.clone(), pb.title.clone()],
-        games: a.games,
-        // With one player, A plays every game.
-        swap: !a.no_swap && a.b.is_some(),
-        max_plies: a.max_plies,
-        nodes: a.nodes,
-        depth: a.depth,
-        time_ms: a.time_ms,
-        repetition,
-    };
+    let mut settings = RunSettings::new(
+        [pa.spec.clone(), pb.spec.clone()],
+        [pa.title.clone(), pb.title.clone()],
+        a.games,
+    );
+    // With one player, A plays every game.
+    settings.swap = !a.no_swap && a.b.is_some();
+    settings.max_plies = a.max_plies;
+    settings.nodes = a.nodes;
+    settings.depth = a.depth;
+    settings.time_ms = a.time_ms;
+    settings.repetition = repetition;
     let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
@@ -413,11 +414,9 @@ fn play<G: dagaz::ai::Game + Sync>(
         }
         // The same run, possibly extended with a larger -n.
         let same = |x: &GameRecord| {
-            x.run_seed == a.seed
-                && RunSettings {
-                    games: settings.games,
-                    ..x.settings.clone()
-                } == settings
+            let mut s = x.settings.clone();
+            s.games = settings.games;
+            x.run_seed == a.seed && s == settings
         };
         if let Some(bad) = previous.iter().find(|x| !same(x)) {
             let what = if bad.run_seed != a.seed {
@@ -452,16 +451,13 @@ fn play<G: dagaz::ai::Game + Sync>(
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let cfg = RunConfig {
-        seed: a.seed,
-        settings: settings.clone(),
-        threads,
-        shard,
-        skip: previous.iter().map(|r| r.game_index).collect(),
-        sprt,
-        identity: Some(identity),
-        summary_only: true,
-    };
+    let mut cfg = RunConfig::new(a.seed, settings.clone());
+    cfg.threads = threads;
+    cfg.shard = shard;
+    cfg.skip = previous.iter().map(|r| r.game_index).collect();
+    cfg.sprt = sprt;
+    cfg.identity = Some(identity);
+    cfg.summary_only = true;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
@@ -552,16 +548,16 @@ fn play<G: dagaz::ai::Game + Sync>(
         failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
     }
     let text = if a.json {
-        json_report(
-            &summary,
-            &decision,
-            outcome.interrupted,
-            &failed,
-            pa,
-            pb,
-            &settings,
+        JsonReport {
+            summary: &summary,
+            decision: &decision,
+            interrupted: outcome.interrupted,
+            failed: &failed,
+            players: [pa, pb],
+            settings: &settings,
             goalless,
-        )
+        }
+        .render()
     } else if goalless {
         goalless_report(&summary, pa, &settings)
     } else {
@@ -744,38 +740,51 @@ fn goalless_report(s: &Summary, pa: &Side, settings: &RunSettings) -> String {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn json_report(
-    s: &Summary,
-    decision: &Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
+/// Everything the `--json` report of a run shows.
+struct JsonReport<'a> {
+    summary: &'a Summary,
+    decision: &'a Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
     interrupted: bool,
-    failed: &[String],
-    pa: &Side,
-    pb: &Side,
-    settings: &RunSettings,
+    failed: &'a [String],
+    /// Players A and B.
+    players: [&'a Side; 2],
+    settings: &'a RunSettings,
     goalless: bool,
-) -> String {
-    let sprt = decision.as_ref().map(|(st, d)| {
-        serde_json::json!({
-            "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
-            "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
-            "upper_bound": st.test.upper_bound(), "decision": d,
-        })
-    });
-    let v = serde_json::json!({
-        "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
-        "seed": s.run_seed,
-        "ai": [
-            with_limits(pa.ai.clone(), settings).describe(),
-            with_limits(pb.ai.clone(), settings).describe()
-        ],
-        "summary": s,
-        "sprt": sprt,
-        "interrupted": interrupted,
-        "no_goals": goalless,
-        "failed_checks": failed,
-    });
-    let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
-    t.push('\n');
-    t
+}
+
+impl JsonReport<'_> {
+    fn render(&self) -> String {
+        let JsonReport {
+            summary: s,
+            decision,
+            interrupted,
+            failed,
+            players: [pa, pb],
+            settings,
+            goalless,
+        } = *self;
+        let sprt = decision.as_ref().map(|(st, d)| {
+            serde_json::json!({
+                "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
+                "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
+                "upper_bound": st.test.upper_bound(), "decision": d,
+            })
+        });
+        let v = serde_json::json!({
+            "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
+            "seed": s.run_seed,
+            "ai": [
+                with_limits(pa.ai.clone(), settings).describe(),
+                with_limits(pb.ai.clone(), settings).describe()
+            ],
+            "summary": s,
+            "sprt": sprt,
+            "interrupted": interrupted,
+            "no_goals": goalless,
+            "failed_checks": failed,
+        });
+        let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
+        t.push('\n');
+        t
+    }
 }

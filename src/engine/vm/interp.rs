@@ -14,7 +14,7 @@
 use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
-use crate::model::{NONE, Op, Pred, Target, piece};
+use crate::model::{MoveType, NONE, Op, PieceTypeId, Pred, Target, piece};
 
 /// Where the fast path hands a run over to the full interpreter: the instruction, the
 /// square the mark is on (where the run started), the current square, the accumulator and
@@ -220,14 +220,14 @@ impl Scratch {
                     if let Some(c) = resolve(links, w, r.pos, target) {
                         let owner = if owner == NONE { self.mover } else { owner };
                         // A type left out is the moving piece's (nothing to copy: no piece).
-                        let ty = if ty != NONE {
+                        let ty = if !ty.is_none() {
                             ty
                         } else if piece != 0 {
                             piece::ty(piece)
                         } else {
                             return false;
                         };
-                        let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
+                        let pc = piece::make(ty, owner, t.model.piece_types[ty.index()].attrs);
                         self.frames[k].actions.push(Action::Create(c, pc));
                     }
                 }
@@ -374,7 +374,7 @@ impl Scratch {
                 }
                 Op::Create { owner, ty, target } => resolve(links, w, pos, target).map(|c| {
                     let owner = if owner == NONE { self.mover } else { owner };
-                    let pc = piece::make(ty, owner, t.model.piece_types[ty as usize].attrs);
+                    let pc = piece::make(ty, owner, t.model.piece_types[ty.index()].attrs);
                     Action::Create(c, pc)
                 }),
                 Op::SetAttr { attr, target } => {
@@ -440,7 +440,11 @@ impl Scratch {
                 if self.in_attack {
                     return false;
                 }
-                let ghost_ty = if r.piece != 0 { piece::ty(r.piece) } else { 0 };
+                let ghost_ty = if r.piece != 0 {
+                    piece::ty(r.piece)
+                } else {
+                    PieceTypeId::new(0)
+                };
                 self.attack_move_type = mt;
                 let found = if matches!(pred, Pred::Attacked(_)) {
                     let ghost = piece::make(ghost_ty, self.mover, 0);
@@ -453,7 +457,7 @@ impl Scratch {
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)
                 };
-                self.attack_move_type = NONE;
+                self.attack_move_type = MoveType::NONE;
                 found
             }
             Pred::LastFrom => c == self.last_from,

@@ -23,7 +23,7 @@ mod interp;
 pub(crate) use fast::{FastOp, fast_ops};
 
 use super::{Move, State, Tables};
-use crate::model::{NONE, piece};
+use crate::model::{MoveType, NONE, PieceTypeId, piece};
 
 /// A queued action of one block run.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +31,7 @@ pub(crate) enum Action {
     Capture(u32),
     Flip(u32),
     ChangeOwner(u32),
-    ChangeType(u32, u32),
+    ChangeType(u32, PieceTypeId),
     Create(u32, u32),
     SetAttr(u32, u32, bool),
 }
@@ -68,7 +68,7 @@ pub(crate) struct Regs {
 pub(crate) struct Moving {
     pub piece: u32,
     pub from: u32,
-    pub move_type: u32,
+    pub move_type: MoveType,
 }
 
 /// The VM's scratch board and registers (one per engine).
@@ -82,8 +82,9 @@ pub(crate) struct Scratch {
     /// `frames[0]`: normal runs, `frames[1]`: attack runs.
     pub frames: [Frame; 2],
     pub attack_target: u32,
-    /// Only blocks of this move type attack ([`NONE`]: all), for `(attacked? MOVE-TYPE)`.
-    pub attack_move_type: u32,
+    /// Only blocks of this move type attack ([`MoveType::NONE`]: all), for
+    /// `(attacked? MOVE-TYPE)`.
+    pub attack_move_type: MoveType,
     pub in_attack: bool,
     pub loop_budget: u32,
     pub loop_overflow: bool,
@@ -102,7 +103,7 @@ impl Scratch {
             last_to: NONE,
             frames: Default::default(),
             attack_target: NONE,
-            attack_move_type: NONE,
+            attack_move_type: MoveType::NONE,
             in_attack: false,
             loop_budget: 10_000,
             loop_overflow: false,
@@ -188,8 +189,8 @@ impl Scratch {
         self.in_attack = true;
         self.mover = o;
         let mut found = false;
-        for b in &t.model.piece_types[piece::ty(v) as usize].moves {
-            if self.attack_move_type != NONE && b.move_type != self.attack_move_type {
+        for b in &t.model.piece_types[piece::ty(v).index()].moves {
+            if !self.attack_move_type.is_none() && b.move_type != self.attack_move_type {
                 continue;
             }
             if t.reach
@@ -198,7 +199,7 @@ impl Scratch {
             {
                 continue;
             }
-            if self.run(t, b.start, cell, v, cell, b.move_type, None) {
+            if self.run(t, b, cell, v, cell, None) {
                 found = true;
                 break;
             }
@@ -214,7 +215,7 @@ impl Scratch {
     pub(crate) fn may_attack(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
         match &t.reach {
             None => true,
-            Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v), cell, sq),
+            Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v).get(), cell, sq),
         }
     }
 }

@@ -6,10 +6,14 @@ use super::Ctx;
 use super::setup::Setup;
 use crate::model::goals::{Goal, GoalCond, Occupant, Owner, compile_goal};
 use crate::model::names::Names;
-use crate::model::piece;
+use crate::model::{PieceTypeId, piece};
 
 /// Compiles the goals in order; returns them and the royal types (sorted, once each).
-pub(super) fn goals(cx: &mut Ctx<'_>, names: &Names, setup: &Setup) -> (Vec<Goal>, Vec<u32>) {
+pub(super) fn goals(
+    cx: &mut Ctx<'_>,
+    names: &Names,
+    setup: &Setup,
+) -> (Vec<Goal>, Vec<PieceTypeId>) {
     let mut goals = Vec::new();
     for s in cx.game.args() {
         if let Some(goal) = compile_goal(s, names, &mut cx.diags) {
@@ -70,7 +74,9 @@ fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &Setup) {
                         .iter()
                         .filter(|&&(hp, t, _)| {
                             occupants.iter().any(|o| {
-                                owned(o, p, hp) && (o.types.is_empty() || o.types.contains(&t))
+                                owned(o, p, hp)
+                                    && (o.types.is_empty()
+                                        || o.types.contains(&PieceTypeId::new(t)))
                             })
                         })
                         .map(|&(_, _, n)| n)

@@ -7,7 +7,7 @@ use super::Ctx;
 use super::pieces::unknown_move_type;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::code::Compiler;
-use crate::model::{MaximalCaptures, Options, PassTurn, Player};
+use crate::model::{MaximalCaptures, MoveType, Options, PassTurn, Player};
 use crate::syntax::Node;
 
 /// Reads the last `move-priorities` section: the move types in priority order (interned in
@@ -16,8 +16,8 @@ pub(super) fn move_priorities(
     cx: &mut Ctx<'_>,
     players: &[Player],
     compiler: &mut Compiler<'_>,
-) -> Vec<u32> {
-    let mut priorities: Vec<u32> = Vec::new();
+) -> Vec<MoveType> {
+    let mut priorities: Vec<MoveType> = Vec::new();
     for s in cx.sections("move-priorities") {
         priorities.clear();
         for wn in s.args() {
@@ -39,10 +39,10 @@ pub(super) fn move_priorities(
 
 /// The rank of each of `num_move_types` move types (lower = higher priority): its first
 /// place in `priorities`, after all of them when it is not listed.
-pub(super) fn priority_rank(priorities: &[u32], num_move_types: usize) -> Vec<u32> {
+pub(super) fn priority_rank(priorities: &[MoveType], num_move_types: usize) -> Vec<u32> {
     let mut rank = vec![priorities.len() as u32; num_move_types];
     for (i, &m) in priorities.iter().enumerate() {
-        rank[m as usize] = rank[m as usize].min(i as u32);
+        rank[m.index()] = rank[m.index()].min(i as u32);
     }
     rank
 }

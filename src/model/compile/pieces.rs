@@ -7,7 +7,9 @@ use super::{Ctx, Stop};
 use crate::diagnostics::{Diagnostic, Severity, codes};
 use crate::model::code::Compiler;
 use crate::model::names::NameSet;
-use crate::model::{Block, MAX_ATTRIBUTES, MAX_PIECE_TYPES, NONE, Op, PieceType, Player, piece};
+use crate::model::{
+    Block, MAX_ATTRIBUTES, MAX_PIECE_TYPES, MoveType, Op, PieceType, PieceTypeId, Player, piece,
+};
 use crate::syntax::Node;
 use crate::text::name_suggestion;
 use std::collections::HashMap;
@@ -142,7 +144,7 @@ pub(super) fn compile_blocks(pieces: &mut Pieces<'_>, compiler: &mut Compiler<'_
         let first_diag = compiler.diags.len();
         for (kind, is_drop) in [("moves", false), ("drops", true)] {
             for sect in p.args().iter().filter(|s| s.head() == Some(kind)) {
-                let mut mt = 0u32;
+                let mut mt = MoveType::DEFAULT;
                 for b in sect.args() {
                     if b.head() == Some("move-type") {
                         mt = compiler.move_type(move_type_marker_name(b));
@@ -206,7 +208,7 @@ pub(super) fn ignore_types_out_of_play(
     setup: &Setup,
     unlimited_drops: &[bool],
     code: &[Op],
-    type_lists: &[u32],
+    type_lists: &[PieceTypeId],
 ) {
     let in_play = types_in_play(types, setup, unlimited_drops, code, type_lists);
     for (ti, range) in by_type {
@@ -235,7 +237,7 @@ fn types_in_play(
     setup: &Setup,
     unlimited_drops: &[bool],
     code: &[Op],
-    type_lists: &[u32],
+    type_lists: &[PieceTypeId],
 ) -> Vec<bool> {
     let mut in_play = vec![false; types.len()];
     let mut todo: Vec<usize> = Vec::new();
@@ -246,7 +248,7 @@ fn types_in_play(
         }
     };
     for &(_, pc) in &setup.on_board {
-        mark(piece::ty(pc) as usize, &mut in_play, &mut todo);
+        mark(piece::ty(pc).index(), &mut in_play, &mut todo);
     }
     for &(_, t, n) in &setup.in_hand {
         if n > 0 {
@@ -265,12 +267,12 @@ fn types_in_play(
                     Op::End => break,
                     Op::Add { types, ntypes, .. } => {
                         for &u in &type_lists[types as usize..(types + ntypes) as usize] {
-                            mark(u as usize, &mut in_play, &mut todo);
+                            mark(u.index(), &mut in_play, &mut todo);
                         }
                     }
-                    Op::ChangeType(u, _) => mark(u as usize, &mut in_play, &mut todo),
-                    Op::Create { ty, .. } if ty != NONE => {
-                        mark(ty as usize, &mut in_play, &mut todo)
+                    Op::ChangeType(u, _) => mark(u.index(), &mut in_play, &mut todo),
+                    Op::Create { ty, .. } if !ty.is_none() => {
+                        mark(ty.index(), &mut in_play, &mut todo)
                     }
                     _ => {}
                 }

@@ -5,7 +5,7 @@ use super::Ctx;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::board::Board;
 use crate::model::names::Names;
-use crate::model::{PieceType, piece};
+use crate::model::{PieceType, PieceTypeId, piece};
 use crate::syntax::Node;
 use crate::text::name_suggestion;
 
@@ -84,7 +84,7 @@ pub(super) fn board_setup(
                 match board.position_index.get(w) {
                     Some(&pos) => setup
                         .on_board
-                        .push((pos, piece::make(ty, p, types[ty as usize].attrs))),
+                        .push((pos, piece::make(PieceTypeId::new(ty), p, types[ty as usize].attrs))),
                     None if board.killed.contains(w) => cx.diags.push(
                         Diagnostic::warning(
                             codes::UNKNOWN_POSITION,
