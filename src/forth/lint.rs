@@ -208,6 +208,17 @@ pub(crate) struct LintState {
     def: Option<Def>,
     /// Lines where an unknown word was skipped while interpreting.
     skipped_lines: HashSet<(FileId, u32)>,
+    /// A `LOAD` failed (the index of its finding): later findings would follow from the
+    /// missing file, and are not recorded.
+    incomplete: Option<usize>,
+}
+
+impl LintState {
+    fn record(&mut self, f: Finding) {
+        if self.incomplete.is_none() {
+            self.findings.push(f);
+        }
+    }
 }
 
 /// The effect of a primitive; `None` when it is control flow or depends on the data.
@@ -368,9 +379,17 @@ impl Vm {
             format!("{}:{}:{}", self.sources.get(t.0).display, s.line, s.col)
         };
         let names: Vec<String> = self.words().into_iter().map(|(n, _)| n).collect();
+        // Further uses of an unknown word in the same file, by (file, name): reported as a
+        // note of its first use.
+        let mut uses: HashMap<(FileId, &str), Vec<Token>> = HashMap::new();
+        for f in &l.findings {
+            if let Finding::Undefined { name, at, .. } = f {
+                uses.entry((at.0, name.as_str())).or_default().push(*at);
+            }
+        }
         let mut out: Vec<Diagnostic> = vec![];
         let mut seen = HashSet::new();
-        for f in &l.findings {
+        for (i, f) in l.findings.iter().enumerate() {
             let at = match f {
                 Finding::Undefined { at, .. }
                 | Finding::Unbalanced { at, .. }
@@ -378,6 +397,13 @@ impl Vm {
                 | Finding::Error(_, at) => *at,
             };
             if !l.checked.contains(&at.0) {
+                continue;
+            }
+            if let Finding::Undefined { name, .. } = f
+                && uses
+                    .get(&(at.0, name.as_str()))
+                    .is_some_and(|u| u.first() != Some(&at))
+            {
                 continue;
             }
             let d = match f {
@@ -435,7 +461,32 @@ impl Vm {
                     d
                 }
             };
-            let d = d.with_span(span(at));
+            let mut d = d.with_span(span(at));
+            if let Finding::Undefined { name, .. } = f
+                && let Some(more) = uses.get(&(at.0, name.as_str()))
+                && more.len() > 1
+            {
+                let mut lines: Vec<String> = more[1..]
+                    .iter()
+                    .take(8)
+                    .map(|t| span(*t).line.to_string())
+                    .collect();
+                if more.len() > 9 {
+                    lines.push("…".into());
+                }
+                d = d.with_note(format!(
+                    "used {} more time{} in this file (line{} {})",
+                    more.len() - 1,
+                    if more.len() == 2 { "" } else { "s" },
+                    if more.len() == 2 { "" } else { "s" },
+                    lines.join(", ")
+                ));
+            }
+            if l.incomplete == Some(i) {
+                d = d.with_note(
+                    "the program is incomplete without this file: later findings are not reported",
+                );
+            }
             if seen.insert((d.code.id, at, d.message.clone())) {
                 out.push(d);
             }
@@ -496,7 +547,7 @@ impl Vm {
                 "the definition of `{}` is not ended by `;` before the end of the file",
                 def.name
             );
-            self.lint_mut().findings.push(Finding::Unbalanced {
+            self.lint_mut().record(Finding::Unbalanced {
                 message,
                 at: def.colon,
                 note: None,
@@ -544,7 +595,7 @@ impl Vm {
                 .def
                 .as_ref()
                 .is_some_and(|d| d.name.eq_ignore_ascii_case(&name));
-            l.findings.push(Finding::Undefined {
+            l.record(Finding::Undefined {
                 name,
                 at,
                 recursive,
@@ -568,8 +619,13 @@ impl Vm {
         }
         let line = self.line_of(token);
         let l = self.lint_mut();
-        if !l.skipped_lines.contains(&line) {
+        if !l.skipped_lines.contains(&line) && l.incomplete.is_none() {
+            let load = matches!(e.kind, K::Load(_));
             l.findings.push(Finding::Error(e, token));
+            if load {
+                // Whatever the missing file defines is missing from here on.
+                l.incomplete = Some(l.findings.len() - 1);
+            }
         }
         true
     }
@@ -657,7 +713,7 @@ impl Vm {
                 }
                 let line = self.line_of(token);
                 let l = self.lint_mut();
-                l.findings.push(Finding::Undefined {
+                l.record(Finding::Undefined {
                     name: String::from_utf8_lossy(name).into_owned(),
                     at: token,
                     recursive: false,
@@ -690,7 +746,7 @@ impl Vm {
                 .lint_def()
                 .is_some_and(|d| d.name.eq_ignore_ascii_case(&name));
             self.lint_apply(None);
-            self.lint_mut().findings.push(Finding::Undefined {
+            self.lint_mut().record(Finding::Undefined {
                 name,
                 at: token,
                 recursive,
@@ -711,7 +767,7 @@ impl Vm {
                 let s = self
                     .sources
                     .span_at(token.0, token.1 as usize, token.2 as usize);
-                self.lint_mut().findings.push(Finding::Unbalanced {
+                self.lint_mut().record(Finding::Unbalanced {
                     message: format!(
                         "the definition of `{}` is not ended by `;`: `:` at line {} starts another definition",
                         def.name, s.line
@@ -826,7 +882,7 @@ impl Vm {
         };
         let Some(i) = d.open.iter().rposition(|o| accepts.contains(&o.kind)) else {
             let text = self.token_text(token);
-            self.lint_mut().findings.push(Finding::Unbalanced {
+            self.lint_mut().record(Finding::Unbalanced {
                 message: format!("`{text}` without `{opener}`"),
                 at: token,
                 note: Some("the word is ignored".into()),
@@ -840,7 +896,7 @@ impl Vm {
             self.ds_truncate(first.depth);
         }
         for o in inner {
-            self.lint_mut().findings.push(Finding::Unbalanced {
+            self.lint_mut().record(Finding::Unbalanced {
                 message: o.kind.unclosed().to_owned(),
                 at: o.at,
                 note: Some(format!("`{text}` closes an outer structure first")),
@@ -867,7 +923,7 @@ impl Vm {
         if checked && def.checked {
             let mut repaired = false;
             for o in &def.open {
-                self.lint_mut().findings.push(Finding::Unbalanced {
+                self.lint_mut().record(Finding::Unbalanced {
                     message: o.kind.unclosed().to_owned(),
                     at: o.at,
                     note: Some(format!("the definition of `{}` ends first", def.name)),
@@ -876,7 +932,7 @@ impl Vm {
             }
             let depth = self.stack().len();
             if !repaired && !def.tainted && !def.interpreted && depth != def.depth {
-                self.lint_mut().findings.push(Finding::Unbalanced {
+                self.lint_mut().record(Finding::Unbalanced {
                     message: format!(
                         "the definition of `{}` leaves the compile-time stack unbalanced ({} cells at `;`, {} at `:`)",
                         def.name, depth, def.depth
@@ -912,7 +968,7 @@ impl Vm {
             && let (Some(c), Some(d)) = (computed, def.declared)
             && (c.net() != d.net() || c.inputs > d.inputs)
         {
-            l.findings.push(Finding::StackEffect {
+            l.record(Finding::StackEffect {
                 message: format!(
                     "the stack comment of `{}` declares that it {d}, but its body {c}",
                     def.name
@@ -982,7 +1038,15 @@ mod tests {
         let d = vm.finish_lint();
         let f: Vec<String> = d
             .iter()
-            .map(|d| format!("{} {} {} {:?}", d.code.id, place(&vm, d), d.message, d.notes))
+            .map(|d| {
+                format!(
+                    "{} {} {} {:?}",
+                    d.code.id,
+                    place(&vm, d),
+                    d.message,
+                    d.notes
+                )
+            })
             .collect();
         assert_eq!(
             f,
