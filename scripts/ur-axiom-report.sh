@@ -33,7 +33,7 @@ while read -r a b w1 w2 d; do
   i=$((i + 1))
   for mode in noswap swap; do
     flag=""; [ "$mode" = noswap ] && flag="--no-swap"
-    (cd "$dir" && "$bin" autoplay "Ur-[$a]" "Ur-[$b]" -n "$games" -j "$jobs" --seed "$i" $flag --json) \
+    (cd "$dir" && "$bin" autoplay "Ur-[$a]" "Ur-[$b]" -n "$games" -j "$jobs" --seed "$i" --max-plies 20000 $flag --json) \
       > "$work/$i-$mode.json"
   done
   echo "$i $a $b $w1 $w2 $d" >> "$work/pairings.txt"

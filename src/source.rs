@@ -208,6 +208,11 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
 
+    /// Renames a file as shown to users.
+    pub fn set_display(&mut self, id: FileId, display: String) {
+        self.files[id.0 as usize].display = display;
+    }
+
     pub fn len(&self) -> usize {
         self.files.len()
     }

@@ -914,3 +914,115 @@ fn inherited_priorities_are_warnings() {
     assert!(out.contains("error[DZ0607"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dagaz lint` on an Axiom program (`.4th`): every kind of ForthScript finding with its
+/// place, in the concise, JSON and SARIF formats; a folder lints its variant files; clean
+/// programs exit 0, an unreadable one 2.
+#[test]
+fn forth_programs_lint_with_places_and_codes() {
+    use predicates::prelude::PredicateBooleanExt;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let broken = "tests/fixtures/axiom/lint/Broken.4th";
+    let expected = "\
+tests/fixtures/axiom/lint/Broken.4th:4:18: error[DZ1030/forth-used-before-definition]: `extra` is used before its definition
+    note: `extra` is defined later, at tests/fixtures/axiom/lint/Broken.4th:5:3
+tests/fixtures/axiom/lint/Broken.4th:7:1: warning[DZ1032/forth-stack-effect]: the stack comment of `tripled` declares that it takes 1 and leaves 1 (net +0), but its body takes 1 and leaves 2 (net +1)
+tests/fixtures/axiom/lint/Broken.4th:8:36: error[DZ1031/forth-unbalanced-structure]: `IF` is not closed by `THEN` or `ENDIF`
+    note: the definition of `home-bonus` ends first
+tests/fixtures/axiom/lint/Broken.4th:9:21: error[DZ1001/forth-undefined-word]: undefined word `my-homes`
+    note: did you mean `my-home`?
+tests/fixtures/axiom/lint/Broken.4th:10:23: error[DZ1031/forth-unbalanced-structure]: `THEN` without `IF`
+    note: the word is ignored
+tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structure]: the definition of `unended` is not ended by `;`: `:` at line 12 starts another definition
+";
+    for arg in [broken, "tests/fixtures/axiom/lint"] {
+        let out = dagaz()
+            .current_dir(root)
+            .args(["lint", "--format", "concise", arg])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{arg}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{arg}");
+    }
+    let json = dagaz()
+        .current_dir(root)
+        .args(["lint", "--format", "json", broken])
+        .output()
+        .unwrap();
+    assert_eq!(json.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let found: Vec<(String, u64, u64)> = doc["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found[0], ("DZ1030".into(), 4, 18));
+    assert_eq!(found.len(), 6, "{found:?}");
+    assert_eq!(doc["summary"]["errors"], 5);
+    assert_eq!(doc["summary"]["warnings"], 1);
+    let sarif = dagaz()
+        .current_dir(root)
+        .args(["lint", "--format", "sarif", broken])
+        .output()
+        .unwrap();
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let run = &log["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "forth-undefined-word",
+            "forth-used-before-definition",
+            "forth-unbalanced-structure",
+            "forth-stack-effect"
+        ]
+    );
+    let first = &run["results"][0];
+    assert_eq!(
+        first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        broken
+    );
+    assert_eq!(
+        first["locations"][0]["physicalLocation"]["region"]["startLine"],
+        4
+    );
+    // `--allow` takes the new codes; the fixture games are clean.
+    dagaz()
+        .current_dir(root)
+        .args([
+            "lint",
+            "--allow",
+            "forth-stack-effect",
+            "--format",
+            "concise",
+            broken,
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("DZ1032").not());
+    for clean in ["tests/fixtures/axiom/race", "tests/fixtures/axiom/capture"] {
+        dagaz()
+            .current_dir(root)
+            .args(["lint", "--format", "concise", clean])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("DZ10").not());
+    }
+    dagaz()
+        .current_dir(root)
+        .args(["lint", "tests/fixtures/axiom/lint/Missing.4th"])
+        .assert()
+        .code(2);
+}

@@ -140,6 +140,47 @@ impl Program {
     /// Loads the variant file at `path`. `engine_dir` is a further folder to look for the
     /// runtime files in.
     pub fn load(path: &Path, engine_dir: Option<&Path>) -> Result<Program, AxiomError> {
+        let Loading {
+            mut vm,
+            mut host,
+            xts,
+            core,
+            axiom,
+        } = Loading::new(path, engine_dir, false)?;
+        vm.clear_stacks();
+        vm.output.clear();
+        let layout = Layout::resolve(&mut vm, &mut host)?;
+        // Axiom 1.50's vectored `add-move` (`$add-move`), set by its DLL.
+        if let (Some(var), Some(add)) = (vm.find(b"$add-move"), vm.find(b"add-move")) {
+            if vm.cell(var + 16)? == 0 {
+                vm.set_cell(var + 16, (add + 12) as i32)?;
+            }
+        }
+        let info = GameInfo::read(&vm, &layout, path)?;
+        Ok(Program {
+            vm,
+            layout,
+            info: Arc::new(info),
+            xts,
+            path: path.to_path_buf(),
+            runtime: (core, axiom),
+        })
+    }
+}
+
+/// A VM with a program loaded, and what loading it used.
+struct Loading {
+    vm: Vm,
+    host: Runtime,
+    xts: Arc<NativeXts>,
+    core: Option<PathBuf>,
+    axiom: Option<PathBuf>,
+}
+
+impl Loading {
+    /// Loads the runtime and the variant file at `path` into a new VM; in lint mode
+    /// (`lint`), the VM records findings in the variant's files and goes on loading.
+    fn new(path: &Path, engine_dir: Option<&Path>, lint: bool) -> Result<Loading, AxiomError> {
         let dir = path
             .parent()
             .map(Path::to_path_buf)
@@ -166,6 +207,12 @@ impl Program {
         for name in NATIVES {
             vm.define_native(name).map_err(AxiomError::Forth)?;
             natives.push(vm.latest() + 12);
+        }
+        if lint {
+            vm.start_lint();
+            for (name, inputs, outputs) in super::natives::EFFECTS {
+                vm.declare_effect(name, *inputs, *outputs);
+            }
         }
         let xts = Arc::new(NativeXts::new(&vm, natives)?);
         // Loading runs top-level code: `pieces}` fills the Zobrist tables with `$Rand64!`.
@@ -195,26 +242,81 @@ impl Program {
             )
             .map_err(AxiomError::Forth)?;
         }
-        load(&mut vm, path, &mut host)?;
-        vm.clear_stacks();
-        vm.output.clear();
-        let layout = Layout::resolve(&mut vm, &mut host)?;
-        // Axiom 1.50's vectored `add-move` (`$add-move`), set by its DLL.
-        if let (Some(var), Some(add)) = (vm.find(b"$add-move"), vm.find(b"add-move")) {
-            if vm.cell(var + 16)? == 0 {
-                vm.set_cell(var + 16, (add + 12) as i32)?;
-            }
+        if lint {
+            vm.lint_check_files();
         }
-        let info = GameInfo::read(&vm, &layout, path)?;
-        Ok(Program {
+        load(&mut vm, path, &mut host)?;
+        Ok(Loading {
             vm,
-            layout,
-            info: Arc::new(info),
+            host,
             xts,
-            path: path.to_path_buf(),
-            runtime: (core, axiom),
+            core,
+            axiom,
         })
     }
+}
+
+/// What `dagaz lint` found in an Axiom program.
+pub struct Linted {
+    /// The program's files, shown as paths from the folder lint ran in.
+    pub sources: crate::source::SourceMap,
+    /// Findings in the variant file and the files it loads (not the runtime files).
+    pub diagnostics: Vec<crate::diagnostics::Diagnostic>,
+}
+
+/// Lints the Axiom program whose variant file is `path`: loads it as [`Program::load`] does
+/// (same search for `CORE.4TH` and `axiom.4th`, else dagaz's prelude and layer), in the
+/// Forth VM's lint mode ([`crate::forth::lint`]). A failure that stops loading (an
+/// unreadable variant file, the step budget, full memory) is one more finding.
+pub fn lint(path: &Path, engine_dir: Option<&Path>) -> Linted {
+    let mut vm_after = None;
+    let mut diagnostics = vec![];
+    match Loading::new(path, engine_dir, true) {
+        Ok(l) => vm_after = Some(l.vm),
+        Err(AxiomError::Forth(e)) => diagnostics.push(e.to_diagnostic()),
+        Err(e) => diagnostics.push(crate::diagnostics::Diagnostic::error(
+            crate::forth::error::codes::LOAD,
+            e.to_string(),
+        )),
+    }
+    let Some(mut vm) = vm_after else {
+        return Linted {
+            sources: crate::source::SourceMap::new(),
+            diagnostics,
+        };
+    };
+    // Files as paths from the folder lint ran in (the VM shows them from the variant's).
+    let sources = Arc::make_mut(&mut vm.sources);
+    for i in 0..sources.len() {
+        let id = crate::span::FileId(i as u32);
+        let f = sources.get(id);
+        if f.path.is_file() {
+            let shown = normalize(&f.path);
+            sources.set_display(id, shown);
+        }
+    }
+    diagnostics.extend(vm.finish_lint());
+    let sources = (*vm.sources).clone();
+    Linted {
+        sources,
+        diagnostics,
+    }
+}
+
+/// `a/b/../c` as `a/c`, without touching the file system.
+fn normalize(p: &Path) -> String {
+    use std::path::Component;
+    let mut out: Vec<Component> = vec![];
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out.iter().collect::<PathBuf>().display().to_string()
 }
 
 impl Layout {

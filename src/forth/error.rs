@@ -25,6 +25,14 @@ pub mod codes {
     code!(LOAD, "DZ1011", "forth-load");
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
+    // Reported by `dagaz lint` only.
+    code!(
+        USED_BEFORE_DEFINITION,
+        "DZ1030",
+        "forth-used-before-definition"
+    );
+    code!(UNBALANCED_STRUCTURE, "DZ1031", "forth-unbalanced-structure");
+    code!(STACK_EFFECT, "DZ1032", "forth-stack-effect");
 }
 
 /// What went wrong.

@@ -41,7 +41,13 @@ impl Vm {
             .into());
         }
         self.inputs.push(Input { file, pos: 0 });
-        let r = self.interpret_loop(host);
+        if self.lint.is_some() {
+            self.lint_file_start(file);
+        }
+        let mut r = self.interpret_loop(host);
+        if self.lint.is_some() && r.is_ok() {
+            r = self.lint_file_end(file);
+        }
         self.inputs.pop();
         if r.is_err() {
             self.set_state(false);
@@ -64,14 +70,34 @@ impl Vm {
                 if e.place.is_none() {
                     e.place = self.place_of(token);
                 }
+                if self.lint.is_some() && self.lint_error(e.clone(), token) {
+                    continue;
+                }
                 return Err(e);
             }
         }
     }
 
-    fn interpret_token(&mut self, token: (FileId, u32, u32), host: &mut dyn Host) -> FResult<()> {
+    pub(crate) fn interpret_token(
+        &mut self,
+        token: (FileId, u32, u32),
+        host: &mut dyn Host,
+    ) -> FResult<()> {
         let name = self.cstr(PAD)?.to_vec();
-        if let Some(nfa) = self.find(&name) {
+        if self.lint.is_some() {
+            return self.lint_token(&name, token, host);
+        }
+        self.interpret_name(&name, token, host)
+    }
+
+    /// Executes or compiles the word or number `name` read at `token`.
+    pub(crate) fn interpret_name(
+        &mut self,
+        name: &[u8],
+        token: (FileId, u32, u32),
+        host: &mut dyn Host,
+    ) -> FResult<()> {
+        if let Some(nfa) = self.find(name) {
             let xt = nfa + 12;
             if self.compiling() && !self.is_immediate(nfa) {
                 let at = self.here();
@@ -81,7 +107,7 @@ impl Vm {
             } else {
                 self.execute(xt, host)
             }
-        } else if let Some(v) = parse_number(&name, self.base()) {
+        } else if let Some(v) = parse_number(name, self.base()) {
             if self.compiling() {
                 let at = self.here();
                 let lit = self.primitive_xt(p::LIT)?;
@@ -93,7 +119,7 @@ impl Vm {
                 self.push(v)
             }
         } else {
-            Err(K::UndefinedWord(String::from_utf8_lossy(&name).into_owned()).into())
+            Err(K::UndefinedWord(String::from_utf8_lossy(name).into_owned()).into())
         }
     }
 
@@ -135,6 +161,12 @@ impl Vm {
             i += 1;
         }
         input.pos = i;
+        let file = input.file;
+        if delim == b' ' && start < end {
+            if let Some(l) = self.lint.as_mut() {
+                l.last_parsed = Some((file, start as u32, (end - start) as u32));
+            }
+        }
         let word = &text[start..end];
         let word = &word[..word.len().min(PAD_SIZE as usize - 1)];
         self.write_cstr(PAD, word)?;

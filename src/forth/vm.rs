@@ -53,6 +53,9 @@ pub(crate) const A_VOCABULARY: u32 = 36;
 pub(crate) const A_ENTRY: u32 = 64;
 /// A pseudo execution token whose code field is `HALT`.
 pub(crate) const HALT_XT: u32 = 72;
+/// A pseudo execution token whose code field is the internal `undefined` primitive: lint
+/// mode compiles it in place of a word that is not defined (it fails if it ever runs).
+pub(crate) const UNDEFINED_XT: u32 = 76;
 /// `PAD`: where `WORD` leaves the parsed word, as a NUL-terminated string.
 pub const PAD: u32 = 256;
 /// Size of `PAD`.
@@ -137,6 +140,8 @@ pub struct Vm {
     pub root: PathBuf,
     /// The span of the token the text interpreter read last.
     pub(crate) last_token: Option<(FileId, u32, u32)>,
+    /// Lint mode ([`Vm::start_lint`]): findings are recorded and loading goes on.
+    pub(crate) lint: Option<Box<super::lint::LintState>>,
 }
 
 const MAX_OUTPUT: usize = 1 << 20;
@@ -197,6 +202,8 @@ primitives! {
     FLT "F<" false, FGT "F>" false, FEQ "F=" false, FZLT "F0<" false, FZEQ "F0=" false,
     FDUP "FDUP" false, FDROP "FDROP" false, FSWAP "FSWAP" false, FOVER "FOVER" false,
     F2DUP "F2DUP" false, STOF "S>F" false, FTOS "F>S" false, FDOT "F." false,
+    // lint mode's placeholder for an undefined word
+    UNDEF " undefined" false,
 }
 
 impl Vm {
@@ -218,6 +225,7 @@ impl Vm {
             output: Vec::new(),
             root: PathBuf::from("."),
             last_token: None,
+            lint: None,
         };
         vm.poke(A_BASE, 10);
         vm.poke(A_DP, DICT_START as i32);
@@ -225,6 +233,7 @@ impl Vm {
         vm.poke(A_CONTEXT, A_VOCABULARY as i32);
         vm.poke(A_ENTRY + 4, HALT_XT as i32);
         vm.poke(HALT_XT, p::HALT);
+        vm.poke(UNDEFINED_XT, p::UNDEF);
         for (n, (name, imm)) in PRIMITIVES.iter().enumerate() {
             if name.starts_with(' ') {
                 continue;
@@ -541,6 +550,9 @@ impl Vm {
         self.comma(code)?;
         let voc = self.cell(A_CURRENT)? as u32;
         self.set_cell(voc, nfa as i32)?;
+        if self.lint.is_some() {
+            self.lint_defined(nfa);
+        }
         Ok(nfa)
     }
 
@@ -1149,7 +1161,15 @@ impl Vm {
             }
             p::UNDEFINED => {
                 let a = self.pop()? as u32;
+                if self.lint.is_some() {
+                    // Recorded; the caller gets the placeholder's execution token.
+                    self.lint_undefined_tick(a)?;
+                    return Ok(());
+                }
                 return Err(K::UndefinedWord(self.cstring(a)).into());
+            }
+            p::UNDEF => {
+                return Err(K::UndefinedWord(super::lint::PLACEHOLDER.into()).into());
             }
             p::ERROR => {
                 let a = self.pop()? as u32;

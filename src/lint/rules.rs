@@ -5,6 +5,7 @@
 //! here, so the documentation and the tests are the same files.
 
 use crate::diagnostics::{Code, Severity, codes as core};
+use crate::forth::error::codes as forth;
 
 /// Codes reported only by lint (the other phases' codes live in `diagnostics::codes`).
 pub mod codes {
@@ -570,6 +571,102 @@ pub static RULES: &[Rule] = &[
         "(--deep) pieces that never move",
         "Pieces of these types were on the board in the playouts but never moved: their move blocks may never succeed.",
         "piece-never-moves"
+    ),
+    rule!(
+        forth::UNDEFINED_WORD,
+        Error,
+        "(Axiom) an undefined word",
+        "A word of a ForthScript file (`.4th`) is neither defined nor a number, so Axiom would stop loading the program there. `dagaz lint` reports every such word (loading goes on with a placeholder that fails if it ever runs), with the nearest defined name. A word used inside its own definition is not visible yet: call it with `RECURSE`. A word the program defines later is reported as `forth-used-before-definition` instead."
+    ),
+    rule!(
+        forth::STACK_UNDERFLOW,
+        Error,
+        "(Axiom) data stack underflow while loading",
+        "Code run while the program loads (top-level code, or an immediate word while compiling) took more items from the data stack than it held."
+    ),
+    rule!(
+        forth::STACK_OVERFLOW,
+        Error,
+        "(Axiom) data stack overflow while loading",
+        "Code run while the program loads left more items on the data stack than its limit allows."
+    ),
+    rule!(
+        forth::RETURN_STACK,
+        Error,
+        "(Axiom) return stack misuse while loading",
+        "Code run while the program loads unbalanced the return stack (`>R` without `R>`, or deep recursion)."
+    ),
+    rule!(
+        forth::MEMORY,
+        Error,
+        "(Axiom) memory access outside the dictionary",
+        "Code run while the program loads read or wrote an address outside the Forth dictionary."
+    ),
+    rule!(
+        forth::DIVISION_BY_ZERO,
+        Error,
+        "(Axiom) division by zero while loading",
+        "Code run while the program loads divided by zero."
+    ),
+    rule!(
+        forth::STEP_BUDGET,
+        Error,
+        "(Axiom) loading ran too long",
+        "Code run while the program loads ran more primitives than the loading budget (a loop that does not end?). Loading stops there."
+    ),
+    rule!(
+        forth::BAD_XT,
+        Error,
+        "(Axiom) not an execution token",
+        "Code run while the program loads executed a value that is no word (`EXECUTE` of a wrong value)."
+    ),
+    rule!(
+        forth::ABORT,
+        Error,
+        "(Axiom) the program aborted while loading",
+        "Code run while the program loads called `ABORT`, `ABORT\"` or `ERROR`."
+    ),
+    rule!(
+        forth::COMPILE,
+        Error,
+        "(Axiom) a compile error",
+        "A defining word lacks its name (the file ends after `:`, `VARIABLE`, …) or another compile error."
+    ),
+    rule!(
+        forth::LOAD,
+        Error,
+        "(Axiom) a file cannot be loaded",
+        "`LOAD name` names a file that is neither in the loading file's folder nor in the variant's folder, or `LOAD`s are nested too deeply."
+    ),
+    rule!(
+        forth::HOST,
+        Error,
+        "(Axiom) a host word refused",
+        "A word of Axiom's engine (a DLL word, such as `add-move`) was used where it cannot work while the program loads."
+    ),
+    rule!(
+        forth::DICTIONARY_FULL,
+        Error,
+        "(Axiom) the dictionary is full",
+        "The program needs more dictionary memory than the VM has. Loading stops there."
+    ),
+    rule!(
+        forth::USED_BEFORE_DEFINITION,
+        Error,
+        "(Axiom) a word used before its definition",
+        "A ForthScript word is used (compiled, executed or ticked with `'`, as `{move}` does) before the program defines it: Forth reads a file once, top to bottom, so Axiom stops loading there. Move the definition above its first use (the note names where it is)."
+    ),
+    rule!(
+        forth::UNBALANCED_STRUCTURE,
+        Error,
+        "(Axiom) an unbalanced control structure",
+        "A colon definition leaves a control structure open (`IF` without `THEN`/`ENDIF`, `BEGIN` without `UNTIL`/`AGAIN`/`REPEAT`, `DO` without `LOOP`/`+LOOP`), closes one that is not open (`THEN` without `IF`), lacks its `;` (another `:` or the end of the file comes first), or leaves the compile-time stack deeper or shallower at `;` than at `:`. Reported at the opening word (`IF`, `:`), or at a closing word that closes nothing."
+    ),
+    rule!(
+        forth::STACK_EFFECT,
+        Warning,
+        "(Axiom) a stack comment that does not match the code",
+        "A colon definition's stack comment `( a b -- c )` declares a net effect (items left minus items taken) that differs from the effect of its body, or the body takes more items than declared. Only straight-line bodies are checked: every word must have a known effect (kernel words, engine words, variables, constants, and earlier definitions with a computed effect or a stack comment), and a control structure or a word of unknown effect skips the check. Fix the comment or the code."
     ),
 ];
 

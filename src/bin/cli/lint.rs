@@ -3,7 +3,9 @@
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
 use dagaz::diagnostics::Severity;
 use dagaz::lint::deep::DeepOptions;
-use dagaz::lint::{FileReport, Level, LintOptions, lint_loaded, lint_path, report, rules};
+use dagaz::lint::{
+    FileReport, Level, LintOptions, lint_forth_path, lint_loaded, lint_path, report, rules,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -20,7 +22,13 @@ pub enum Format {
     Github,
 }
 
-/// Validate rules files (files or folders of .zrf) with precise diagnostics.
+/// Validate rules files (.zrf, .4th, or folders of them) with precise diagnostics.
+///
+/// A .4th file is linted as an Axiom variant file with the files it LOADs (CORE.4TH and
+/// axiom.4th of its folder, else dagaz's own runtime, are not checked): undefined words,
+/// words used before their definition, unbalanced control structures and stack comments
+/// that do not match the code. A folder's .4th variant files are those no other .4th file
+/// of the folder LOADs.
 ///
 /// Exit codes: 0 clean (warnings allowed), 1 errors found (or warnings with
 /// --deny warnings), 2 usage or I/O error.
@@ -33,10 +41,12 @@ pub enum Format {
 ///   dagaz lint tictactoe --deep --playouts 50 --seed 7
 ///   dagaz lint tictactoe --format sarif -o lint.sarif
 ///   dagaz lint --explain unused-macro
+///   dagaz lint --explain forth-unbalanced-structure
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// rules files, folders (searched for .zrf), or bundled game names
+    /// rules files (.zrf), Axiom variant files (.4th), folders (searched for .zrf and .4th
+    /// variant files), or bundled game names
     #[arg(required_unless_present = "explain")]
     pub paths: Vec<PathBuf>,
     /// output format
@@ -75,9 +85,10 @@ pub struct Args {
     pub include_dir: Vec<PathBuf>,
 }
 
-/// The rules files under `path`: `.zrf` regular files of a folder, recursively and sorted, or
-/// `path` itself. Each folder is walked once (symbolic-link loops end), and only regular files
-/// are taken from folders (a FIFO or a device named `x.zrf` would block or never end).
+/// The rules files under `path`: `.zrf` regular files of a folder, recursively and sorted, and
+/// its Axiom variant files ([`forth_variants`]), or `path` itself. Each folder is walked once
+/// (symbolic-link loops end), and only regular files are taken from folders (a FIFO or a
+/// device named `x.zrf` would block or never end).
 fn collect(
     path: &Path,
     out: &mut Vec<PathBuf>,
@@ -92,9 +103,11 @@ fn collect(
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
         entries.sort();
+        let variants = forth_variants(&entries);
         for e in entries {
             if e.is_dir()
                 || (e.is_file() && e.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")))
+                || variants.contains(&e)
             {
                 collect(&e, out, seen)?;
             }
@@ -103,6 +116,46 @@ fn collect(
         out.push(path.to_path_buf());
     }
     Ok(())
+}
+
+fn is_forth(p: &Path) -> bool {
+    p.extension().is_some_and(|x| x.eq_ignore_ascii_case("4th"))
+}
+
+/// The Axiom variant files among a folder's `entries`: `.4th` regular files other than the
+/// runtime files (`CORE.4TH`, `axiom.4th`) that no other `.4th` file of the folder `LOAD`s
+/// (a base game such as `Ur.4th` is checked through its variants).
+fn forth_variants(entries: &[PathBuf]) -> Vec<PathBuf> {
+    let files: Vec<&PathBuf> = entries
+        .iter()
+        .filter(|e| e.is_file() && is_forth(e))
+        .collect();
+    let mut loaded = std::collections::HashSet::new();
+    for f in &files {
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut words = text.split_ascii_whitespace();
+        while let Some(w) = words.next() {
+            if w.eq_ignore_ascii_case("LOAD") {
+                if let Some(name) = words.next() {
+                    loaded.insert(name.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+    files
+        .into_iter()
+        .filter(|f| {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            name != "core.4th" && name != "axiom.4th" && !loaded.contains(&name)
+        })
+        .cloned()
+        .collect()
 }
 
 pub fn run(a: Args) -> u8 {
@@ -164,7 +217,12 @@ pub fn run(a: Args) -> u8 {
         }
         for f in files {
             let display = f.to_string_lossy().into_owned();
-            match lint_path(&f, &display, &opts) {
+            let linted = if is_forth(&f) {
+                lint_forth_path(&f, &display, &opts)
+            } else {
+                lint_path(&f, &display, &opts)
+            };
+            match linted {
                 Ok(r) => reports.push(r),
                 Err(d) => return usage_error(&d.message),
             }
