@@ -93,6 +93,27 @@ impl AxiomGame {
         &self.states[0]
     }
 
+    /// Generates the moves of program `k` (not the first) for the current position, and
+    /// checks that they are as many as the first program's `moves`.
+    fn sync(&mut self, k: usize, moves: &AxiomMoves) -> Result<(), ForthError> {
+        let mut span = self.spans[k];
+        let st = &mut self.states[k];
+        let recs = generate_into(st, &mut span);
+        self.spans[k] = span;
+        let recs = recs?;
+        if recs.len() != moves.recs.len() {
+            return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
+                format!(
+                    "the two programs generate {} and {} moves here",
+                    moves.recs.len(),
+                    recs.len()
+                ),
+            )));
+        }
+        st.moves = recs;
+        Ok(())
+    }
+
     fn fail(&mut self, e: ForthError) {
         if self.error.is_none() {
             self.error = Some(e.to_string());
@@ -251,23 +272,7 @@ impl Game for AxiomGame {
                         Ok(true)
                     })
             } else {
-                let mut span = self.spans[k];
-                let st = &mut self.states[k];
-                let r = generate_into(st, &mut span).and_then(|recs| {
-                    if recs.len() != moves.recs.len() {
-                        return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
-                            format!(
-                                "the two programs generate {} and {} moves here",
-                                moves.recs.len(),
-                                recs.len()
-                            ),
-                        )));
-                    }
-                    st.moves = recs;
-                    st.apply(i)
-                });
-                self.spans[k] = span;
-                r
+                self.sync(k, moves).and_then(|()| self.states[k].apply(i))
             };
             if let Err(e) = r {
                 self.fail(e);
@@ -297,21 +302,7 @@ impl Game for AxiomGame {
         let seed = rng.next_u64();
         let r = (|| -> Result<usize, ForthError> {
             if k != 0 {
-                let mut span = self.spans[k];
-                let st = &mut self.states[k];
-                let recs = generate_into(st, &mut span);
-                self.spans[k] = span;
-                let recs = recs?;
-                if recs.len() != moves.recs.len() {
-                    return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
-                        format!(
-                            "the two programs generate {} and {} moves here",
-                            moves.recs.len(),
-                            recs.len()
-                        ),
-                    )));
-                }
-                st.moves = recs;
+                self.sync(k, moves)?;
             }
             let st = &mut self.states[k];
             st.rt.rng = Rng::new(seed);

@@ -204,17 +204,9 @@ impl Runtime {
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
             layout: program.layout,
-            xts: program.xts.clone(),
             info: program.info.clone(),
             rng: Rng::new(seed),
-            generation: None,
-            report: EngineReport::default(),
-            history: Vec::new(),
-            ring: Default::default(),
-            search_depth: super::DEFAULT_SEARCH_DEPTH,
-            searched: 0,
-            scratch: Vec::new(),
-            spare: Vec::new(),
+            ..Runtime::for_loading(program.xts.clone())
         }
     }
 

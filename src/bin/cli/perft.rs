@@ -223,6 +223,20 @@ pub fn run(a: Args) -> u8 {
     let start = Instant::now();
     let (nodes, entries) = count(&engine, &state, depth, a.jobs, a.full, a.divide);
     let secs = start.elapsed().as_secs_f64();
+    let entries: Vec<(String, u64)> = entries.into_iter().map(|e| (e.notation, e.nodes)).collect();
+    report(&a, &title, depth, nodes, secs, &entries)
+}
+
+/// Prints a perft result (the count, or the divide, or JSON) on stdout and the speed on
+/// stderr; checks `--expect`.
+fn report(
+    a: &Args,
+    title: &str,
+    depth: u32,
+    nodes: u64,
+    secs: f64,
+    entries: &[(String, u64)],
+) -> u8 {
     let ok = a.expect.is_none_or(|e| e == nodes);
     let mut out = String::new();
     if a.json {
@@ -235,12 +249,12 @@ pub fn run(a: Args) -> u8 {
             "ok": ok,
             "seconds": secs,
             "nodes_per_second": nodes as f64 / secs.max(1e-9),
-            "divide": a.divide.then(|| entries.iter().map(|e| serde_json::json!({"move": e.notation, "nodes": e.nodes})).collect::<Vec<_>>()),
+            "divide": a.divide.then(|| entries.iter().map(|(m, n)| serde_json::json!({"move": m, "nodes": n})).collect::<Vec<_>>()),
         });
         out = v.to_string() + "\n";
     } else if a.divide {
-        for e in &entries {
-            out.push_str(&format!("{}: {}\n", e.notation, e.nodes));
+        for (m, n) in entries {
+            out.push_str(&format!("{m}: {n}\n"));
         }
         out.push_str(&format!("\nNodes searched: {nodes}\n"));
     } else {
@@ -400,38 +414,6 @@ fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) ->
         }
     };
     let secs = start.elapsed().as_secs_f64();
-    let ok = a.expect.is_none_or(|e| e == nodes);
-    let mut out = String::new();
-    if a.json {
-        let v = serde_json::json!({
-            "schema_version": PERFT_SCHEMA_VERSION,
-            "game": program.info.name,
-            "depth": depth,
-            "nodes": nodes,
-            "expected": a.expect,
-            "ok": ok,
-            "seconds": secs,
-            "nodes_per_second": nodes as f64 / secs.max(1e-9),
-            "divide": a.divide.then(|| entries.iter().map(|e| serde_json::json!({"move": e.notation, "nodes": e.nodes})).collect::<Vec<_>>()),
-        });
-        out = v.to_string() + "\n";
-    } else {
-        for e in &entries {
-            out.push_str(&format!("{}: {}\n", e.notation, e.nodes));
-        }
-        out.push_str(&format!(
-            "{}: depth {depth}: {nodes} leaves in {secs:.3} s ({:.0} leaves/s)\n",
-            program.info.name,
-            nodes as f64 / secs.max(1e-9)
-        ));
-    }
-    if let Err(e) = write_output(None, out.as_bytes()) {
-        return usage_error(&e);
-    }
-    if ok {
-        OK
-    } else {
-        eprintln!("perft mismatch: expected {:?}, counted {nodes}", a.expect);
-        PROBLEMS
-    }
+    let entries: Vec<(String, u64)> = entries.into_iter().map(|e| (e.notation, e.nodes)).collect();
+    report(a, &program.info.name, depth, nodes, secs, &entries)
 }
