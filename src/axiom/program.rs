@@ -421,23 +421,19 @@ impl GameInfo {
                 name
             });
         }
+        // The names of the constants whose CFAs a table holds, one every `stride` bytes.
+        let names_at = |table: u32, count: u32, stride: u32| -> Result<Vec<String>, AxiomError> {
+            (0..count)
+                .map(|k| Ok(vm.name_of((cell(table + stride * k)? as u32).wrapping_sub(12))))
+                .collect()
+        };
         let n_players = cell(l.player_count)?.clamp(0, 32) as u32;
-        let list = cell(l.players)? as u32;
-        let mut players = Vec::new();
-        for k in 0..n_players {
-            let cfa = cell(list + 4 * k)? as u32;
-            players.push(vm.name_of(cfa.wrapping_sub(12)));
-        }
+        let players = names_at(cell(l.players)? as u32, n_players, 4)?;
         if players.is_empty() {
             return Err(AxiomError::Game("the program defines no players".into()));
         }
         let n_pieces = cell(l.piece_count)?.clamp(0, 1024) as u32;
-        let table = cell(l.pieces)? as u32;
-        let mut pieces = Vec::new();
-        for t in 0..n_pieces {
-            let cfa = cell(table + 16 * t)? as u32;
-            pieces.push(vm.name_of(cfa.wrapping_sub(12)));
-        }
+        let pieces = names_at(cell(l.pieces)? as u32, n_pieces, 16)?;
         Ok(GameInfo {
             players,
             positions,
@@ -575,4 +571,24 @@ impl Program {
         }
         Ok((out, skipped))
     }
+}
+
+/// A player or game name as an Axiom variant file: `X.4th` (any case of the extension), or
+/// `X` when `X.4th` exists beside where `X` points (as Axiom's AutoPlay resolved its
+/// arguments in the current folder). `None` when the name is an existing file of another
+/// kind or no such `.4th` file exists.
+pub fn variant_path(spec: &str) -> Option<PathBuf> {
+    let p = Path::new(spec);
+    if spec.to_ascii_lowercase().ends_with(".4th") {
+        return Some(p.to_path_buf());
+    }
+    if p.is_file() {
+        return None;
+    }
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = format!("{}.4th", p.file_name()?.to_str()?);
+    find_file_ci(dir, &name)
 }

@@ -306,18 +306,7 @@ impl Side {
 /// The two players as Axiom programs, when they name `.4th` files: `X.4th`, or `X` when
 /// `X.4th` exists in the current folder (as Axiom's AutoPlay resolved its arguments).
 fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
-    let path_of = |spec: &str| -> Option<PathBuf> {
-        let p = Path::new(spec);
-        if spec.to_ascii_lowercase().ends_with(".4th") {
-            return Some(p.to_path_buf());
-        }
-        let dir = p
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = format!("{}.4th", p.file_name()?.to_str()?);
-        dagaz::axiom::program::find_file_ci(dir, &name)
-    };
+    let path_of = dagaz::axiom::program::variant_path;
     let pa = path_of(&a.a);
     let pb = a.b.as_deref().map(path_of);
     match (pa, pb) {

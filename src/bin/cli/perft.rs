@@ -188,7 +188,7 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
-    if let Some(path) = axiom_path(game) {
+    if let Some(path) = dagaz::axiom::program::variant_path(game) {
         return run_axiom(&path, depth, &a);
     }
     let (loaded, slug) = match load(game, None, &a.include_dir, a.format) {
@@ -351,24 +351,6 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         }
     }
     if failures > 0 { PROBLEMS } else { OK }
-}
-
-/// GAME as an Axiom program: `X.4th`, or `X` when `X.4th` exists (as AutoPlay resolved
-/// names).
-fn axiom_path(spec: &str) -> Option<PathBuf> {
-    let p = Path::new(spec);
-    if spec.to_ascii_lowercase().ends_with(".4th") {
-        return Some(p.to_path_buf());
-    }
-    if p.is_file() {
-        return None;
-    }
-    let dir = p
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = format!("{}.4th", p.file_name()?.to_str()?);
-    dagaz::axiom::program::find_file_ci(dir, &name)
 }
 
 /// Perft of an Axiom program.
