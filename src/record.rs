@@ -39,6 +39,27 @@ pub struct RunSettings {
     /// written).
     #[serde(default, skip_serializing_if = "Repetition::is_draw")]
     pub repetition: Repetition,
+    /// The round robin or gauntlet this game belongs to (absent in a two-player run).
+    /// `players`, `titles` and `games` above are then this game's pairing and the games
+    /// per pairing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<Tournament>,
+}
+
+/// The tournament of a game of a round robin or gauntlet (`autoplay P1 P2 P3 …`): all its
+/// players, its form, and the pairing the game belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tournament {
+    /// Specs of all the players, as given.
+    pub players: Vec<String>,
+    /// Titles of their variants.
+    pub titles: Vec<String>,
+    /// The first player meets each of the others only (`--gauntlet`).
+    pub gauntlet: bool,
+    /// Players also meet themselves (`--self-play`).
+    pub self_play: bool,
+    /// This game's pairing: the indices in `players` of player A and player B.
+    pub pair: [usize; 2],
 }
 
 impl RunSettings {
@@ -56,6 +77,25 @@ impl RunSettings {
             depth: None,
             time_ms: None,
             repetition: Repetition::Draw,
+            tournament: None,
+        }
+    }
+
+    /// The settings every game of the run shares: for a game of a tournament, these
+    /// settings without the pairing (its players, titles and `pair`); otherwise all of
+    /// them. Shards of one run have equal run settings.
+    pub fn run_part(&self) -> RunSettings {
+        match &self.tournament {
+            None => self.clone(),
+            Some(t) => RunSettings {
+                players: Default::default(),
+                titles: Default::default(),
+                tournament: Some(Tournament {
+                    pair: [0, 0],
+                    ..t.clone()
+                }),
+                ..self.clone()
+            },
         }
     }
 }
@@ -151,6 +191,8 @@ pub fn settings_difference(a: &RunSettings, b: &RunSettings) -> Option<&'static 
         Some("time_ms")
     } else if a.repetition != b.repetition {
         Some("repetition")
+    } else if a.tournament != b.tournament {
+        Some("tournament")
     } else {
         None
     }

@@ -819,3 +819,391 @@ fn games_lists_the_variant_files_of_an_axiom_folder() {
         serde_json::json!(["White", "Black"])
     );
 }
+
+/// The records of a round robin, as the games file holds them (one JSON object a line).
+fn record_lines(p: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_round_robin_plays_every_pairing_in_one_reproducible_pool() {
+    let players = ["ur-random", "ur-simple", "ur-aggressive"];
+    let args = [&players[..], &["-n", "4", "--seed", "3"]].concat();
+    let (a, b) = (tmp("rr-j1.jsonl"), tmp("rr-j2.jsonl"));
+    let out1 = autoplay(&[&args[..], &["-j", "1"]].concat(), &a);
+    let out2 = autoplay(&[&args[..], &["-j", "2"]].concat(), &b);
+    assert_eq!(records(&a), records(&b));
+    assert_eq!(out1, out2);
+    let r = records(&a);
+    assert_eq!(r.len(), 12);
+    // Game k of pairing p (of 3) has index (k / 2)·6 + 2p + k mod 2; A is the pairing's
+    // first player; the seed derives from the run seed and the index; colours alternate.
+    let pairs = [[0, 1], [0, 2], [1, 2]];
+    for (i, g) in r.iter().enumerate() {
+        assert_eq!(g.game_index, i as u64);
+        let t = g.settings.tournament.as_ref().unwrap();
+        let p = (i % 6) / 2;
+        assert_eq!(t.pair, pairs[p]);
+        assert_eq!(t.players, players);
+        assert!(!t.gauntlet && !t.self_play);
+        assert_eq!(
+            g.settings.players,
+            [players[pairs[p][0]], players[pairs[p][1]]]
+        );
+        assert_eq!(g.settings.games, 4);
+        assert_eq!(g.game_seed, dagaz::tournament::game_seed(3, i as u64));
+        assert_eq!(g.seats[0].player, if i % 2 == 0 { "A" } else { "B" });
+        assert!(g.error.is_none());
+    }
+    // Per-pairing results in the usual format, then the players, the crosstable and the
+    // ratings.
+    assert_eq!(out1.matches("score of A:").count(), 3, "{out1}");
+    assert!(out1.contains("A = ur-simple (\"Ur [simple]\"), B = ur-aggressive"));
+    for x in [
+        " 1 ur-random (\"Ur [random]\"): random",
+        "round robin of 3 players, 4 games per pairing, seed 3: 12 games",
+        "crosstable: the row's points against the column / games",
+        "joint Elo (logistic model, maximum likelihood",
+    ] {
+        assert!(out1.contains(x), "{x}\n{out1}");
+    }
+    // `stats` shows the same per-pairing summaries and the same tables.
+    let st = dagaz()
+        .arg("stats")
+        .arg(&a)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let st = String::from_utf8(st).unwrap();
+    let tables = |s: &str| s[s.find("round robin of").unwrap()..].to_owned();
+    assert_eq!(tables(&st), tables(&out1));
+    assert_eq!(
+        st[..st.find("\nround robin of").unwrap()],
+        out1[..out1.find("\nplayers:").unwrap()]
+    );
+    // JSON: the per-pairing summaries and the tournament object.
+    let json = dagaz()
+        .arg("autoplay")
+        .args(&args)
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["matches"].as_array().unwrap().len(), 3);
+    assert_eq!(v["ai"][1], "greedy (progress 10)");
+    let t = &v["tournament"];
+    assert_eq!(t["schema_version"], 1);
+    assert_eq!(t["format"], "round-robin");
+    assert_eq!(t["games"], 12);
+    assert!(t["crosstable"][0][0].is_null());
+    let c01 = &t["crosstable"][0][1];
+    let c10 = &t["crosstable"][1][0];
+    assert_eq!(c01["games"], 4);
+    assert_eq!(
+        c01["points"].as_f64().unwrap() + c10["points"].as_f64().unwrap(),
+        4.0
+    );
+    assert_eq!(c01["wins"], c10["losses"]);
+    let rated = t["ratings"]["players"].as_array().unwrap();
+    assert_eq!(rated.len(), 3);
+    assert_eq!(rated[0]["rank"], 1);
+    let stats_json = dagaz()
+        .args(["stats", "--format", "json"])
+        .arg(&a)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let sv: serde_json::Value = serde_json::from_slice(&stats_json).unwrap();
+    assert_eq!(sv["tournaments"][0], *t);
+    // CSV tables.
+    let csv = |table: &str| {
+        let o = dagaz()
+            .args(["stats", "--format", "csv", "--table", table])
+            .arg(&a)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let cross = csv("crosstable");
+    assert!(cross.starts_with("run_seed,player,opponent,games,wins,draws,losses,points,score\n"));
+    assert_eq!(cross.lines().count(), 7);
+    let ratings = csv("ratings");
+    assert!(
+        ratings
+            .starts_with("run_seed,rank,player,status,elo,elo_low,elo_high,games,points,score\n")
+    );
+    assert_eq!(ratings.lines().count(), 4);
+    // Two-player records have no tournament: the tables are empty, and their JSON has no
+    // `tournaments`.
+    let two = tmp("rr-two.jsonl");
+    autoplay(&["ur-random", "ur-simple", "-n", "2"], &two);
+    let o = dagaz()
+        .args(["stats", "--format", "csv", "--table", "ratings"])
+        .arg(&two)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(o).unwrap().lines().count(), 1);
+    let o = dagaz()
+        .args(["stats", "--format", "json"])
+        .arg(&two)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+    assert!(v.get("tournaments").is_none());
+    assert!(
+        !String::from_utf8(records_text(&two))
+            .unwrap()
+            .contains("tournament")
+    );
+}
+
+fn records_text(p: &std::path::Path) -> Vec<u8> {
+    std::fs::read(p).unwrap()
+}
+
+#[test]
+fn an_interrupted_round_robin_resumes_to_the_same_records() {
+    let args = ["ur-random", "ur-simple", "ur-aggressive", "-n", "4"];
+    let full = tmp("rr-full.jsonl");
+    let whole = autoplay(&args, &full);
+    // An interrupted run: some games finished, one recorded as interrupted, the last
+    // record cut short by a kill.
+    let lines = record_lines(&full);
+    let cut = tmp("rr-cut.jsonl");
+    let mut text = String::new();
+    for (i, l) in lines.iter().enumerate().take(7) {
+        if i == 2 {
+            continue;
+        }
+        if i == 4 {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["result"] = "interrupted".into();
+            v["end"] = "interrupted".into();
+            v["winner"] = serde_json::Value::Null;
+            v["score_a"] = serde_json::Value::Null;
+            text += &serde_json::to_string(&v).unwrap();
+        } else {
+            text += l;
+        }
+        text.push('\n');
+    }
+    text += &lines[9][..40];
+    std::fs::write(&cut, &text).unwrap();
+    let resumed = dagaz()
+        .arg("autoplay")
+        .args(args)
+        .arg("--resume")
+        .arg(&cut)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("dropped an incomplete last record"));
+    assert_eq!(records(&cut), records(&full));
+    assert_eq!(String::from_utf8(resumed.stdout).unwrap(), whole);
+    // Extending: -n 2, then -n 4 with --resume, gives the run of -n 4: the games keep
+    // their indices.
+    let ext = tmp("rr-ext.jsonl");
+    autoplay(
+        &["ur-random", "ur-simple", "ur-aggressive", "-n", "2"],
+        &ext,
+    );
+    assert_eq!(records(&ext).len(), 6);
+    dagaz()
+        .arg("autoplay")
+        .args(args)
+        .arg("--resume")
+        .arg(&ext)
+        .assert()
+        .success();
+    assert_eq!(records(&ext), records(&full));
+    // Shards of a round robin merge into the whole run.
+    let (s1, s2) = (tmp("rr-s1.jsonl"), tmp("rr-s2.jsonl"));
+    autoplay(&[&args[..], &["--shard", "1/2"]].concat(), &s1);
+    autoplay(&[&args[..], &["--shard", "2/2"]].concat(), &s2);
+    assert_eq!(records(&s1).len() + records(&s2).len(), 12);
+    let merged = tmp("rr-merged.jsonl");
+    dagaz()
+        .args(["stats", "merge"])
+        .arg(&s1)
+        .arg(&s2)
+        .arg("-o")
+        .arg(&merged)
+        .assert()
+        .success();
+    assert_eq!(records(&merged), records(&full));
+    // A missing shard is named.
+    let e = dagaz()
+        .args(["stats", "merge"])
+        .arg(&s1)
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8(e)
+            .unwrap()
+            .contains("of 12 games are in no shard")
+    );
+    // Resuming with other players, another seed or fewer games is refused.
+    for other in [
+        &["ur-random", "ur-simple", "ur-expectimax", "-n", "4"][..],
+        &[
+            "ur-random",
+            "ur-simple",
+            "ur-aggressive",
+            "-n",
+            "4",
+            "--seed",
+            "2",
+        ][..],
+        &["ur-random", "ur-simple", "ur-aggressive", "-n", "2"][..],
+        &[
+            "ur-random",
+            "ur-simple",
+            "ur-aggressive",
+            "-n",
+            "4",
+            "--gauntlet",
+        ][..],
+        &["ur-random", "ur-simple", "-n", "4"][..],
+    ] {
+        let e = dagaz()
+            .arg("autoplay")
+            .args(other)
+            .arg("--resume")
+            .arg(&full)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        assert!(!String::from_utf8(e).unwrap().contains("panicked"));
+    }
+}
+
+#[test]
+fn gauntlets_self_play_and_bad_round_robins() {
+    // A gauntlet: the first player against each of the others.
+    let g = tmp("gauntlet.jsonl");
+    let out = autoplay(
+        &[
+            "ur-simple",
+            "ur-random",
+            "ur-aggressive",
+            "-n",
+            "2",
+            "--gauntlet",
+        ],
+        &g,
+    );
+    let r = records(&g);
+    assert_eq!(r.len(), 4);
+    assert!(r.iter().all(|x| x.settings.players[0] == "ur-simple"));
+    assert!(
+        out.contains("gauntlet of ur-simple against 2 players"),
+        "{out}"
+    );
+    // Self-play: every player also meets itself (in a gauntlet, the first only); two
+    // players with --self-play make a round robin of three pairings.
+    let s = tmp("self.jsonl");
+    autoplay(&["ur-random", "ur-simple", "-n", "2", "--self-play"], &s);
+    let pairs: Vec<[usize; 2]> = records(&s)
+        .iter()
+        .map(|x| x.settings.tournament.as_ref().unwrap().pair)
+        .collect();
+    assert_eq!(pairs, [[0, 0], [0, 0], [0, 1], [0, 1], [1, 1], [1, 1]]);
+    let s = tmp("self-gauntlet.jsonl");
+    autoplay(
+        &[
+            "ur-random",
+            "ur-simple",
+            "ur-aggressive",
+            "-n",
+            "2",
+            "--self-play",
+            "--gauntlet",
+        ],
+        &s,
+    );
+    assert_eq!(records(&s).len(), 6);
+    // With two players and no self-play, --gauntlet is the usual match: the same records.
+    let (m1, m2) = (tmp("m1.jsonl"), tmp("m2.jsonl"));
+    let o1 = autoplay(&["ur-random", "ur-simple", "-n", "2"], &m1);
+    let o2 = autoplay(&["ur-random", "ur-simple", "-n", "2", "--gauntlet"], &m2);
+    assert_eq!(records(&m1), records(&m2));
+    assert_eq!(o1, o2);
+    // Refused with exit 2 and a reason.
+    for (bad, why) in [
+        (&["ur-random", "ur-simple", "ur-random"][..], "given twice"),
+        (
+            &[
+                "ur-random",
+                "ur-simple",
+                "ur-aggressive",
+                "--expect-score",
+                "A:0..1",
+            ][..],
+            "give two players",
+        ),
+        (
+            &[
+                "ur-random",
+                "ur-simple",
+                "ur-aggressive",
+                "--sprt",
+                "elo0=0 elo1=20",
+            ][..],
+            "give two players",
+        ),
+        (
+            &["ur-random", "ur-simple", "tic-tac-toe"][..],
+            "not variants of the same rules",
+        ),
+        (&["ur-random", "--gauntlet"][..], "two or more players"),
+        (
+            &[
+                "ur-random",
+                "ur-simple",
+                "ur-aggressive",
+                "-n",
+                "2",
+                "--shard",
+                "4/4",
+            ][..],
+            "holds no game",
+        ),
+    ] {
+        let e = dagaz()
+            .arg("autoplay")
+            .args(bad)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let e = String::from_utf8(e).unwrap();
+        assert!(e.contains(why), "{bad:?}: {e}");
+    }
+}

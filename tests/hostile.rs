@@ -485,6 +485,42 @@ fn sigterm_keeps_finished_games_and_resume_completes_the_run() {
     assert_eq!(records(&cut), records(&full));
 }
 
+/// The same for a round robin: the games of all pairings are in one file, and resuming the
+/// interrupted run gives the records of the uninterrupted one.
+#[cfg(unix)]
+#[test]
+fn sigterm_during_a_round_robin_and_resume() {
+    let args = [
+        "autoplay",
+        "ur-random",
+        "ur-simple",
+        "ur-aggressive",
+        "-n",
+        "200",
+        "-j",
+        "1",
+    ];
+    let cut = tmp("rr-cut.jsonl");
+    let _ = std::fs::remove_file(&cut);
+    let status = autoplay_until_sigterm(&args, &cut, 10);
+    let kept = records(&cut);
+    assert!(!kept.is_empty());
+    if status.code() == Some(130) {
+        assert!(kept.len() < 600, "interrupted but {} games", kept.len());
+    } else {
+        assert_eq!(status.code(), Some(0));
+    }
+    dagaz()
+        .args(args)
+        .arg("--resume")
+        .arg(&cut)
+        .assert()
+        .success();
+    let full = tmp("rr-uncut.jsonl");
+    autoplay(&args[1..], &full);
+    assert_eq!(records(&cut), records(&full));
+}
+
 /// Settings that cannot give a meaningful run are refused before any game, and a truncated
 /// last record (a kill in the middle of a write) is dropped with a warning on resume.
 #[test]

@@ -1,9 +1,11 @@
 //! Summaries of game records: scores with Wilson intervals, Elo differences, draws, game
 //! lengths, first-player advantage, per-seat results; merging shards; comparing two runs.
 //!
-//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test).
+//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test), [`ratings`]
+//! (round robins: crosstables and joint Elo ratings).
 
 pub mod interval;
+pub mod ratings;
 pub mod sprt;
 
 use crate::record::{GameEnd, GameRecord, GameResult};
@@ -776,7 +778,8 @@ pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, 
                             r.run_seed
                         )));
                     }
-                    if r.settings != *settings {
+                    // The games of a tournament's pairings differ in their players only.
+                    if r.settings.run_part() != settings.run_part() {
                         return Err(StatsError::NotOneRun(format!(
                             "{name}: players or settings differ from {n0}'s: not shards of one run"
                         )));
@@ -796,7 +799,8 @@ pub fn merge(shards: Vec<(String, Vec<GameRecord>)>) -> Result<Vec<GameRecord>, 
     Ok(out)
 }
 
-/// The game indices of a merged run that no shard holds (`0..games` of its settings).
+/// The game indices of a merged run that no shard holds (`0..games` of its settings; the
+/// indices of every pairing's games in a round robin or gauntlet).
 pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
     let Some(first) = records.first() else {
         return vec![];
@@ -807,9 +811,24 @@ pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
         .filter(|r| r.result != GameResult::Interrupted)
         .map(|r| r.game_index)
         .collect();
-    (0..first.settings.games)
-        .filter(|i| !have.contains(i))
-        .collect()
+    match &first.settings.tournament {
+        Some(t) => crate::tournament::round_robin::Schedule::of(t, first.settings.games)
+            .map(|s| s.indices().filter(|i| !have.contains(i)).collect())
+            .unwrap_or_default(),
+        None => (0..first.settings.games)
+            .filter(|i| !have.contains(i))
+            .collect(),
+    }
+}
+
+/// The number of games in the whole run of a record's settings: `games`, or in a round
+/// robin or gauntlet `games` per pairing times its pairings.
+pub fn run_games(settings: &crate::record::RunSettings) -> u64 {
+    match &settings.tournament {
+        Some(t) => crate::tournament::round_robin::Schedule::of(t, settings.games)
+            .map_or(settings.games, |s| s.total_games()),
+        None => settings.games,
+    }
 }
 
 /// Checks that records may be summarised together: no game appears twice (the same file

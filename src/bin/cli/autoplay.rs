@@ -22,30 +22,46 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// already in the games file.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Play AI against AI: two variants of the same rules, many games, with statistics.
+/// Round robins and gauntlets (three or more players).
+#[path = "autoplay_rr.rs"]
+mod round_robin;
+
+/// Play AI against AI: variants of the same rules, many games, with statistics.
 ///
 /// Players are bundled variant slugs (`dagaz games` lists them), `path/to/game.zrf` (its
 /// default variant) or `path/to/game.zrf:variant-slug`. Games run in parallel; every random
 /// choice comes from --seed, so results do not depend on -j (unless --time-ms is set).
 /// By default sides are swapped every game (colour-swapped pairs); --no-swap reproduces
-/// Axiom's AutoPlay, where player A always moves first.
+/// Axiom's AutoPlay, where player A always moves first. Three or more players play a round
+/// robin (--gauntlet: the first against each of the others), -n games per pairing, and
+/// get a crosstable and joint Elo ratings.
 ///
 /// Examples:
 ///   dagaz autoplay ur-random ur-simple -n 4
+///   dagaz autoplay ur-random ur-simple ur-aggressive -n 2
 ///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
 ///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
 ///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// player A (Axiom's "Player 1")
-    pub a: String,
-    /// player B (Axiom's "Player 2"); may be left out for a one-seat game (a solitaire, or
-    /// one AI against random players): A then plays every game
-    pub b: Option<String>,
-    /// number of games in the whole run (all shards)
+    /// players A (Axiom's "Player 1") and B ("Player 2"); B may be left out for a one-seat
+    /// game (a solitaire, or one AI against random players): A then plays every game.
+    /// Three or more players play a round robin
+    #[arg(required = true, value_name = "PLAYER")]
+    pub players: Vec<String>,
+    /// number of games in the whole run (all shards); in a round robin or gauntlet, of
+    /// each pairing
     #[arg(short = 'n', long = "games", default_value_t = 100)]
     pub games: u64,
+    /// with three or more players: the first player meets each of the others only
+    /// (default: every pair meets)
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// every player also meets itself (in a gauntlet, the first player): the first-player
+    /// score of these games is the rules' first-seat advantage at that player's level
+    #[arg(long)]
+    pub self_play: bool,
     /// worker threads (default: all cores)
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
@@ -100,6 +116,23 @@ pub struct Args {
     /// stops when decided, exit 1 when H0 is accepted
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+}
+
+impl Args {
+    /// Player A.
+    fn a(&self) -> &str {
+        &self.players[0]
+    }
+
+    /// Player B, when given.
+    fn b(&self) -> Option<&str> {
+        self.players.get(1).map(String::as_str)
+    }
+
+    /// A round robin or gauntlet: three or more players, or two with self-play.
+    fn is_tournament(&self) -> bool {
+        self.players.len() >= 3 || (self.players.len() == 2 && self.self_play)
+    }
 }
 
 /// `--repetition`.
@@ -185,7 +218,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if a.max_plies == 0 {
         return Err("--max-plies must be at least 1".to_owned());
     }
-    if let Some((k, n)) = shard.filter(|&(k, _)| (k - 1) * 2 >= a.games) {
+    if let Some((k, n)) = shard.filter(|&(k, _)| !a.is_tournament() && (k - 1) * 2 >= a.games) {
         return Err(format!(
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
             a.games
@@ -209,6 +242,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
         RepetitionArg::Draw => Repetition::Draw,
         RepetitionArg::Off => Repetition::Off,
     };
+    if a.players.len() < 2 && (a.gauntlet || a.self_play) {
+        return Err("--gauntlet and --self-play need two or more players".to_owned());
+    }
+    if a.is_tournament() {
+        return round_robin::run(a, shard, expects.len(), sprt.is_some(), repetition);
+    }
     if let Some((pa, pb)) = axiom_players(&a)? {
         let mut proto = AxiomGame::new(&pa, &pb, a.seed).map_err(|e| e.to_string())?;
         proto.repetition = repetition == Repetition::Draw;
@@ -216,13 +255,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
             proto.set_search_depth(d);
         }
         let sides = [
-            Side::axiom(&a.a, &pa),
-            Side::axiom(a.b.as_deref().unwrap_or(&a.a), &pb),
+            Side::axiom(a.a(), &pa),
+            Side::axiom(a.b().unwrap_or(a.a()), &pb),
         ];
         return play(a, proto, sides, false, shard, expects, sprt, repetition);
     }
-    let pa = resolve_with(&a.a, &a.include_dir)?;
-    let pb = match &a.b {
+    let pa = resolve_with(a.a(), &a.include_dir)?;
+    let pb = match a.b() {
         Some(b) => resolve_with(b, &a.include_dir)?,
         None => pa.clone(),
     };
@@ -307,8 +346,8 @@ impl Side {
 /// `X.4th` exists in the current folder (as Axiom's AutoPlay resolved its arguments).
 fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
     let path_of = dagaz::axiom::program::variant_path;
-    let pa = path_of(&a.a);
-    let pb = a.b.as_deref().map(path_of);
+    let pa = path_of(a.a());
+    let pb = a.b().map(path_of);
     match (pa, pb) {
         (None, None | Some(None)) => Ok(None),
         (Some(pa), None) => {
@@ -352,7 +391,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let [pa, pb] = &sides;
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
-    if a.b.is_none() && !one_seat {
+    if a.b().is_none() && !one_seat {
         return Err(format!(
             "`{}` has {} seats: give two players (the same one twice for self-play)",
             pa.spec,
@@ -371,7 +410,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         a.games,
     );
     // With one player, A plays every game.
-    settings.swap = !a.no_swap && a.b.is_some();
+    settings.swap = !a.no_swap && a.b().is_some();
     settings.max_plies = a.max_plies;
     settings.nodes = a.nodes;
     settings.depth = a.depth;
@@ -552,7 +591,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     } else {
         let mut t = axiom_lines(&summary);
         t += &human(&summary);
-        if a.b.is_some() {
+        if a.b().is_some() {
             t += &format!(
                 "A: {}; B: {}\n",
                 with_limits(pa.ai.clone(), &settings).describe(),

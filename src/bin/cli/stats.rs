@@ -1,6 +1,7 @@
 //! `dagaz stats`: summaries of game records, shard merging, balance comparison.
 
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::stats::ratings::{crosstable_csv, human as tournament_text, ratings_csv, tournaments};
 use dagaz::stats::{
     Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
     seats_csv, solo_csv, summarize,
@@ -25,6 +26,10 @@ pub enum Table {
     Lengths,
     /// one-seat games (solitaires): one row per match and player, with solve rates
     Solo,
+    /// round robins and gauntlets: one row per player and opponent
+    Crosstable,
+    /// round robins and gauntlets: joint Elo ratings, one row per player
+    Ratings,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -33,6 +38,8 @@ pub enum Table {
 ///   dagaz autoplay ur-simple ur-random -n 4 --games-out games.jsonl
 ///   dagaz stats games.jsonl
 ///   dagaz stats games.jsonl --format csv --table seats
+///   dagaz autoplay ur-random ur-simple ur-aggressive -n 2 --games-out rr.jsonl
+///   dagaz stats rr.jsonl --format csv --table ratings
 ///   dagaz stats merge games.jsonl -o merged.jsonl
 ///   dagaz stats compare games.jsonl merged.jsonl
 #[derive(clap::Args)]
@@ -153,7 +160,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 eprintln!(
                     "error: {} of {} games are in no shard (games {}{}): a shard is missing; --allow-partial merges anyway",
                     missing.len(),
-                    merged[0].settings.games,
+                    dagaz::stats::run_games(&merged[0].settings),
                     shown.join(", "),
                     if missing.len() > 10 { ", …" } else { "" }
                 );
@@ -216,17 +223,31 @@ fn run_inner(a: Args) -> Result<u8, String> {
             }
             dagaz::stats::check_poolable(&records)?;
             let s = summaries(&records);
+            // Round robins and gauntlets among the records: crosstables and ratings.
+            let t = tournaments(&records);
             let data = match a.format {
-                Format::Text => s.iter().map(human).collect::<Vec<_>>().join("\n"),
+                Format::Text => {
+                    let mut text = s.iter().map(human).collect::<Vec<_>>().join("\n");
+                    for x in &t {
+                        text += "\n";
+                        text += &tournament_text(x);
+                    }
+                    text
+                }
                 Format::Json => {
-                    serde_json::to_string_pretty(&serde_json::json!({"schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION, "matches": s})).unwrap_or_default()
-                        + "\n"
+                    let mut v = serde_json::json!({"schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION, "matches": s});
+                    if !t.is_empty() {
+                        v["tournaments"] = serde_json::json!(t);
+                    }
+                    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
                 }
                 Format::Csv => match a.table {
                     Table::Matches => matches_csv(&s)?,
                     Table::Seats => seats_csv(&s)?,
                     Table::Lengths => lengths_csv(&s)?,
                     Table::Solo => solo_csv(&s)?,
+                    Table::Crosstable => crosstable_csv(&t)?,
+                    Table::Ratings => ratings_csv(&t)?,
                 },
             };
             write_output(a.output.as_deref(), data.as_bytes())?;

@@ -1,0 +1,379 @@
+//! `dagaz autoplay P1 P2 P3 …`: round robins and gauntlets (docs/autoplay.md, "More than
+//! two players"): every pairing's games in one pool, one games file, per-pairing
+//! summaries, a crosstable and joint Elo ratings.
+
+use super::{Args, GamesFile, STOP, Side, compile, load_axiom, zrf_axiom};
+use crate::common::{OK, write_output};
+use dagaz::ai::engine_game::EngineGame;
+use dagaz::axiom::{AxiomGame, Program};
+use dagaz::stats::ratings::{PairTally, TournamentSummary, human as tournament_text};
+use dagaz::stats::{Accumulator, human};
+use dagaz::tournament::record::{
+    GameRecord, GameResult, Repetition, RunIdentity, RunSettings, Tournament, read_run,
+    settings_difference,
+};
+use dagaz::tournament::round_robin::{self, Pairing, Schedule};
+use dagaz::tournament::spec::{resolve_with, same_rules};
+use dagaz::tournament::with_limits;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+
+/// Runs a round robin or gauntlet: resolves the players, builds the game of every
+/// pairing, and plays.
+pub(super) fn run(
+    a: Args,
+    shard: Option<(u64, u64)>,
+    expects: usize,
+    sprt: bool,
+    repetition: Repetition,
+) -> Result<u8, String> {
+    if expects > 0 || sprt {
+        return Err(
+            "--expect-score and --sprt judge player A against player B: give two players (a round robin reports ratings instead)"
+                .to_owned(),
+        );
+    }
+    if let Some((i, p)) = a
+        .players
+        .iter()
+        .enumerate()
+        .find(|(i, p)| a.players[..*i].contains(p))
+    {
+        return Err(format!(
+            "`{p}` is given twice (players {} and {}): a round robin needs distinct players (--self-play lets each meet itself)",
+            a.players.iter().position(|x| x == p).unwrap_or(0) + 1,
+            i + 1
+        ));
+    }
+    let schedule = Schedule::new(a.players.len(), a.gauntlet, a.self_play, a.games)?;
+    if let Some((k, n)) =
+        shard.filter(|&s| schedule.games_to_play(Some(s), &Default::default()) == 0)
+    {
+        return Err(format!(
+            "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
+            a.games
+        ));
+    }
+    let pairs = schedule.pairs().to_vec();
+    // Axiom programs: a two-program match per pairing.
+    let axiom_paths: Vec<_> = a
+        .players
+        .iter()
+        .map(|p| dagaz::axiom::program::variant_path(p))
+        .collect();
+    let axiom_match = |programs: &[Program], sides: Vec<Side>, a: Args| {
+        let mut protos = vec![];
+        for &[i, j] in &pairs {
+            let mut g =
+                AxiomGame::new(&programs[i], &programs[j], a.seed).map_err(|e| e.to_string())?;
+            g.repetition = repetition == Repetition::Draw;
+            if let Some(d) = a.depth {
+                g.set_search_depth(d);
+            }
+            protos.push(g);
+        }
+        let protos: Vec<&AxiomGame> = protos.iter().collect();
+        play(a, &schedule, &protos, sides, shard, repetition)
+    };
+    if axiom_paths.iter().any(Option::is_some) {
+        if axiom_paths.iter().any(Option::is_none) {
+            return Err("some players are Axiom programs (.4th) and others ZRF games: all must be of the same game".to_owned());
+        }
+        let programs = axiom_paths
+            .iter()
+            .flatten()
+            .map(|p| load_axiom(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let sides = a
+            .players
+            .iter()
+            .zip(&programs)
+            .map(|(s, p)| Side::axiom(s, p))
+            .collect();
+        return axiom_match(&programs, sides, a);
+    }
+    let specs = a
+        .players
+        .iter()
+        .map(|p| resolve_with(p, &a.include_dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A ZRF game whose moves come from Axiom plays through its variants' `.4th` files.
+    if let Some(first) = zrf_axiom(&specs[0]) {
+        let first = first?;
+        let mut programs = vec![];
+        for p in &specs {
+            let (f, dir) = zrf_axiom(p).unwrap_or_else(|| Ok(first.clone()))?;
+            programs.push(
+                Program::load(&f, Some(&dir))
+                    .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))?,
+            );
+        }
+        let sides = specs
+            .iter()
+            .zip(&programs)
+            .map(|(s, p)| Side::axiom(&s.spec, p))
+            .collect();
+        return axiom_match(&programs, sides, a);
+    }
+    let first = &specs[0];
+    if let Some(p) = specs.iter().find(|p| !same_rules(first, p)) {
+        return Err(format!(
+            "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
+            first.spec, first.title, first.source, p.spec, p.title, p.source
+        ));
+    }
+    let model = compile(first)?;
+    if model.goals.is_empty() {
+        return Err(format!(
+            "\"{}\" ({}) states no goals: its games can only be drawn, so a round robin has nothing to rate (two players show how the games end)",
+            first.title, first.source
+        ));
+    }
+    let mut proto = EngineGame::new(model);
+    proto.engine.repetition = match repetition {
+        Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
+        Repetition::Off => dagaz::engine::RepetitionRule::Off,
+    };
+    let sides = specs.iter().map(Side::zrf).collect();
+    let protos = vec![&proto; pairs.len()];
+    play(a, &schedule, &protos, sides, shard, repetition)
+}
+
+/// Plays the round robin and reports it (everything after the players are known).
+fn play<G: dagaz::ai::Game + Sync>(
+    a: Args,
+    schedule: &Schedule,
+    protos: &[&G],
+    sides: Vec<Side>,
+    shard: Option<(u64, u64)>,
+    repetition: Repetition,
+) -> Result<u8, String> {
+    let seats = dagaz::ai::Game::seats(protos[0]).len();
+    if seats < 2 {
+        return Err(format!(
+            "`{}` has one seat: a round robin needs a game with two or more seats (compare one-seat players two at a time, by their solve rates)",
+            sides[0].spec
+        ));
+    }
+    let head = Tournament {
+        players: sides.iter().map(|s| s.spec.clone()).collect(),
+        titles: sides.iter().map(|s| s.title.clone()).collect(),
+        gauntlet: schedule.gauntlet(),
+        self_play: schedule.self_play(),
+        pair: [0, 0],
+    };
+    let pairs = schedule.pairs();
+    let pairings: Vec<Pairing<'_, G>> = pairs
+        .iter()
+        .zip(protos)
+        .map(|(&[i, j], &proto)| {
+            let mut s = RunSettings::new(
+                [sides[i].spec.clone(), sides[j].spec.clone()],
+                [sides[i].title.clone(), sides[j].title.clone()],
+                a.games,
+            );
+            s.swap = !a.no_swap;
+            s.max_plies = a.max_plies;
+            s.nodes = a.nodes;
+            s.depth = a.depth;
+            s.time_ms = a.time_ms;
+            s.repetition = repetition;
+            s.tournament = Some(Tournament {
+                pair: [i, j],
+                ..head.clone()
+            });
+            let identity = RunIdentity::new(&sides[i].identity, &sides[j].identity, &s);
+            Pairing {
+                proto,
+                settings: s,
+                identity: Some(identity),
+            }
+        })
+        .collect();
+    // Resume: the games already played, checked against the pairing each belongs to.
+    let mut previous: Vec<GameRecord> = vec![];
+    if let Some(r) = a.resume.as_ref().filter(|r| r.exists()) {
+        previous = resumed(r, &a, schedule, &pairings)?;
+    }
+    let mut summaries = vec![Accumulator::default(); pairs.len()];
+    let mut tallies = vec![PairTally::default(); pairs.len()];
+    for r in &previous {
+        if let Some((p, _)) = schedule.locate(r.game_index) {
+            summaries[p].add(r);
+            tallies[p].add(r);
+        }
+    }
+    let threads = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut cfg = round_robin::Config::new(a.seed);
+    cfg.threads = threads;
+    cfg.shard = shard;
+    cfg.skip = previous.iter().map(|r| r.game_index).collect();
+    let todo = schedule.games_to_play(shard, &cfg.skip);
+    let bar = ProgressBar::with_draw_target(
+        Some(todo),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: stopping the games in progress, recorded as interrupted (Ctrl-C again to quit now)"
+        );
+    });
+    let out_path = a.games_out.as_ref().or(a.resume.as_ref());
+    let games_file = out_path
+        .map(|p| GamesFile::open(p, &previous))
+        .transpose()?;
+    drop(previous);
+    let write_error: Mutex<Option<String>> = Mutex::new(None);
+    let on_done = |r: &GameRecord| {
+        bar.inc(1);
+        if let Some(Err(e)) = games_file.as_ref().map(|f| f.append(r)) {
+            STOP.store(true, Ordering::SeqCst);
+            write_error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    let configs: Vec<_> = sides.iter().map(|s| s.ai.clone()).collect();
+    let outcome = round_robin::run(schedule, &configs, &pairings, &cfg, &STOP, &on_done)?;
+    bar.finish_and_clear();
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    if let Some(f) = games_file {
+        f.finish(&[])?;
+    }
+    for (p, (s, t)) in outcome.summaries.iter().zip(&outcome.tallies).enumerate() {
+        summaries[p].merge(s);
+        tallies[p].merge(t);
+    }
+    let played: u64 = summaries.iter().map(Accumulator::games).sum();
+    if played == 0 {
+        return Err("no game was played".to_owned());
+    }
+    let matches: Vec<_> = summaries.iter().filter_map(Accumulator::summary).collect();
+    let results: Vec<([usize; 2], PairTally)> =
+        pairs.iter().copied().zip(tallies.iter().copied()).collect();
+    let table = TournamentSummary::new(a.seed, &head, a.games, &results);
+    let ai: Vec<String> = sides
+        .iter()
+        .map(|s| with_limits(s.ai.clone(), &pairings[0].settings).describe())
+        .collect();
+    let text = if a.json {
+        let v = serde_json::json!({
+            "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
+            "seed": a.seed,
+            "players": head.players,
+            "ai": ai,
+            "matches": matches,
+            "tournament": table,
+            "interrupted": outcome.interrupted,
+        });
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    } else {
+        let mut t = matches.iter().map(human).collect::<Vec<_>>().join("\n");
+        t += "\nplayers:\n";
+        for (i, (s, d)) in sides.iter().zip(&ai).enumerate() {
+            t += &format!("{:>2} {} (\"{}\"): {d}\n", i + 1, s.spec, s.title);
+        }
+        t += &tournament_text(&table);
+        if outcome.interrupted {
+            t += &format!(
+                "interrupted: {played} of {} games played\n",
+                schedule.total_games()
+            );
+        }
+        t
+    };
+    write_output(None, text.as_bytes())?;
+    Ok(if outcome.interrupted { 130 } else { OK })
+}
+
+/// The finished games of the run recorded in `path` (interrupted games are played again),
+/// refused unless every record is a game of this run: same seed, a game of this schedule
+/// (a larger -n extends a run, a smaller one is refused), the settings and identity of its
+/// pairing.
+fn resumed<G>(
+    path: &Path,
+    a: &Args,
+    schedule: &Schedule,
+    pairings: &[Pairing<'_, G>],
+) -> Result<Vec<GameRecord>, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let (records, dropped) = read_run(&text, &name.to_string())?;
+    if let Some(w) = dropped {
+        eprintln!("warning: {w}");
+    }
+    let mut previous: Vec<GameRecord> = records
+        .into_iter()
+        .filter(|x| x.result != GameResult::Interrupted)
+        .collect();
+    for x in &previous {
+        let i = x.game_index;
+        if x.run_seed != a.seed {
+            return Err(format!(
+                "`{name}` holds game {i} of another run: its seed {} differs (this run: {}); resume with the same arguments",
+                x.run_seed, a.seed
+            ));
+        }
+        if x.settings.tournament.is_none() {
+            return Err(format!(
+                "`{name}` holds game {i} of a two-player run, not of this round robin; resume with the same arguments"
+            ));
+        }
+        let (p, game) = schedule.split(i);
+        if game >= a.games {
+            return Err(format!(
+                "`{name}` already holds game {game} of pairing {} vs {}, of a run of at least {} games per pairing: -n {} would shrink it",
+                x.settings.players[0],
+                x.settings.players[1],
+                game + 1,
+                a.games
+            ));
+        }
+        let expected = &pairings[p].settings;
+        let mut s = x.settings.clone();
+        s.games = expected.games;
+        if s != *expected {
+            let what = settings_difference(&s, expected)
+                .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"));
+            return Err(format!(
+                "`{name}` holds game {i} of another run: its {what} differs; resume with the same arguments"
+            ));
+        }
+        let why = x
+            .identity
+            .as_ref()
+            .zip(pairings[p].identity.as_ref())
+            .and_then(|(had, now)| had.difference(now));
+        if let Some(why) = why {
+            return Err(format!(
+                "`{name}` holds game {i} of a run that cannot be continued: {why}"
+            ));
+        }
+    }
+    for x in &mut previous {
+        x.settings.games = a.games;
+    }
+    Ok(previous)
+}
