@@ -682,6 +682,42 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
 }
 
 #[test]
+fn a_round_robin_of_axiom_programs_plays_a_match_per_pairing() {
+    let dir = axiom_fixture("race");
+    let run = |jobs: &str, out: &PathBuf| {
+        let o = dagaz()
+            .current_dir(&dir)
+            .args(["autoplay", "Race", "Race-[first]", "Race-[random]"])
+            .args(["-n", "4", "-j", jobs, "--games-out"])
+            .arg(out)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let (a, b) = (tmp("axrr1.jsonl"), tmp("axrr2.jsonl"));
+    let text = run("1", &a);
+    assert_eq!(text, run("2", &b));
+    assert_eq!(records(&a), records(&b));
+    let r = records(&a);
+    assert_eq!(r.len(), 12);
+    assert!(r.iter().all(|g| g.error.is_none()));
+    assert_eq!(
+        r[4].settings.players,
+        ["Race-[first]".to_owned(), "Race-[random]".to_owned()]
+    );
+    assert!(text.contains("round robin of 3 players"), "{text}");
+    // A ZRF player among Axiom programs is refused.
+    dagaz()
+        .current_dir(&dir)
+        .args(["autoplay", "Race-[first]", "Race-[random]", "ur-random"])
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn axiom_perft_equals_the_same_game_written_in_zrf() {
     // Capture.4th (Axiom) and capture.zrf (ZRF) are one game; two engines, one count.
     let count = |file: &str, depth: u32| -> String {
