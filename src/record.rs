@@ -261,8 +261,10 @@ pub struct GameRecord {
     pub captures: [u32; 2],
     /// Positions searched by A and by B.
     pub nodes: [u64; 2],
-    /// Wall-clock milliseconds (not reproducible).
-    pub time_ms: f64,
+    /// Wall-clock milliseconds (not reproducible); absent in records written with
+    /// `--no-timing`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
     pub error: Option<String>,
     /// Who produced the record (absent in records of older dagaz versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,10 +277,11 @@ impl GameRecord {
         self.seats.first().map(|s| s.player.as_str())
     }
 
-    /// The record without its wall-clock time, for comparisons of reproducible content.
+    /// The record without its wall-clock time, for comparisons of reproducible content
+    /// (and `--no-timing`).
     pub fn without_time(&self) -> GameRecord {
         GameRecord {
-            time_ms: 0.0,
+            time_ms: None,
             ..self.clone()
         }
     }

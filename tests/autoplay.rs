@@ -161,24 +161,37 @@ fn shards_merge_into_the_full_run_and_resume_completes_it() {
     assert!(
         String::from_utf8(csv)
             .unwrap()
-            .starts_with("run_seed,player_a,player_b,seat")
+            .starts_with("schema_version,run_seed,player_a,player_b,seat")
     );
     dagaz()
         .args(["stats", "--format", "json"])
         .arg(&full)
         .assert()
         .success();
+    // A run compared with itself: 12 games cannot show that the balance stayed within the
+    // default tolerances (inconclusive, exit 3), but they can within wide ones.
     dagaz()
         .args(["stats", "compare"])
         .arg(&full)
         .arg(&merged)
         .assert()
-        .success();
+        .code(3)
+        .stdout(predicates::str::contains("verdict: inconclusive"));
+    dagaz()
+        .args(["stats", "compare"])
+        .arg(&full)
+        .arg(&merged)
+        .args(["--first-player", "0.6", "--draw-rate", "0.6"])
+        .args(["--mean-length", "0.5"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("verdict: pass"));
 }
 
 #[test]
-fn gates_fail_with_exit_1() {
+fn gates_pass_fail_or_are_inconclusive() {
     let out = tmp("gate.jsonl");
+    // Fail (exit 1): the interval lies below the range.
     dagaz()
         .args([
             "autoplay",
@@ -192,19 +205,79 @@ fn gates_fail_with_exit_1() {
         .arg("--games-out")
         .arg(&out)
         .assert()
-        .code(1);
+        .code(1)
+        .stderr(predicates::str::contains(
+            "check failed: --expect-score A:0.6..1.0",
+        ));
+    // Pass (exit 0): it lies inside (B's score is judged on the same interval, mirrored).
     dagaz()
         .args([
             "autoplay",
             "ur-aggressive",
             "ur-random",
             "-n",
-            "20",
+            "40",
             "--expect-score",
             "A:0.6..1.0",
+            "--expect-score",
+            "B:0..0.4",
         ])
         .assert()
-        .success();
+        .success()
+        .stdout(predicates::str::contains(
+            "gate A:0.6..1.0: A's score 1.000 (95% CI 0.883..1.000, pentanomial) lies inside",
+        ));
+    // Inconclusive (exit 3): the point estimate is inside the range, but the interval
+    // reaches beyond it; the point-estimate gate used to pass this.
+    let json = dagaz()
+        .args([
+            "autoplay",
+            "ur-aggressive",
+            "ur-random",
+            "-n",
+            "40",
+            "--expect-score",
+            "A:0.9..1.0",
+            "--json",
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(
+            "check inconclusive: --expect-score A:0.9..1.0",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["verdict"], "inconclusive");
+    assert_eq!(v["gates"][0]["interval"], "pentanomial");
+    assert!(v["gates"][0]["estimate"].as_f64().unwrap() >= 0.9);
+    // The draw-aware figures of the summary.
+    let s = &v["summary"];
+    assert_eq!(s["pentanomial"]["pairs"], 20);
+    let counts: u64 = s["pentanomial"]["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(counts, 20);
+    assert_eq!(s["trinomial"]["games"], 40);
+    assert!(s["trinomial"]["los"].as_f64().unwrap() > 0.99);
+    // With --no-swap there are no pairs: gates judge the trinomial interval.
+    dagaz()
+        .args([
+            "autoplay",
+            "ur-aggressive",
+            "ur-random",
+            "-n",
+            "40",
+            "--no-swap",
+        ])
+        .args(["--expect-score", "A:0.6..1.0"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("trinomial) lies inside"));
     let json = dagaz()
         .args([
             "autoplay",
@@ -222,34 +295,238 @@ fn gates_fail_with_exit_1() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["sprt"]["decision"], "h1");
+    assert_eq!(v["sprt"]["unit"], "pair");
+    assert_eq!(v["sprt"]["games"], 2 * v["sprt"]["pairs"].as_u64().unwrap());
     assert!(
         v["summary"]["games"].as_u64().unwrap() < 400,
         "SPRT stops early"
     );
-    // A rule change that moves the balance: all games against one another.
-    let other = tmp("gate2.jsonl");
+    // A change that moves the balance: A always first instead of colour-swapped pairs.
+    let (before, after) = (tmp("gate-before.jsonl"), tmp("gate-after.jsonl"));
+    autoplay(&["ur-aggressive", "ur-random", "-n", "40"], &before);
+    autoplay(
+        &["ur-aggressive", "ur-random", "-n", "40", "--no-swap"],
+        &after,
+    );
     dagaz()
-        .args([
-            "autoplay",
-            "ur-aggressive",
-            "ur-random",
-            "-n",
-            "20",
-            "--no-swap",
-        ])
-        .arg("--games-out")
-        .arg(&other)
+        .args(["stats", "compare"])
+        .arg(&before)
+        .arg(&after)
+        .args(["--first-player", "0.05"])
         .assert()
-        .success();
+        .code(1)
+        .stdout(predicates::str::contains("first-player score"))
+        .stdout(predicates::str::contains("MOVED"));
+    // Runs of other players are not compared.
     dagaz()
         .args(["stats", "compare"])
         .arg(&out)
-        .arg(&other)
-        .args(["--first-player", "0.01"])
+        .arg(&after)
         .assert()
-        .code(1);
+        .code(2)
+        .stderr(predicates::str::contains("different players"));
+}
+
+/// An SPRT resumed from its records counts the earlier games in index order: it reaches
+/// the decision of the run played in one piece, at the same game, even when the first run
+/// stopped with a gap, or had already decided.
+#[test]
+fn sprt_survives_resume() {
+    let sprt = "elo0=200 elo1=300 gsprt";
+    let run = |n: &str, extra: &[&str], out: &PathBuf, code: i32| -> String {
+        let o = dagaz()
+            .args([
+                "autoplay",
+                "ur-simple",
+                "ur-random",
+                "-n",
+                n,
+                "--sprt",
+                sprt,
+            ])
+            .args(extra)
+            .arg("--games-out")
+            .arg(out)
+            .assert()
+            .code(code)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let full = tmp("sprt-full.jsonl");
+    let whole = run("400", &[], &full, 0);
+    assert!(whole.contains("H1 accepted"), "{whole}");
+    let decided = records(&full);
+    assert!(
+        decided.len() < 400 && decided.len() % 2 == 0,
+        "{}",
+        decided.len()
+    );
+    // Interrupted after 40 games (undecided: exit 3), then resumed.
+    let part = tmp("sprt-part.jsonl");
+    let first = run("40", &[], &part, 3);
+    assert!(first.contains("undecided"), "{first}");
+    let resumed = dagaz()
+        .args([
+            "autoplay",
+            "ur-simple",
+            "ur-random",
+            "-n",
+            "400",
+            "--sprt",
+            sprt,
+        ])
+        .arg("--resume")
+        .arg(&part)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(resumed).unwrap(), whole);
+    assert_eq!(records(&part), decided);
+    // A first run stopped with a gap (game 7 missing) and games past the decision point
+    // recorded: the gap is played, the test decides where it did, and the later games are
+    // dropped.
+    let gap = tmp("sprt-gap.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&full)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("\"game_index\":7,"))
+        .map(str::to_owned)
+        .collect();
+    let mut extra = lines.clone();
+    // Games past the decision, from a longer run without SPRT.
+    let longer = tmp("sprt-longer.jsonl");
+    let n = (decided.len() + 6).to_string();
+    autoplay(&["ur-simple", "ur-random", "-n", &n], &longer);
+    let longer_lines: Vec<String> = std::fs::read_to_string(&longer)
+        .unwrap()
+        .lines()
+        .skip(decided.len())
+        .map(str::to_owned)
+        .collect();
+    extra.extend(longer_lines);
+    std::fs::write(&gap, extra.join("\n") + "\n").unwrap();
+    let resumed = dagaz()
+        .args([
+            "autoplay",
+            "ur-simple",
+            "ur-random",
+            "-n",
+            "400",
+            "--sprt",
+            sprt,
+        ])
+        .arg("--resume")
+        .arg(&gap)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(resumed).unwrap(), whole);
+    assert_eq!(records(&gap), decided);
+    // Resuming a decided run plays nothing and decides the same.
+    let again = dagaz()
+        .args([
+            "autoplay",
+            "ur-simple",
+            "ur-random",
+            "-n",
+            "400",
+            "--sprt",
+            sprt,
+        ])
+        .arg("--resume")
+        .arg(&full)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(again).unwrap(), whole);
+    assert_eq!(records(&full), decided);
+}
+
+/// `--no-timing` leaves the wall-clock time out: the records and the per-game CSV of runs
+/// with different thread counts are byte-identical.
+#[test]
+fn per_game_csv_is_byte_identical_without_timing() {
+    let (a, b) = (tmp("nt1.jsonl"), tmp("nt2.jsonl"));
+    let args = [
+        "ur-simple",
+        "ur-random",
+        "-n",
+        "10",
+        "--seed",
+        "5",
+        "--no-timing",
+    ];
+    autoplay(&[&args[..], &["-j", "1"]].concat(), &a);
+    autoplay(&[&args[..], &["-j", "2"]].concat(), &b);
+    let (ra, rb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(ra, rb);
+    // The setting `time_ms` (a per-move limit) is null; the game's own time is absent.
+    let text = String::from_utf8(ra).unwrap();
+    assert_eq!(
+        text.matches("\"time_ms\"").count(),
+        text.matches("\"time_ms\":null").count()
+    );
+    let csv = |f: &PathBuf, timing: bool| {
+        let mut c = dagaz();
+        c.args(["stats", "--format", "csv", "--table", "games"])
+            .arg(f);
+        if !timing {
+            c.arg("--no-timing");
+        }
+        String::from_utf8(c.assert().success().get_output().stdout.clone()).unwrap()
+    };
+    let (ca, cb) = (csv(&a, false), csv(&b, false));
+    assert_eq!(ca, cb);
+    let rows: Vec<&str> = ca.lines().collect();
+    assert_eq!(rows.len(), 11);
+    assert_eq!(
+        rows[0],
+        "schema_version,run_seed,player_a,player_b,game_index,game_seed,pair,first_player,seats,result,winner,score_a,end,adjudicated,plies,captures_a,captures_b,nodes_a,nodes_b,error"
+    );
+    assert!(
+        rows[2].starts_with("2,5,ur-simple,ur-random,1,"),
+        "{}",
+        rows[2]
+    );
+    assert!(rows[2].contains(",0,B,White=B;Black=A,"), "{}", rows[2]);
+    // With timing (records written with it), the column is there.
+    let timed = tmp("nt3.jsonl");
+    autoplay(&["ur-simple", "ur-random", "-n", "2"], &timed);
+    let c = csv(&timed, true);
+    assert!(
+        c.lines()
+            .next()
+            .unwrap()
+            .ends_with(",nodes_b,time_ms,error"),
+        "{c}"
+    );
+    // Every table starts with schema_version.
+    for table in ["matches", "seats", "lengths", "solo", "games"] {
+        let out = dagaz()
+            .args(["stats", "--format", "csv", "--table", table])
+            .arg(&timed)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .starts_with("schema_version,"),
+            "{table}"
+        );
+    }
 }
 
 #[test]
@@ -423,7 +700,11 @@ fn solitaires_are_solved_failed_or_unfinished() {
     let csv = String::from_utf8(csv).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 2, "{csv}");
-    assert!(rows[0].starts_with("run_seed,player_a,player_b,player,games,solved,lost,stuck"));
+    assert!(
+        rows[0].starts_with(
+            "schema_version,run_seed,player_a,player_b,player,games,solved,lost,stuck"
+        )
+    );
     assert!(rows[1].contains(",A,10,0,0,10,0,0,0,0.0000,"), "{csv}");
 
     // Two players on one seat take turns at it and get a solve rate each; --expect-score
@@ -444,7 +725,7 @@ fn solitaires_are_solved_failed_or_unfinished() {
         ])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("B:0.95..1.0: solve rate"));
+        .stderr(predicates::str::contains("B:0.95..1.0: B's solve rate"));
     // Without B, a game with two seats is refused.
     dagaz()
         .args(["autoplay", "ur-random"])

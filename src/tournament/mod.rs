@@ -54,6 +54,11 @@ pub struct RunConfig {
     /// Game indices already played (resume): skipped.
     pub skip: HashSet<u64>,
     pub sprt: Option<Sprt>,
+    /// With `sprt`: the games already played (`--resume`), as game index and A's score
+    /// (`None` for an error). The test counts them in index order among the new games, so
+    /// that a resumed run decides as the run played in one piece; those past the decision
+    /// are listed in [`RunOutcome::dropped`].
+    pub sprt_history: Vec<(u64, Option<f64>)>,
     /// Copied into every record (see [`record::RunIdentity`]).
     pub identity: Option<record::RunIdentity>,
     /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
@@ -72,6 +77,7 @@ impl RunConfig {
             shard: None,
             skip: HashSet::new(),
             sprt: None,
+            sprt_history: Vec::new(),
             identity: None,
             summary_only: false,
         }
@@ -116,7 +122,8 @@ pub struct RunOutcome {
     pub records: Vec<GameRecord>,
     /// The statistics of the same games, accumulated in index order.
     pub summary: crate::stats::Accumulator,
-    /// Game indices that finished but are not kept (played past an SPRT decision).
+    /// Game indices that finished but are not kept (played past an SPRT decision),
+    /// including games of [`RunConfig::sprt_history`] past the decision.
     pub dropped: Vec<u64>,
     /// The run was interrupted (stop flag) before all its games were played.
     pub interrupted: bool,
@@ -225,7 +232,7 @@ pub fn play_game<G: Game>(
     rec.game_index = index;
     rec.game_seed = seed;
     rec.settings = settings.clone();
-    rec.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    rec.time_ms = Some(start.elapsed().as_secs_f64() * 1000.0);
     rec
 }
 
@@ -364,7 +371,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         moves: p.moves,
         captures: p.captures,
         nodes: p.nodes,
-        time_ms: 0.0,
+        time_ms: None,
         error,
         identity: None,
     }
@@ -388,7 +395,7 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         moves: vec![],
         captures: [0; 2],
         nodes: [0; 2],
-        time_ms: 0.0,
+        time_ms: None,
         error: Some(format!("internal error (panic): {msg}")),
         identity: None,
     }
@@ -453,16 +460,56 @@ pub fn run<G: Game + Sync>(
         prefix: usize,
         sprt: Option<SprtState>,
         decided_at: Option<usize>,
+        /// Games already played (resume) not yet counted by the SPRT, by index.
+        history: std::collections::VecDeque<(u64, Option<f64>)>,
     }
-    let shared = Mutex::new(Shared {
+    impl Shared {
+        /// Counts the earlier games with an index below `before`; true when the test
+        /// decided.
+        fn feed_history(&mut self, before: u64) -> bool {
+            let Some(st) = self.sprt.as_mut() else {
+                return false;
+            };
+            while self.history.front().is_some_and(|h| h.0 < before) {
+                if let Some((i, x)) = self.history.pop_front() {
+                    st.add(i, x);
+                    if st.decision().is_some() {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+    }
+    let mut history: Vec<(u64, Option<f64>)> = match cfg.sprt {
+        Some(_) => cfg.sprt_history.clone(),
+        None => Vec::new(),
+    };
+    history.sort_by_key(|h| h.0);
+    let mut start = Shared {
         pending: Default::default(),
         kept: Vec::new(),
         summary: Default::default(),
         prefix: 0,
-        sprt: cfg.sprt.map(SprtState::new),
+        sprt: cfg.sprt.map(|t| {
+            if cfg.settings.swap {
+                SprtState::paired(t)
+            } else {
+                SprtState::new(t)
+            }
+        }),
         decided_at: None,
-    });
-    let decided = AtomicBool::new(false);
+        history: history.into(),
+    };
+    // The earlier games before the first game to play may decide the test already.
+    let first = (0..cfg.settings.games)
+        .find(|&i| in_shard(i, cfg.shard) && !cfg.skip.contains(&i))
+        .unwrap_or(u64::MAX);
+    if start.feed_history(first) {
+        start.decided_at = Some(0);
+    }
+    let decided = AtomicBool::new(start.decided_at.is_some());
+    let shared = Mutex::new(start);
     let threads = cfg.threads.max(1);
     // Scoped std threads: one worker per thread, each with its own AIs and buffers.
     std::thread::scope(|scope| {
@@ -513,6 +560,15 @@ pub fn run<G: Game + Sync>(
                     // counted by the SPRT) in position order.
                     while sh.decided_at.is_none() {
                         let p = sh.prefix;
+                        let Some(index) = sh.pending.get(&p).map(|r| r.game_index) else {
+                            break;
+                        };
+                        // Earlier games (resume) with smaller indices come first.
+                        if sh.feed_history(index) {
+                            sh.decided_at = Some(p);
+                            decided.store(true, Ordering::Relaxed);
+                            break;
+                        }
                         let Some(rec) = sh.pending.remove(&p) else {
                             break;
                         };
@@ -521,8 +577,8 @@ pub fn run<G: Game + Sync>(
                         let score = rec.score_a;
                         let shared = &mut *sh;
                         keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
-                        if let (Some(st), Some(x)) = (sh.sprt.as_mut(), score) {
-                            st.add(x);
+                        if let Some(st) = sh.sprt.as_mut() {
+                            st.add(index, score);
                             if st.decision().is_some() {
                                 sh.decided_at = Some(prefix);
                                 decided.store(true, Ordering::Relaxed);
@@ -534,9 +590,17 @@ pub fn run<G: Game + Sync>(
         }
     });
     let mut sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Every new game counted: the earlier games after the last one count too.
+    if sh.decided_at.is_none() && sh.prefix as u64 == total && sh.feed_history(u64::MAX) {
+        sh.decided_at = Some(sh.prefix);
+    }
+    // Earlier games past a decision are dropped, as the run in one piece never played them.
+    let mut dropped: Vec<u64> = match sh.decided_at {
+        Some(_) => sh.history.drain(..).map(|h| h.0).collect(),
+        None => vec![],
+    };
     // Interrupted: the games finished after a gap are kept too (none after a decision).
     let rest = std::mem::take(&mut sh.pending);
-    let mut dropped = vec![];
     for (_, rec) in rest {
         if sh.decided_at.is_none() {
             let shared = &mut sh;
@@ -545,6 +609,7 @@ pub fn run<G: Game + Sync>(
             dropped.push(rec.game_index);
         }
     }
+    dropped.sort_unstable();
     let interrupted = sh.decided_at.is_none() && sh.summary.games() < total;
     Ok(RunOutcome {
         records: sh.kept,

@@ -1,11 +1,12 @@
 //! `dagaz autoplay`: AI-vs-AI matches, Axiom AutoPlay done properly (see docs/autoplay.md).
 
-use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{AiConfig, AiKind};
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::model::Model;
-use dagaz::stats::sprt::{Decision, Sprt};
+use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
+use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
@@ -93,13 +94,19 @@ pub struct Args {
     /// records by game index) and exit, without playing
     #[arg(long, requires = "resume")]
     pub repair: bool,
-    /// fail (exit 1) unless a player's score lies in the range, e.g. A:0.60..1.0
+    /// gate on a player's score, e.g. A:0.60..1.0: exit 0 when its 95% interval lies
+    /// inside the range, 1 when outside, 3 when it overlaps (inconclusive)
     #[arg(long, value_name = "P:LOW..HIGH")]
     pub expect_score: Vec<String>,
-    /// sequential test on A's strength, e.g. "elo0=0 elo1=20" (alpha, beta default 0.05);
-    /// stops when decided, exit 1 when H0 is accepted
+    /// sequential test on A's strength, e.g. "elo0=0 elo1=20" (alpha, beta default 0.05;
+    /// model=logistic|normalized; method=normal|gsprt); stops when decided; exit 0 for
+    /// H1, 1 for H0, 3 when undecided
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// leave the wall-clock time (`time_ms`) out of the game records, so that two runs
+    /// give byte-identical files
+    #[arg(long)]
+    pub no_timing: bool,
 }
 
 /// `--repetition`.
@@ -117,37 +124,6 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
         return Err(format!("--shard {s}: need 1 <= K <= N"));
     }
     Ok((k, n))
-}
-
-/// An `--expect-score` gate.
-struct Expect {
-    player: usize,
-    low: f64,
-    high: f64,
-    text: String,
-}
-
-fn parse_expect(s: &str) -> Result<Expect, String> {
-    let err =
-        || format!("--expect-score {s}: expected A:LOW..HIGH or B:LOW..HIGH, e.g. A:0.60..1.0");
-    let (p, range) = s.split_once(':').ok_or_else(err)?;
-    let player = match p.trim() {
-        "A" | "a" => 0,
-        "B" | "b" => 1,
-        _ => return Err(err()),
-    };
-    let (lo, hi) = range.split_once("..").ok_or_else(err)?;
-    let low: f64 = lo.trim().parse().map_err(|_| err())?;
-    let high: f64 = hi.trim().parse().map_err(|_| err())?;
-    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
-        return Err(err());
-    }
-    Ok(Expect {
-        player,
-        low,
-        high,
-        text: s.to_owned(),
-    })
 }
 
 fn compile(p: &PlayerSpec) -> Result<Model, String> {
@@ -169,7 +145,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let expects = a
         .expect_score
         .iter()
-        .map(|s| parse_expect(s))
+        .map(|s| ExpectScore::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
     let sprt = a
         .sprt
@@ -345,7 +321,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     sides: [Side; 2],
     goalless: bool,
     shard: Option<(u64, u64)>,
-    expects: Vec<Expect>,
+    expects: Vec<ExpectScore>,
     sprt: Option<Sprt>,
     repetition: Repetition,
 ) -> Result<u8, String> {
@@ -445,6 +421,10 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.shard = shard;
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
     cfg.sprt = sprt;
+    cfg.sprt_history = match sprt {
+        Some(_) => previous.iter().map(|r| (r.game_index, r.score_a)).collect(),
+        None => Vec::new(),
+    };
     cfg.identity = Some(identity);
     cfg.summary_only = true;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
@@ -476,7 +456,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     // game, so that a bad path fails at once and a kill loses only games in progress.
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
-        .map(|p| GamesFile::open(p, &previous))
+        .map(|p| GamesFile::open(p, &previous, a.no_timing))
         .transpose()?;
     // Only the statistics stay in memory (the run keeps no records: `summary_only`); the
     // games file is rewritten from its own lines at the end.
@@ -484,7 +464,18 @@ fn play<G: dagaz::ai::Game + Sync>(
     for r in &previous {
         summary_acc.add(r);
     }
-    drop(previous);
+    // With an SPRT, earlier games past its decision are dropped: keep what the summary
+    // needs of them (not their moves) to count them out.
+    let previous: Vec<GameRecord> = match sprt {
+        Some(_) => previous
+            .into_iter()
+            .map(|mut r| {
+                r.moves = Vec::new();
+                r
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
@@ -501,6 +492,14 @@ fn play<G: dagaz::ai::Game + Sync>(
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
+    let dropped: std::collections::HashSet<u64> = outcome.dropped.iter().copied().collect();
+    if previous.iter().any(|r| dropped.contains(&r.game_index)) {
+        summary_acc = dagaz::stats::Accumulator::default();
+        for r in previous.iter().filter(|r| !dropped.contains(&r.game_index)) {
+            summary_acc.add(r);
+        }
+    }
+    drop(previous);
     summary_acc.merge(&outcome.summary);
     if let Some(f) = games_file {
         f.finish(&outcome.dropped)?;
@@ -508,33 +507,35 @@ fn play<G: dagaz::ai::Game + Sync>(
     let Some(summary) = summary_acc.summary() else {
         return Err("no game was played".to_owned());
     };
-    let mut failed = vec![];
-    for e in &expects {
-        // In a one-seat game the score is the player's solve rate.
-        let (what, s) = if summary.seat_count == 1 {
-            let name = if e.player == 0 { "A" } else { "B" };
-            match summary.solo.iter().find(|x| x.player == name) {
-                Some(x) => ("solve rate", x.solve_rate.score),
-                None => {
-                    failed.push(format!("--expect-score {}: {name} played no game", e.text));
-                    continue;
-                }
-            }
-        } else if e.player == 0 {
-            ("score", summary.score_a.score)
-        } else {
-            ("score", 1.0 - summary.score_a.score)
-        };
-        if s < e.low || s > e.high {
-            failed.push(format!(
-                "--expect-score {}: {what} {:.3} is outside {}..{}",
-                e.text, s, e.low, e.high
-            ));
-        }
-    }
-    let decision = outcome.sprt.map(|st| (st, st.decision()));
-    if let Some((_, Some(Decision::H0))) = decision {
+    let gates: Vec<GateResult> = expects.iter().map(|e| e.judge(&summary)).collect();
+    let decision = outcome.sprt.map(|st| {
+        let d = st.decision();
+        (st, d)
+    });
+    let sprt_verdict = decision.as_ref().map(|(_, d)| match d {
+        Some(Decision::H1) => Verdict::Pass,
+        Some(Decision::H0) => Verdict::Fail,
+        None => Verdict::Inconclusive,
+    });
+    let verdict = Verdict::all(gates.iter().map(|g| g.verdict).chain(sprt_verdict));
+    let mut failed: Vec<String> = gates
+        .iter()
+        .filter(|g| g.verdict == Verdict::Fail)
+        .map(|g| g.message.clone())
+        .collect();
+    if sprt_verdict == Some(Verdict::Fail) {
         failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
+    }
+    let mut inconclusive: Vec<String> = gates
+        .iter()
+        .filter(|g| g.verdict == Verdict::Inconclusive)
+        .map(|g| g.message.clone())
+        .collect();
+    if sprt_verdict == Some(Verdict::Inconclusive) {
+        inconclusive.push(format!(
+            "--sprt: undecided after {} games (-n is the most games the test may use)",
+            decision.as_ref().map_or(0, |(st, _)| st.games)
+        ));
     }
     let text = if a.json {
         JsonReport {
@@ -542,6 +543,8 @@ fn play<G: dagaz::ai::Game + Sync>(
             decision: &decision,
             interrupted: outcome.interrupted,
             failed: &failed,
+            gates: &gates,
+            verdict,
             players: [pa, pb],
             settings: &settings,
             goalless,
@@ -562,22 +565,10 @@ fn play<G: dagaz::ai::Game + Sync>(
             t += &format!("A: {}\n", with_limits(pa.ai.clone(), &settings).describe());
         }
         if let Some((st, d)) = &decision {
-            t += &format!(
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}..{:.2}) after {} games: {}\n",
-                st.test.elo0,
-                st.test.elo1,
-                st.test.alpha,
-                st.test.beta,
-                st.llr(),
-                st.test.lower_bound(),
-                st.test.upper_bound(),
-                st.games,
-                match d {
-                    Some(Decision::H1) => "H1 accepted (A is stronger)",
-                    Some(Decision::H0) => "H0 accepted (A is not stronger)",
-                    None => "undecided",
-                }
-            );
+            t += &sprt_line(st, *d);
+        }
+        for g in &gates {
+            t += &format!("gate {}\n", g.message.trim_start_matches("--expect-score "));
         }
         t
     };
@@ -594,13 +585,51 @@ fn play<G: dagaz::ai::Game + Sync>(
     for f in &failed {
         eprintln!("check failed: {f}");
     }
+    for f in &inconclusive {
+        eprintln!("check inconclusive: {f}");
+    }
     Ok(if outcome.interrupted {
         130
-    } else if failed.is_empty() {
-        OK
     } else {
-        PROBLEMS
+        match verdict {
+            Verdict::Pass => OK,
+            Verdict::Fail => PROBLEMS,
+            Verdict::Inconclusive => INCONCLUSIVE,
+        }
     })
+}
+
+/// The report line of an SPRT.
+fn sprt_line(st: &SprtState, d: Option<Decision>) -> String {
+    let t = &st.test;
+    let model = match t.model {
+        EloModel::Logistic => "logistic",
+        EloModel::Normalized => "normalized",
+    };
+    let method = match t.method {
+        LlrMethod::Normal => "normal approximation",
+        LlrMethod::Gsprt => "exact GSPRT",
+    };
+    let unit = if st.paired {
+        format!("{} games ({} colour-swapped pairs)", st.games, st.pairs())
+    } else {
+        format!("{} games", st.games)
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={} ({model} Elo, {method}): LLR {:.2} (bounds {:.2}..{:.2}) after {unit}: {}\n",
+        t.elo0,
+        t.elo1,
+        t.alpha,
+        t.beta,
+        st.llr(),
+        t.lower_bound(),
+        t.upper_bound(),
+        match d {
+            Some(Decision::H1) => "H1 accepted (A is stronger)",
+            Some(Decision::H0) => "H0 accepted (A is not stronger)",
+            None => "undecided",
+        }
+    )
 }
 
 /// The `--games-out` file of a run: locked against a second run, appended to and flushed
@@ -610,10 +639,12 @@ struct GamesFile {
     file: Mutex<std::fs::File>,
     /// A regular file (rewritten sorted at the end); a FIFO or a device is only streamed to.
     regular: bool,
+    /// `--no-timing`: records are written without `time_ms`.
+    no_timing: bool,
 }
 
 impl GamesFile {
-    fn open(path: &Path, previous: &[GameRecord]) -> Result<GamesFile, String> {
+    fn open(path: &Path, previous: &[GameRecord], no_timing: bool) -> Result<GamesFile, String> {
         let err = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
         let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
         let mut file = std::fs::OpenOptions::new()
@@ -637,18 +668,29 @@ impl GamesFile {
             // Start from the resumed games only (an incomplete last line is dropped).
             file.set_len(0).map_err(err)?;
         }
-        file.write_all(write_records(previous).as_bytes())
+        let text = if no_timing {
+            let stripped: Vec<GameRecord> = previous.iter().map(GameRecord::without_time).collect();
+            write_records(&stripped)
+        } else {
+            write_records(previous)
+        };
+        file.write_all(text.as_bytes())
             .and_then(|_| file.flush())
             .map_err(err)?;
         Ok(GamesFile {
             path: path.to_path_buf(),
             file: Mutex::new(file),
             regular,
+            no_timing,
         })
     }
 
     fn append(&self, r: &GameRecord) -> Result<(), String> {
-        let line = write_records(std::slice::from_ref(r));
+        let line = if self.no_timing {
+            write_records(&[r.without_time()])
+        } else {
+            write_records(std::slice::from_ref(r))
+        };
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
         f.write_all(line.as_bytes())
             .and_then(|_| f.flush())
@@ -732,9 +774,11 @@ fn goalless_report(s: &Summary, pa: &Side, settings: &RunSettings) -> String {
 /// Everything the `--json` report of a run shows.
 struct JsonReport<'a> {
     summary: &'a Summary,
-    decision: &'a Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
+    decision: &'a Option<(SprtState, Option<Decision>)>,
     interrupted: bool,
     failed: &'a [String],
+    gates: &'a [GateResult],
+    verdict: Verdict,
     /// Players A and B.
     players: [&'a Side; 2],
     settings: &'a RunSettings,
@@ -748,6 +792,8 @@ impl JsonReport<'_> {
             decision,
             interrupted,
             failed,
+            gates,
+            verdict,
             players: [pa, pb],
             settings,
             goalless,
@@ -755,6 +801,8 @@ impl JsonReport<'_> {
         let sprt = decision.as_ref().map(|(st, d)| {
             serde_json::json!({
                 "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
+                "model": st.test.model, "method": st.test.method,
+                "unit": if st.paired { "pair" } else { "game" }, "pairs": st.pairs(),
                 "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
                 "upper_bound": st.test.upper_bound(), "decision": d,
             })
@@ -771,6 +819,8 @@ impl JsonReport<'_> {
             "interrupted": interrupted,
             "no_goals": goalless,
             "failed_checks": failed,
+            "gates": gates,
+            "verdict": verdict,
         });
         let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
         t.push('\n');

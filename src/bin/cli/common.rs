@@ -12,6 +12,9 @@ pub const OK: u8 = 0;
 pub const PROBLEMS: u8 = 1;
 /// Exit code: usage or I/O error.
 pub const USAGE: u8 = 2;
+/// Exit code: a gate could not decide (its interval overlaps the accepted range; an SPRT
+/// ran out of games).
+pub const INCONCLUSIVE: u8 = 3;
 
 /// How diagnostics are printed on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]

@@ -1,9 +1,10 @@
 //! `dagaz stats`: summaries of game records, shard merging, balance comparison.
 
-use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
+use dagaz::stats::gate::{Verdict, verdict_of};
 use dagaz::stats::{
-    Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
-    seats_csv, solo_csv, summarize,
+    Summary, Tolerances, compare, games_csv, group_by_match, human, lengths_csv, matches_csv,
+    merge, seats_csv, solo_csv, summarize,
 };
 use dagaz::tournament::record::{GameRecord, read_records, write_records};
 use std::path::PathBuf;
@@ -25,6 +26,8 @@ pub enum Table {
     Lengths,
     /// one-seat games (solitaires): one row per match and player, with solve rates
     Solo,
+    /// one row per game: seeds, seats, result, score of A, plies, end, time
+    Games,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -33,6 +36,7 @@ pub enum Table {
 ///   dagaz autoplay ur-simple ur-random -n 4 --games-out games.jsonl
 ///   dagaz stats games.jsonl
 ///   dagaz stats games.jsonl --format csv --table seats
+///   dagaz stats games.jsonl --format csv --table games --no-timing
 ///   dagaz stats merge games.jsonl -o merged.jsonl
 ///   dagaz stats compare games.jsonl merged.jsonl
 #[derive(clap::Args)]
@@ -50,6 +54,10 @@ pub struct Args {
     /// write here (atomically) instead of stdout
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// leave the wall-clock time out (the `time_ms` column of `--table games`), so that
+    /// the output of two runs can be diffed byte for byte
+    #[arg(long)]
+    pub no_timing: bool,
 }
 
 #[derive(clap::Subcommand)]
@@ -66,7 +74,11 @@ pub enum Sub {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
-    /// Fail (exit 1) when a balance figure moved beyond its tolerance between two runs.
+    /// Gate the balance of two runs: exit 0, 1 (moved) or 3 (inconclusive).
+    ///
+    /// Each figure's change gets a 95% interval: the gate passes when every interval lies
+    /// within its tolerance, fails when one lies beyond it, and is inconclusive otherwise.
+    /// The runs must be of the same players (and game); otherwise exit 2.
     Compare {
         before: PathBuf,
         after: PathBuf,
@@ -179,31 +191,50 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     draw_rate,
                     mean_length,
                 },
-            );
-            let ok = shifts.iter().all(|s| s.ok);
-            let text = if json {
-                serde_json::to_string_pretty(
-                    &serde_json::json!({"schema_version": 1, "ok": ok, "figures": shifts}),
+            )
+            .map_err(|e| {
+                format!(
+                    "cannot compare `{}` and `{}`: {e}",
+                    before.display(),
+                    after.display()
                 )
+            })?;
+            let verdict = verdict_of(&shifts);
+            let ok = verdict == Verdict::Pass;
+            let text = if json {
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "schema_version": 2, "ok": ok, "verdict": verdict, "figures": shifts
+                }))
                 .unwrap_or_default()
                     + "\n"
             } else {
                 let mut t = String::new();
                 for s in &shifts {
                     t += &format!(
-                        "{:<24} before {:>8.3}  after {:>8.3}  change {:>+8.3}  tolerance {:.3}  {}\n",
+                        "{:<24} before {:>8.3}  after {:>8.3}  change {:>+8.3} (95% CI {:+.3}..{:+.3})  tolerance ±{:.3}  {}\n",
                         s.figure,
                         s.before,
                         s.after,
                         s.change,
+                        s.low,
+                        s.high,
                         s.tolerance,
-                        if s.ok { "ok" } else { "MOVED" }
+                        match s.verdict {
+                            Verdict::Pass => "pass",
+                            Verdict::Fail => "MOVED",
+                            Verdict::Inconclusive => "inconclusive",
+                        }
                     );
                 }
+                t += &format!("verdict: {}\n", verdict.word());
                 t
             };
             write_output(None, text.as_bytes())?;
-            Ok(if ok { OK } else { PROBLEMS })
+            Ok(match verdict {
+                Verdict::Pass => OK,
+                Verdict::Fail => PROBLEMS,
+                Verdict::Inconclusive => INCONCLUSIVE,
+            })
         }
         None => {
             if a.files.is_empty() {
@@ -227,6 +258,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Seats => seats_csv(&s)?,
                     Table::Lengths => lengths_csv(&s)?,
                     Table::Solo => solo_csv(&s)?,
+                    Table::Games => games_csv(&records, !a.no_timing)?,
                 },
             };
             write_output(a.output.as_deref(), data.as_bytes())?;
