@@ -72,7 +72,7 @@ pub struct Args {
     /// end the game in a draw (ZoG's rule) or let the game go on
     #[arg(long, value_enum, default_value_t = RepetitionArg::Draw)]
     pub repetition: RepetitionArg,
-    /// print a JSON summary (schema_version 1) instead of the text
+    /// print a JSON summary (schema_version 3) instead of the text
     #[arg(long)]
     pub json: bool,
     /// write one JSON record per game (JSON Lines): each game is appended and flushed as it

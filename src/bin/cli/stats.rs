@@ -38,7 +38,7 @@ pub enum Table {
 ///   dagaz stats games.jsonl --format csv --table seats
 ///   dagaz stats games.jsonl --format csv --table games --no-timing
 ///   dagaz stats merge games.jsonl -o merged.jsonl
-///   dagaz stats compare games.jsonl merged.jsonl
+///   dagaz stats compare games.jsonl merged.jsonl --first-player 0.6 --draw-rate 0.6 --mean-length 0.6
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment, args_conflicts_with_subcommands = true)]
 pub struct Args {
