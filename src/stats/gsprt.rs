@@ -111,8 +111,9 @@ fn max_dual_1d(g: &[f64], c: &[f64]) -> Option<f64> {
 }
 
 /// `max_λ Σ c_i ln(1 + λ·g_i)` for two constraints (`g_i` in the plane), by damped Newton
-/// steps from 0. The caller checks that the constraints can hold strictly.
-fn max_dual_2d(g: &[[f64; 2]], c: &[f64]) -> f64 {
+/// steps from `start` (or from 0 when `start` is outside the domain); returns the maximum
+/// and the maximising `λ`. The caller checks that the constraints can hold strictly.
+fn max_dual_2d(g: &[[f64; 2]], c: &[f64], start: [f64; 2]) -> (f64, [f64; 2]) {
     let value = |l: [f64; 2]| -> Option<f64> {
         let mut f = 0.0;
         for (gi, &ci) in g.iter().zip(c) {
@@ -124,8 +125,10 @@ fn max_dual_2d(g: &[[f64; 2]], c: &[f64]) -> f64 {
         }
         Some(f)
     };
-    let mut l = [0.0f64; 2];
-    let mut f = 0.0;
+    let (mut l, mut f) = match value(start) {
+        Some(f) => (start, f),
+        None => ([0.0; 2], 0.0),
+    };
     for _ in 0..100 {
         let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
         for (gi, &ci) in g.iter().zip(c) {
@@ -166,7 +169,7 @@ fn max_dual_2d(g: &[[f64; 2]], c: &[f64]) -> f64 {
             break;
         }
     }
-    f
+    (f, l)
 }
 
 /// `Σ c_i ln f_i` minus the maximised log-likelihood under `mean = s`: the smallest
@@ -198,12 +201,13 @@ pub fn cost_of_t(x: &Sample, t: f64) -> Option<f64> {
         let margin = 1e-12;
         y < upper - margin && y > lower + margin
     };
-    let cost = |u: f64| -> Option<f64> {
+    // The cost at u, with the maximising λ, Newton warm-started from `from`.
+    let solve = |u: f64, from: [f64; 2]| -> Option<(f64, [f64; 2])> {
         if !feasible(u) {
             return None;
         }
         let g: Vec<[f64; 2]> = b.iter().map(|&bi| [bi - u, bi * bi - k * u * u]).collect();
-        Some(max_dual_2d(&g, &x.counts))
+        Some(max_dual_2d(&g, &x.counts, from))
     };
     // u lies on t's side of 0, and below the upper chord: k u² < (bmin + bmax) u − bmin bmax.
     let (p, q) = (bmin + bmax, -bmin * bmax);
@@ -213,44 +217,48 @@ pub fn cost_of_t(x: &Sample, t: f64) -> Option<f64> {
     } else {
         (((p - disc) / (2.0 * k)).max(bmin), 0.0)
     };
-    // A grid, then golden-section search around its best point.
-    const GRID: usize = 40;
+    // A grid, then bisection on the sign of the cost's derivative around its best point.
+    // By the envelope theorem the derivative is ∂F/∂u at the optimal λ, which is
+    // −N (λ₀ + 2 k u λ₁) since Σ c_i / (1 + λ·g_i) = N there.
+    const GRID: usize = 24;
     let step = (hi - lo) / GRID as f64;
-    let mut best: Option<(usize, f64)> = None;
+    let mut best: Option<(f64, f64, [f64; 2])> = None;
+    let mut warm = [0.0; 2];
     for i in 0..GRID {
         let u = lo + step * (i as f64 + 0.5);
-        if let Some(c) = cost(u) {
-            if best.is_none_or(|(_, b)| c < b) {
-                best = Some((i, c));
+        if let Some((c, l)) = solve(u, warm) {
+            warm = l;
+            if best.is_none_or(|(_, b, _)| c < b) {
+                best = Some((u, c, l));
             }
         }
     }
-    let (i, c0) = best?;
-    let mid = lo + step * (i as f64 + 0.5);
-    let (mut a, mut d) = ((mid - step).max(lo), (mid + step).min(hi));
-    let inf = |u: f64| cost(u).unwrap_or(f64::INFINITY);
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut b1, mut c1) = (d - r * (d - a), a + r * (d - a));
-    let (mut fb, mut fc) = (inf(b1), inf(c1));
-    for _ in 0..200 {
-        if d - a <= 1e-13 * (1.0 + mid.abs()) {
+    let (mut ub, mut cb, mut lb) = best?;
+    let (mut a, mut d) = ((ub - step).max(lo), (ub + step).min(hi));
+    for _ in 0..60 {
+        if d - a <= 1e-14 * (1.0 + ub.abs()) {
             break;
         }
-        if fb < fc {
-            d = c1;
-            c1 = b1;
-            fc = fb;
-            b1 = d - r * (d - a);
-            fb = inf(b1);
-        } else {
-            a = b1;
-            b1 = c1;
-            fb = fc;
-            c1 = a + r * (d - a);
-            fc = inf(c1);
+        let m = 0.5 * (a + d);
+        match solve(m, lb) {
+            Some((c, l)) => {
+                if c < cb {
+                    (ub, cb, lb) = (m, c, l);
+                }
+                // The cost decreases at m when λ₀ + 2 k m λ₁ > 0: the minimum is right.
+                if l[0] + 2.0 * k * m * l[1] > 0.0 {
+                    a = m;
+                } else {
+                    d = m;
+                }
+            }
+            // Outside the feasible interval (the cost is infinite): move toward the best
+            // point.
+            None if m < ub => a = m,
+            None => d = m,
         }
     }
-    Some(fb.min(fc).min(c0))
+    Some(cb)
 }
 
 /// The LLR of H1 against H0 given their costs (`None`: the hypothesis is impossible).
