@@ -4,6 +4,7 @@
 //! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test).
 
 pub mod interval;
+pub mod openings;
 pub mod sprt;
 
 use crate::record::{GameEnd, GameRecord, GameResult};
@@ -12,7 +13,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
 /// Version of the summary JSON shape (`--json`, `dagaz stats --format json`).
-pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
+pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 
 /// A score with its 95% interval.
 #[non_exhaustive]
@@ -86,6 +87,10 @@ pub struct Ends {
     pub ply_cap: u64,
     /// Records of version 1, which do not say (ply-cap stops are counted above).
     pub unrecorded: u64,
+    /// Won by the referee's adjudication (`--adjudicate win=…`: a side resigned).
+    pub referee_wins: u64,
+    /// Drawn by the referee's adjudication (`--adjudicate draw=…`).
+    pub referee_draws: u64,
 }
 
 /// One player's results in a one-seat game (a solitaire, or one AI against random
@@ -155,6 +160,8 @@ pub struct Summary {
     /// Games with three or more seats: `ranks[p][r]` counts the seats player `p` (A, B)
     /// held that finished in place `r + 1`.
     pub ranks: Option<[Vec<u64>; 2]>,
+    /// A's results per opening of the book (`--openings`), in book order; empty without.
+    pub openings: Vec<openings::OpeningSummary>,
 }
 
 /// Groups records by match (run seed and players), in order of first appearance.
@@ -237,6 +244,7 @@ pub struct Accumulator {
     plies_sum: f64,
     seats: Vec<SeatSummary>,
     lengths: BTreeMap<u32, u64>,
+    openings: openings::OpeningCounts,
 }
 
 impl Accumulator {
@@ -269,6 +277,10 @@ impl Accumulator {
             Some(GameEnd::Repetition) => self.ends.repetition += 1,
             Some(GameEnd::NoMoves) => self.ends.no_moves += 1,
             Some(GameEnd::PlyCap) => self.ends.ply_cap += 1,
+            Some(GameEnd::Adjudicated) if r.result == GameResult::Draw => {
+                self.ends.referee_draws += 1
+            }
+            Some(GameEnd::Adjudicated) => self.ends.referee_wins += 1,
             _ if r.adjudicated => self.ends.ply_cap += 1,
             _ => self.ends.unrecorded += 1,
         }
@@ -283,6 +295,7 @@ impl Accumulator {
             return;
         }
         self.scored += 1;
+        self.openings.add(r);
         for s in &r.seats {
             if let Some(rank) = s.rank {
                 let p = usize::from(s.player == "B");
@@ -374,6 +387,9 @@ impl Accumulator {
         self.ends.no_moves += other.ends.no_moves;
         self.ends.ply_cap += other.ends.ply_cap;
         self.ends.unrecorded += other.ends.unrecorded;
+        self.ends.referee_wins += other.ends.referee_wins;
+        self.ends.referee_draws += other.ends.referee_draws;
+        self.openings.merge(&other.openings);
         for p in 0..2 {
             self.solo[p].merge(&other.solo[p]);
             let (a, b) = (&mut self.ranks[p], &other.ranks[p]);
@@ -469,6 +485,7 @@ impl Accumulator {
                 .map(|(p, c)| c.summary(p))
                 .collect(),
             ranks: (self.seat_count >= 3).then(|| self.ranks.clone()),
+            openings: self.openings.summaries(),
         })
     }
 }
@@ -603,20 +620,31 @@ pub fn human(s: &Summary) -> String {
     // both players points).
     let by_goal = s
         .draws
-        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves);
+        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves + s.ends.referee_draws);
     o += &format!(
-        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}\n",
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}{}\n",
         s.draws,
         100.0 * s.draw_rate,
         s.adjudicated,
         s.ends.repetition,
         s.ends.no_moves,
+        if s.ends.referee_draws > 0 {
+            format!(", {} adjudicated by the referee", s.ends.referee_draws)
+        } else {
+            String::new()
+        },
         if by_goal > 0 && s.ends.unrecorded == 0 {
             format!(", {by_goal} by a goal that gave both players points")
         } else {
             String::new()
         }
     );
+    if s.ends.referee_wins > 0 {
+        o += &format!(
+            "wins adjudicated by the referee (a side resigned): {}\n",
+            s.ends.referee_wins
+        );
+    }
     o += &format!(
         "mean game length: {:.1} plies (dice included)\n",
         s.mean_plies
@@ -627,6 +655,7 @@ pub fn human(s: &Summary) -> String {
         100.0 * s.first_player.low,
         100.0 * s.first_player.high
     );
+    o += &openings_table(&s.openings);
     if let Some(ranks) = &s.ranks {
         o += &format!(
             "{} seats: A and B alternate over them; a game is A's win when A's seats take all the points, and the Elo difference treats each player's seats as a team\n",
@@ -652,6 +681,34 @@ pub fn human(s: &Summary) -> String {
         }
     }
     o += &tail(s);
+    o
+}
+
+/// A's results per opening, one line each (empty without openings).
+fn openings_table(openings: &[openings::OpeningSummary]) -> String {
+    let mut o = String::new();
+    if openings.is_empty() {
+        return o;
+    }
+    o += &format!(
+        "per opening ({}): score of A, games, A wins / B wins / draws, first-player score\n",
+        openings.len()
+    );
+    for x in openings {
+        o += &format!(
+            "  {}{}: {:.1}% (95% CI {:.1}%..{:.1}%), {} games, {}/{}/{}, first player {:.1}%\n",
+            x.line.map_or(String::new(), |l| format!("line {l} ")),
+            x.name,
+            100.0 * x.score_a.score,
+            100.0 * x.score_a.low,
+            100.0 * x.score_a.high,
+            x.games,
+            x.wins_a,
+            x.wins_b,
+            x.draws,
+            100.0 * x.first_player.score
+        );
+    }
     o
 }
 
@@ -1022,6 +1079,46 @@ pub fn solo_csv(summaries: &[Summary]) -> Result<String, StatsError> {
                     format!("{:.4}", x.solve_rate.high),
                     x.mean_plies_solved
                         .map_or(String::new(), |m| format!("{m:.2}")),
+                ]
+            })
+        }),
+    )
+}
+
+/// CSV of A's results per opening (one row per match and book line).
+pub fn openings_csv(summaries: &[Summary]) -> Result<String, StatsError> {
+    write_csv(
+        [
+            "run_seed",
+            "player_a",
+            "player_b",
+            "line",
+            "opening",
+            "games",
+            "wins_a",
+            "wins_b",
+            "draws",
+            "score_a",
+            "score_low",
+            "score_high",
+            "first_player_score",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.openings.iter().map(move |x| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    x.line.map_or(String::new(), |l| l.to_string()),
+                    x.name.clone(),
+                    x.games.to_string(),
+                    x.wins_a.to_string(),
+                    x.wins_b.to_string(),
+                    x.draws.to_string(),
+                    format!("{:.4}", x.score_a.score),
+                    format!("{:.4}", x.score_a.low),
+                    format!("{:.4}", x.score_a.high),
+                    format!("{:.4}", x.first_player.score),
                 ]
             })
         }),

@@ -25,6 +25,8 @@ pub enum Table {
     Lengths,
     /// one-seat games (solitaires): one row per match and player, with solve rates
     Solo,
+    /// results per opening (`autoplay --openings`): one row per match and book line
+    Openings,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -227,6 +229,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Seats => seats_csv(&s)?,
                     Table::Lengths => lengths_csv(&s)?,
                     Table::Solo => solo_csv(&s)?,
+                    Table::Openings => dagaz::stats::openings_csv(&s)?,
                 },
             };
             write_output(a.output.as_deref(), data.as_bytes())?;
