@@ -999,7 +999,21 @@ fn the_referee_adjudicates_decided_games() {
         let n = x.moves.len().min(y.moves.len());
         assert_eq!(x.moves[..n], y.moves[..n]);
     }
-    for bad in ["win=10", "eval=C", "lose=1:2", "draw=1:0"] {
+    // At the cap the leader wins.
+    let at_cap = tmp("at-cap.jsonl");
+    autoplay(&[&base[..], &["--adjudicate", "cap=0"]].concat(), &at_cap);
+    let k = records(&at_cap);
+    assert!(
+        k.iter()
+            .filter(|g| g.end == Some(GameEnd::Adjudicated))
+            .count()
+            > capped_draws / 2
+    );
+    assert!(
+        k.iter()
+            .all(|g| g.end != Some(GameEnd::Adjudicated) || g.plies == 200)
+    );
+    for bad in ["win=10", "eval=C", "lose=1:2", "draw=1:0", "cap=1:2"] {
         dagaz()
             .args([
                 "autoplay",

@@ -10,6 +10,8 @@
 //!   consecutive positions, that seat resigns: the other seat wins.
 //! - `draw=SCORE:PLIES[:FROM]`: from ply `FROM` on (default 0), when the evaluation stays
 //!   within `-SCORE..=SCORE` for `PLIES` consecutive positions, the game is a draw.
+//! - `cap=SCORE`: a game that reaches the ply cap is won by the seat whose evaluation is
+//!   above `SCORE` (otherwise it stays a draw at the cap).
 //!
 //! Plies count as `--max-plies` counts them: random players' plies (dice) included.
 //! Records of adjudicated games say `end: "adjudicated"`.
@@ -25,6 +27,8 @@ pub struct AdjudicationSpec {
     pub win: Option<(f64, u32)>,
     /// `(score, plies, from)`.
     pub draw: Option<(f64, u32, u32)>,
+    /// `score`: the lead that wins a game at the ply cap.
+    pub cap: Option<f64>,
     /// Whose evaluation the referee uses: 0 = A, 1 = B.
     pub eval: usize,
 }
@@ -41,7 +45,7 @@ impl fmt::Display for AdjudicationParseError {
 
 impl std::error::Error for AdjudicationParseError {}
 
-const FORMS: &str = "win=SCORE:PLIES, draw=SCORE:PLIES[:FROM] or eval=A|B";
+const FORMS: &str = "win=SCORE:PLIES, draw=SCORE:PLIES[:FROM], cap=SCORE or eval=A|B";
 
 impl AdjudicationSpec {
     /// Parses the values of `--adjudicate` (each may hold several rules separated by `,`).
@@ -83,6 +87,12 @@ impl AdjudicationSpec {
                         })?;
                         spec.draw = Some((score(s, part)?, plies(p, part)?, from));
                     }
+                    "cap" => {
+                        let [s] = nums[..] else {
+                            return err(format!("`{part}`: expected cap=SCORE, e.g. cap=100"));
+                        };
+                        spec.cap = Some(score(s, part)?);
+                    }
                     "eval" => {
                         spec.eval = match val.trim() {
                             "A" | "a" => 0,
@@ -94,7 +104,7 @@ impl AdjudicationSpec {
                 }
             }
         }
-        if spec.win.is_none() && spec.draw.is_none() {
+        if spec.win.is_none() && spec.draw.is_none() && spec.cap.is_none() {
             return err(format!("no rule given; expected {FORMS}"));
         }
         Ok(spec)
@@ -108,6 +118,9 @@ impl AdjudicationSpec {
         }
         if let Some((s, p, f)) = self.draw {
             parts.push(format!("draw={s}:{p}:{f}"));
+        }
+        if let Some(s) = self.cap {
+            parts.push(format!("cap={s}"));
         }
         parts.push(format!("eval={}", if self.eval == 0 { "A" } else { "B" }));
         parts.join(",")
@@ -197,6 +210,21 @@ impl Adjudicator {
         }
         Verdict::Continue
     }
+
+    /// The winner of a game of `g` stopped at the ply cap, by `cap=SCORE` (None: a draw).
+    pub fn at_cap<G: Game>(&self, g: &G, seats: &[usize]) -> Option<usize> {
+        let (Some(score), [s0, s1]) = (self.spec.cap, seats) else {
+            return None;
+        };
+        let e = self.eval.evaluate(g, *s0, 0.0, None);
+        if e > score {
+            Some(*s0)
+        } else if -e > score {
+            Some(*s1)
+        } else {
+            None
+        }
+    }
 }
 
 /// The streaks of one game.
@@ -213,6 +241,11 @@ mod tests {
 
     #[test]
     fn parses_rules_and_refuses_bad_ones() {
+        let c = AdjudicationSpec::parse(&["cap=150"]).unwrap();
+        assert_eq!(
+            (c.cap, c.canonical().as_str()),
+            (Some(150.0), "cap=150,eval=A")
+        );
         let s = AdjudicationSpec::parse(&["win=20:40", "draw=0.5:60:100,eval=B"]).unwrap();
         assert_eq!(s.win, Some((20.0, 40)));
         assert_eq!(s.draw, Some((0.5, 60, 100)));

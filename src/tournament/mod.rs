@@ -238,6 +238,9 @@ fn play_job<G: Game>(
             }
         }
         if moves.len() as u32 >= settings.max_plies {
+            if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
+                break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
+            }
             break Ended::PlyCap;
         }
         let mover = g.current_player();

@@ -110,8 +110,9 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub random_plies: u32,
     /// end decided games early (two seats): win=SCORE:PLIES (a side whose evaluation stays
-    /// below -SCORE for PLIES plies resigns), draw=SCORE:PLIES[:FROM], eval=A|B (whose
-    /// evaluation terms the referee uses; default A); repeatable or comma-separated
+    /// below -SCORE for PLIES plies resigns), draw=SCORE:PLIES[:FROM], cap=SCORE (at the ply
+    /// cap, a lead above SCORE wins), eval=A|B (whose evaluation terms the referee uses;
+    /// default A); repeatable or comma-separated
     #[arg(long, value_name = "RULES")]
     pub adjudicate: Vec<String>,
 }
