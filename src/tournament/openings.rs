@@ -88,7 +88,7 @@ pub fn parse_book(text: &str, name: &str) -> Result<Vec<BookLine>, OpeningError>
         let mut parts = body.split(';').map(str::trim);
         let first = parts.next().unwrap_or("");
         let (variant, first_move) = match strip_variant(first) {
-            Some(v) if v.is_empty() => {
+            Some("") => {
                 return Err(OpeningError::Syntax(format!(
                     "{name}:{line}: `variant:` needs a variant (e.g. `variant: chess:kiwipete`)"
                 )));
