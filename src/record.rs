@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 /// Version of the record shape. Bumped on any incompatible change. Version 2 added the
 /// one-seat results (`solved`, `failed`, `unfinished`), `interrupted`, `end`, the seats'
-/// `result` and `rank`, and the `repetition` setting; version 1 records are still read.
-pub const RECORD_SCHEMA_VERSION: u32 = 2;
+/// `result` and `rank`, and the `repetition` setting. Version 3 added `opening`, the end
+/// `adjudicated` and the settings `openings`, `random_plies` and `adjudicate`. Records of
+/// versions 1 and 2 are still read.
+pub const RECORD_SCHEMA_VERSION: u32 = 3;
 
 /// The oldest record version this dagaz reads.
 pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
@@ -39,6 +41,21 @@ pub struct RunSettings {
     /// written).
     #[serde(default, skip_serializing_if = "Repetition::is_draw")]
     pub repetition: Repetition,
+    /// The opening book (`--openings`): its file name as given and the hash of its text
+    /// (`name#hash`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// Random plies after the book line (`--random-plies`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub random_plies: u32,
+    /// The adjudication rules in canonical form (`--adjudicate`), e.g.
+    /// `win=20:40,eval=A`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl RunSettings {
@@ -56,6 +73,9 @@ impl RunSettings {
             depth: None,
             time_ms: None,
             repetition: Repetition::Draw,
+            openings: None,
+            random_plies: 0,
+            adjudicate: None,
         }
     }
 }
@@ -151,6 +171,12 @@ pub fn settings_difference(a: &RunSettings, b: &RunSettings) -> Option<&'static 
         Some("time_ms")
     } else if a.repetition != b.repetition {
         Some("repetition")
+    } else if a.openings != b.openings {
+        Some("openings")
+    } else if a.random_plies != b.random_plies {
+        Some("random_plies")
+    } else if a.adjudicate != b.adjudicate {
+        Some("adjudicate")
     } else {
         None
     }
@@ -229,6 +255,8 @@ pub enum GameEnd {
     Error,
     /// The run was stopped during the game.
     Interrupted,
+    /// Ended by the referee (`--adjudicate`): a resignation (a win) or a draw.
+    Adjudicated,
 }
 
 /// One finished (or failed) game.
@@ -269,6 +297,10 @@ pub struct GameRecord {
     /// Who produced the record (absent in records of older dagaz versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<RunIdentity>,
+    /// How the game started, when the run has openings (`--openings`, `--random-plies`):
+    /// the first `book_plies + random_plies` of `moves` were not chosen by the players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<crate::tournament::openings::OpeningRecord>,
 }
 
 impl GameRecord {

@@ -1100,3 +1100,212 @@ fn games_lists_the_variant_files_of_an_axiom_folder() {
         serde_json::json!(["White", "Black"])
     );
 }
+
+#[test]
+fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
+    let book = tmp("ttt.book");
+    std::fs::write(
+        &book,
+        "# two openings\nMan b2\nman A1 ;  Man c3   # corner, corner\n",
+    )
+    .unwrap();
+    let (a, b) = (tmp("open-j1.jsonl"), tmp("open-j2.jsonl"));
+    let book_arg = book.to_str().unwrap();
+    let args = [
+        "tic-tac-toe",
+        "tic-tac-toe",
+        "-n",
+        "8",
+        "--openings",
+        book_arg,
+        "--random-plies",
+        "2",
+    ];
+    let out = autoplay(&[&args[..], &["-j", "1"]].concat(), &a);
+    autoplay(&[&args[..], &["-j", "2"]].concat(), &b);
+    assert_eq!(records(&a), records(&b));
+    let r = records(&a);
+    for pair in r.chunks(2) {
+        let o = pair[0].opening.clone().unwrap();
+        assert_eq!(o, pair[1].opening.clone().unwrap());
+        let n = (o.book_plies + o.random_plies) as usize;
+        assert_eq!(
+            pair[0].moves[..n],
+            pair[1].moves[..n],
+            "pair shares its opening"
+        );
+        assert_eq!(o.random_plies, 2);
+        assert_eq!(pair[0].settings.random_plies, 2);
+    }
+    // Pair p plays line p mod 2, and the book's moves come first in the record.
+    assert_eq!(r[0].moves[0], "Man b2");
+    assert_eq!(r[2].moves[..2], ["Man a1", "Man c3"]);
+    assert_eq!(r[2].opening.as_ref().unwrap().line, Some(3));
+    assert!(out.contains("per opening (2)"), "{out}");
+    let csv = dagaz()
+        .args([
+            "stats",
+            a.to_str().unwrap(),
+            "--format",
+            "csv",
+            "--table",
+            "openings",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(csv.contains(",2,Man b2,4,"), "{csv}");
+    // Resuming with another book is refused.
+    std::fs::write(&book, "Man a3\n").unwrap();
+    let o = dagaz()
+        .args([
+            "autoplay",
+            "tic-tac-toe",
+            "tic-tac-toe",
+            "-n",
+            "10",
+            "--openings",
+            book_arg,
+        ])
+        .args(["--random-plies", "2", "--resume", a.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&o).contains("setting `openings`"));
+}
+
+#[test]
+fn bad_openings_are_refused_with_their_line() {
+    let book = tmp("bad.book");
+    for (text, want) in [
+        (
+            "Man b2; Man b2\n",
+            "bad.book:1: `Man b2` is not a legal move after 1 ply(s); legal: Man a1",
+        ),
+        ("\n# none\n", "no opening"),
+        ("Man a1;; Man b1\n", "bad.book:1: empty move"),
+        (
+            "variant: chess:kiwipete\n",
+            "not a start position of `tic-tac-toe`",
+        ),
+    ] {
+        std::fs::write(&book, text).unwrap();
+        let o = dagaz()
+            .args([
+                "autoplay",
+                "tic-tac-toe",
+                "tic-tac-toe",
+                "-n",
+                "2",
+                "--openings",
+            ])
+            .arg(&book)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let e = String::from_utf8_lossy(&o);
+        assert!(e.contains(want), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn setup_variants_give_start_positions() {
+    let book = tmp("chess.book");
+    std::fs::write(
+        &book,
+        "variant: chess:kiwipete\nvariant: position-3; King a5 - a6\n",
+    )
+    .unwrap();
+    let out = tmp("chess-open.jsonl");
+    autoplay(
+        &[
+            "chess",
+            "chess",
+            "-n",
+            "4",
+            "--max-plies",
+            "6",
+            "--openings",
+            book.to_str().unwrap(),
+        ],
+        &out,
+    );
+    let r = records(&out);
+    assert_eq!(r[0].opening.as_ref().unwrap().book_plies, 0);
+    assert_eq!(r[2].moves[0], "King a5 - a6");
+    assert!(r.iter().all(|g| g.error.is_none()));
+}
+
+#[test]
+fn the_referee_adjudicates_decided_games() {
+    let (capped, judged) = (tmp("capped.jsonl"), tmp("judged.jsonl"));
+    let base = ["ur-simple", "ur-random", "-n", "12", "--max-plies", "200"];
+    autoplay(&base, &capped);
+    let out = autoplay(
+        &[
+            &base[..],
+            &["--adjudicate", "win=10:30", "--adjudicate", "eval=A"],
+        ]
+        .concat(),
+        &judged,
+    );
+    let (c, j) = (records(&capped), records(&judged));
+    let capped_draws = c.iter().filter(|g| g.end == Some(GameEnd::PlyCap)).count();
+    let adjudicated: Vec<_> = j
+        .iter()
+        .filter(|g| g.end == Some(GameEnd::Adjudicated))
+        .collect();
+    assert!(capped_draws > 0, "the cap must matter for this test");
+    assert!(!adjudicated.is_empty(), "{out}");
+    assert!(
+        adjudicated
+            .iter()
+            .all(|g| g.result == GameResult::Win && g.plies < 200)
+    );
+    assert_eq!(
+        j[0].settings.adjudicate.as_deref(),
+        Some("win=10:30,eval=A")
+    );
+    assert!(out.contains("wins adjudicated by the referee"), "{out}");
+    // Before the referee stops it, a game is the same as without a referee.
+    for (x, y) in c.iter().zip(&j) {
+        let n = x.moves.len().min(y.moves.len());
+        assert_eq!(x.moves[..n], y.moves[..n]);
+    }
+    // At the cap the leader wins.
+    let at_cap = tmp("at-cap.jsonl");
+    autoplay(&[&base[..], &["--adjudicate", "cap=0"]].concat(), &at_cap);
+    let k = records(&at_cap);
+    assert!(
+        k.iter()
+            .filter(|g| g.end == Some(GameEnd::Adjudicated))
+            .count()
+            > capped_draws / 2
+    );
+    assert!(
+        k.iter()
+            .all(|g| g.end != Some(GameEnd::Adjudicated) || g.plies == 200)
+    );
+    for bad in ["win=10", "eval=C", "lose=1:2", "draw=1:0", "cap=1:2"] {
+        dagaz()
+            .args([
+                "autoplay",
+                "ur-simple",
+                "ur-random",
+                "-n",
+                "2",
+                "--adjudicate",
+                bad,
+            ])
+            .assert()
+            .code(2);
+    }
+}

@@ -9,6 +9,7 @@ pub mod draws;
 pub mod gate;
 pub mod gsprt;
 pub mod interval;
+pub mod openings;
 pub mod sprt;
 
 pub use gate::{Shift, Tolerances, compare};
@@ -20,7 +21,7 @@ use std::collections::{BTreeMap, HashSet};
 
 /// Version of the summary JSON shape (`--json`, `dagaz stats --format json`). Version 3
 /// added the draw-aware fields `trinomial`, `pentanomial`, `first_player_trinomial` and
-/// `plies_stdev`.
+/// `plies_stdev`, and `openings` and `ends.referee_wins`/`referee_draws`.
 pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 
 /// Version of the CSV tables' columns (`dagaz stats --format csv`), the first column of
@@ -99,6 +100,10 @@ pub struct Ends {
     pub ply_cap: u64,
     /// Records of version 1, which do not say (ply-cap stops are counted above).
     pub unrecorded: u64,
+    /// Won by the referee's adjudication (`--adjudicate win=…`: a side resigned).
+    pub referee_wins: u64,
+    /// Drawn by the referee's adjudication (`--adjudicate draw=…`).
+    pub referee_draws: u64,
 }
 
 /// One player's results in a one-seat game (a solitaire, or one AI against random
@@ -177,6 +182,8 @@ pub struct Summary {
     pub first_player_trinomial: draws::Estimate,
     /// Standard deviation of the game length (plies), over finished games.
     pub plies_stdev: f64,
+    /// A's results per opening of the book (`--openings`), in book order; empty without.
+    pub openings: Vec<openings::OpeningSummary>,
 }
 
 impl Summary {
@@ -280,6 +287,7 @@ pub struct Accumulator {
     halves: BTreeMap<u64, Option<f64>>,
     /// Games with a score whose partner has none.
     broken_pairs: u64,
+    openings: openings::OpeningCounts,
 }
 
 impl Accumulator {
@@ -315,6 +323,10 @@ impl Accumulator {
             Some(GameEnd::Repetition) => self.ends.repetition += 1,
             Some(GameEnd::NoMoves) => self.ends.no_moves += 1,
             Some(GameEnd::PlyCap) => self.ends.ply_cap += 1,
+            Some(GameEnd::Adjudicated) if r.result == GameResult::Draw => {
+                self.ends.referee_draws += 1
+            }
+            Some(GameEnd::Adjudicated) => self.ends.referee_wins += 1,
             _ if r.adjudicated => self.ends.ply_cap += 1,
             _ => self.ends.unrecorded += 1,
         }
@@ -329,6 +341,7 @@ impl Accumulator {
             return;
         }
         self.scored += 1;
+        self.openings.add(r);
         for s in &r.seats {
             if let Some(rank) = s.rank {
                 let p = usize::from(s.player == "B");
@@ -445,6 +458,9 @@ impl Accumulator {
         self.ends.no_moves += other.ends.no_moves;
         self.ends.ply_cap += other.ends.ply_cap;
         self.ends.unrecorded += other.ends.unrecorded;
+        self.ends.referee_wins += other.ends.referee_wins;
+        self.ends.referee_draws += other.ends.referee_draws;
+        self.openings.merge(&other.openings);
         for p in 0..2 {
             self.solo[p].merge(&other.solo[p]);
             let (a, b) = (&mut self.ranks[p], &other.ranks[p]);
@@ -573,6 +589,7 @@ impl Accumulator {
                     .sum();
                 if n == 0 { 0.0 } else { (ss / n as f64).sqrt() }
             },
+            openings: self.openings.summaries(),
         })
     }
 }
@@ -708,20 +725,31 @@ pub fn human(s: &Summary) -> String {
     // both players points).
     let by_goal = s
         .draws
-        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves);
+        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves + s.ends.referee_draws);
     o += &format!(
-        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}\n",
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}{}\n",
         s.draws,
         100.0 * s.draw_rate,
         s.adjudicated,
         s.ends.repetition,
         s.ends.no_moves,
+        if s.ends.referee_draws > 0 {
+            format!(", {} adjudicated by the referee", s.ends.referee_draws)
+        } else {
+            String::new()
+        },
         if by_goal > 0 && s.ends.unrecorded == 0 {
             format!(", {by_goal} by a goal that gave both players points")
         } else {
             String::new()
         }
     );
+    if s.ends.referee_wins > 0 {
+        o += &format!(
+            "wins adjudicated by the referee (a side resigned): {}\n",
+            s.ends.referee_wins
+        );
+    }
     o += &format!(
         "mean game length: {:.1} plies (dice included)\n",
         s.mean_plies
@@ -732,6 +760,7 @@ pub fn human(s: &Summary) -> String {
         100.0 * s.first_player.low,
         100.0 * s.first_player.high
     );
+    o += &openings_table(&s.openings);
     if let Some(ranks) = &s.ranks {
         o += &format!(
             "{} seats: A and B alternate over them; a game is A's win when A's seats take all the points, and the Elo difference treats each player's seats as a team\n",
@@ -806,6 +835,34 @@ fn draw_aware_lines(s: &Summary) -> String {
             p.pairs,
             est(&p.estimate),
             mark("pentanomial")
+        );
+    }
+    o
+}
+
+/// A's results per opening, one line each (empty without openings).
+fn openings_table(openings: &[openings::OpeningSummary]) -> String {
+    let mut o = String::new();
+    if openings.is_empty() {
+        return o;
+    }
+    o += &format!(
+        "per opening ({}): score of A, games, A wins / B wins / draws, first-player score\n",
+        openings.len()
+    );
+    for x in openings {
+        o += &format!(
+            "  {}{}: {:.1}% (95% CI {:.1}%..{:.1}%), {} games, {}/{}/{}, first player {:.1}%\n",
+            x.line.map_or(String::new(), |l| format!("line {l} ")),
+            x.name,
+            100.0 * x.score_a.score,
+            100.0 * x.score_a.low,
+            100.0 * x.score_a.high,
+            x.games,
+            x.wins_a,
+            x.wins_b,
+            x.draws,
+            100.0 * x.first_player.score
         );
     }
     o
@@ -1256,6 +1313,46 @@ pub fn solo_csv(summaries: &[Summary]) -> Result<String, StatsError> {
                     format!("{:.4}", x.solve_rate.high),
                     x.mean_plies_solved
                         .map_or(String::new(), |m| format!("{m:.2}")),
+                ]
+            })
+        }),
+    )
+}
+
+/// CSV of A's results per opening (one row per match and book line).
+pub fn openings_csv(summaries: &[Summary]) -> Result<String, StatsError> {
+    write_csv(
+        &[
+            "run_seed",
+            "player_a",
+            "player_b",
+            "line",
+            "opening",
+            "games",
+            "wins_a",
+            "wins_b",
+            "draws",
+            "score_a",
+            "score_low",
+            "score_high",
+            "first_player_score",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.openings.iter().map(move |x| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    x.line.map_or(String::new(), |l| l.to_string()),
+                    x.name.clone(),
+                    x.games.to_string(),
+                    x.wins_a.to_string(),
+                    x.wins_b.to_string(),
+                    x.draws.to_string(),
+                    format!("{:.4}", x.score_a.score),
+                    format!("{:.4}", x.score_a.low),
+                    format!("{:.4}", x.score_a.high),
+                    format!("{:.4}", x.first_player.score),
                 ]
             })
         }),

@@ -20,16 +20,24 @@
 //! solved, failed, drawn or unfinished, with no score (see `finish_record`); with three
 //! or more seats every seat gets a place.
 //!
-//! Sub-modules: [`spec`] (player specs); game records are in [`crate::record`].
+//! Before its first move a game may be given an opening (a book line and random plies,
+//! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
+//!
+//! Sub-modules: [`spec`] (player specs), [`openings`], [`adjudication`]; game records are in
+//! [`crate::record`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
 pub use crate::record;
+pub mod adjudication;
+pub mod openings;
 pub mod spec;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};
 use crate::rng::Rng;
 use crate::stats::sprt::{Sprt, SprtState};
+use adjudication::{AdjudicationSpec, Adjudicator, Verdict};
+use openings::OpeningBook;
 use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRecord};
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
@@ -64,6 +72,9 @@ pub struct RunConfig {
     /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
     /// streams them in `on_done`, and memory does not grow with the number of games.
     pub summary_only: bool,
+    /// Adjudication rules (`--adjudicate`), judged with the evaluation of player
+    /// `spec.eval`'s configuration.
+    pub adjudication: Option<AdjudicationSpec>,
 }
 
 impl RunConfig {
@@ -80,6 +91,7 @@ impl RunConfig {
             sprt_history: Vec::new(),
             identity: None,
             summary_only: false,
+            adjudication: None,
         }
     }
 }
@@ -152,11 +164,44 @@ pub fn play_game<G: Game>(
     buf: &mut G::Moves,
     stop: Option<&AtomicBool>,
 ) -> GameRecord {
+    let job = GameJob {
+        run_seed,
+        index,
+        settings,
+        stop,
+        book: &OpeningBook::default(),
+        adjudicator: None,
+    };
+    play_job(proto, ais, buf, &job)
+}
+
+/// One game to play: its identity, the run's settings, and what shapes it besides the
+/// players (its opening and its adjudicator).
+struct GameJob<'a, G> {
+    run_seed: u64,
+    index: u64,
+    settings: &'a RunSettings,
+    stop: Option<&'a AtomicBool>,
+    book: &'a OpeningBook<G>,
+    adjudicator: Option<&'a Adjudicator>,
+}
+
+/// [`play_game`] with an opening book and an adjudicator.
+fn play_job<G: Game>(
+    proto: &G,
+    ais: &mut [Ai<G>; 2],
+    buf: &mut G::Moves,
+    job: &GameJob<'_, G>,
+) -> GameRecord {
+    let (run_seed, index, settings, stop) = (job.run_seed, job.index, job.settings, job.stop);
+    let referee = job;
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
     let mut rng = Rng::new(seed);
-    let mut g = proto.clone();
+    let opened = referee.book.start(proto, run_seed, index, buf);
+    let mut g = opened.game;
     let seats = g.seats();
+    let mut watch = referee.adjudicator.map(|a| a.watch());
     let holder: Vec<Option<usize>> = (0..g.num_players())
         .map(|p| {
             seats
@@ -165,7 +210,7 @@ pub fn play_game<G: Game>(
                 .map(|k| player_of_seat(k, index, settings.swap))
         })
         .collect();
-    let mut moves = vec![];
+    let mut moves = opened.moves;
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
@@ -184,7 +229,25 @@ pub fn play_game<G: Game>(
         if n == 0 {
             break Ended::Error("no legal move and no result".to_owned());
         }
+        if let (Some(adj), Some(w)) = (referee.adjudicator, watch.as_mut()) {
+            match adj.judge(&g, &seats, moves.len() as u32, w) {
+                Verdict::Continue => {}
+                Verdict::Win(p) => {
+                    break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
+                }
+                Verdict::Draw => {
+                    break Ended::Adjudicated(crate::ai::Outcome::draw(
+                        g.num_players(),
+                        &seats,
+                        crate::ai::Ending::Goal,
+                    ));
+                }
+            }
+        }
         if moves.len() as u32 >= settings.max_plies {
+            if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
+                break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
+            }
             break Ended::PlyCap;
         }
         let mover = g.current_player();
@@ -228,6 +291,7 @@ pub fn play_game<G: Game>(
         nodes,
     };
     let mut rec = finish_record(&g, end, played);
+    rec.opening = opened.record;
     rec.run_seed = run_seed;
     rec.game_index = index;
     rec.game_seed = seed;
@@ -239,6 +303,8 @@ pub fn play_game<G: Game>(
 /// How a game loop stopped.
 enum Ended {
     Rules(crate::ai::Outcome),
+    /// Ended by the referee (`--adjudicate`).
+    Adjudicated(crate::ai::Outcome),
     PlyCap,
     Error(String),
     Interrupted,
@@ -261,6 +327,14 @@ fn ranks(points: &[f64]) -> Vec<u32> {
         .collect()
 }
 
+fn seat_outcome(r: crate::ai::PlayerResult) -> record::SeatOutcome {
+    match r {
+        crate::ai::PlayerResult::Win => record::SeatOutcome::Win,
+        crate::ai::PlayerResult::Loss => record::SeatOutcome::Loss,
+        crate::ai::PlayerResult::Draw => record::SeatOutcome::Draw,
+    }
+}
+
 /// The record of a played game (identity fields are filled by the caller).
 ///
 /// With two or more seats, A's score is A's share of the seats' points: a game is a win
@@ -276,15 +350,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
     // Per-player results and points (None: no result).
     let (results, points, game_end) = match &end {
         Ended::Rules(o) => {
-            let r: Vec<SeatOutcome> = o
-                .results
-                .iter()
-                .map(|r| match r {
-                    crate::ai::PlayerResult::Win => SeatOutcome::Win,
-                    crate::ai::PlayerResult::Loss => SeatOutcome::Loss,
-                    crate::ai::PlayerResult::Draw => SeatOutcome::Draw,
-                })
-                .collect();
+            let r: Vec<SeatOutcome> = o.results.iter().map(|&r| seat_outcome(r)).collect();
             let e = match o.ending {
                 crate::ai::Ending::Goal => GameEnd::Goal,
                 crate::ai::Ending::Repetition => GameEnd::Repetition,
@@ -292,6 +358,11 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
             };
             (Some(r), Some(o.points.clone()), e)
         }
+        Ended::Adjudicated(o) => (
+            Some(o.results.iter().map(|&r| seat_outcome(r)).collect()),
+            Some(o.points.clone()),
+            GameEnd::Adjudicated,
+        ),
         Ended::PlyCap => (
             Some(vec![SeatOutcome::Draw; n_players]),
             Some(crate::ai::Outcome::draw_points(n_players, p.seats)),
@@ -374,6 +445,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         time_ms: None,
         error,
         identity: None,
+        opening: None,
     }
 }
 
@@ -398,6 +470,7 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         time_ms: None,
         error: Some(format!("internal error (panic): {msg}")),
         identity: None,
+        opening: None,
     }
 }
 
@@ -424,6 +497,20 @@ pub fn run<G: Game + Sync>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<RunOutcome, crate::ai::AiConfigError> {
+    run_with(proto, configs, cfg, &OpeningBook::default(), stop, on_done)
+}
+
+/// [`run`] with openings: every game starts as `book` says (see [`openings`]). Fails
+/// when a configuration cannot evaluate the game, or when `cfg.adjudication` is set for a
+/// game without exactly two seats.
+pub fn run_with<G: Game + Sync>(
+    proto: &G,
+    configs: [&AiConfig; 2],
+    cfg: &RunConfig,
+    book: &OpeningBook<G>,
+    stop: &AtomicBool,
+    on_done: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<RunOutcome, crate::ai::AiConfigError> {
     let configs = [
         with_limits(configs[0].clone(), &cfg.settings),
         with_limits(configs[1].clone(), &cfg.settings),
@@ -432,6 +519,18 @@ pub fn run<G: Game + Sync>(
     for c in &configs {
         Ai::new(proto, c.clone())?;
     }
+    let adjudicator = match cfg.adjudication {
+        Some(spec) => {
+            if proto.seats().len() != 2 {
+                return Err(crate::ai::AiConfigError(
+                    "--adjudicate needs a game with two seats".to_owned(),
+                ));
+            }
+            let eval = crate::ai::eval::Evaluator::new(proto, &configs[spec.eval.min(1)])?;
+            Some(Adjudicator::new(spec, eval))
+        }
+        None => None,
+    };
     // Game indices are handed out lazily, in increasing order (no per-game reservation:
     // memory and start-up time do not depend on -n). `position` numbers the games of this
     // run in that order; the SPRT looks at consecutive positions only.
@@ -528,16 +627,16 @@ pub fn run<G: Game + Sync>(
                         break;
                     }
                     let Some((k, index)) = take() else { break };
+                    let job = GameJob {
+                        run_seed: cfg.seed,
+                        index,
+                        settings: &cfg.settings,
+                        stop: Some(stop),
+                        book,
+                        adjudicator: adjudicator.as_ref(),
+                    };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_game(
-                            proto,
-                            &mut ais,
-                            cfg.seed,
-                            index,
-                            &cfg.settings,
-                            &mut buf,
-                            Some(stop),
-                        )
+                        play_job(proto, &mut ais, &mut buf, &job)
                     }));
                     let mut rec = match played {
                         Ok(r) => r,

@@ -8,11 +8,13 @@ use dagaz::model::Model;
 use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
 use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
+use dagaz::tournament::adjudication::AdjudicationSpec;
+use dagaz::tournament::openings::{Opening, OpeningBook, parse_book, same_rules_but_setup};
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
 use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
-use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match, with_limits};
+use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -107,6 +109,19 @@ pub struct Args {
     /// give byte-identical files
     #[arg(long)]
     pub no_timing: bool,
+    /// opening book: one opening per line, moves separated by `;` (`Man a1; Man b2`) or
+    /// `variant: SPEC` (another start position); colour-swapped pair p plays line p mod N
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// K random plies after the opening, shared by both games of a colour-swapped pair
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub random_plies: u32,
+    /// end decided games early (two seats): win=SCORE:PLIES (a side whose evaluation stays
+    /// below -SCORE for PLIES plies resigns), draw=SCORE:PLIES[:FROM], cap=SCORE (at the ply
+    /// cap, a lead above SCORE wins), eval=A|B (whose evaluation terms the referee uses;
+    /// default A); repeatable or comma-separated
+    #[arg(long, value_name = "RULES")]
+    pub adjudicate: Vec<String>,
 }
 
 /// `--repetition`.
@@ -152,6 +167,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
         .as_deref()
         .map(|s| Sprt::parse(s).map_err(|e| format!("--sprt: {e}")))
         .transpose()?;
+    let adjudication = (!a.adjudicate.is_empty())
+        .then(|| AdjudicationSpec::parse(&a.adjudicate).map_err(|e| format!("--adjudicate: {e}")))
+        .transpose()?;
     if a.games == 0 {
         return Err("-n must be at least 1".to_owned());
     }
@@ -195,7 +213,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
             Side::axiom(&a.a, &pa),
             Side::axiom(a.b.as_deref().unwrap_or(&a.a), &pb),
         ];
-        return play(a, proto, sides, false, shard, expects, sprt, repetition);
+        let book = opening_book(&a, &proto, no_setup_variants)?;
+        let conduct = Conduct { book, adjudication };
+        return play(
+            a, proto, sides, false, shard, expects, sprt, repetition, conduct,
+        );
     }
     let pa = resolve_with(&a.a, &a.include_dir)?;
     let pb = match &a.b {
@@ -217,7 +239,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
             proto.set_search_depth(d);
         }
         let sides = [Side::axiom(&pa.spec, &xa), Side::axiom(&pb.spec, &xb)];
-        return play(a, proto, sides, false, shard, expects, sprt, repetition);
+        let book = opening_book(&a, &proto, no_setup_variants)?;
+        let conduct = Conduct { book, adjudication };
+        return play(
+            a, proto, sides, false, shard, expects, sprt, repetition, conduct,
+        );
     }
     if !same_rules(&pa, &pb) {
         return Err(format!(
@@ -227,13 +253,86 @@ fn run_inner(a: Args) -> Result<u8, String> {
     }
     let model = compile(&pa)?;
     let goalless = model.goals.is_empty();
-    let mut proto = EngineGame::new(model);
-    proto.engine.repetition = match repetition {
+    let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
         Repetition::Off => dagaz::engine::RepetitionRule::Off,
     };
+    let mut proto = EngineGame::new(model);
+    proto.engine.repetition = rule;
+    // A book line `variant: SPEC` starts from that variant's position.
+    let setup_variant = |spec: &str| -> Result<EngineGame, String> {
+        let v = resolve_with(spec, &a.include_dir).map_err(|e| e.to_string())?;
+        if !same_rules_but_setup(&pa, &v) {
+            return Err(format!(
+                "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
+                v.title, pa.spec
+            ));
+        }
+        let mut g = EngineGame::new(compile(&v)?);
+        g.engine.repetition = rule;
+        Ok(g)
+    };
+    let book = opening_book(&a, &proto, setup_variant)?;
     let sides = [Side::zrf(&pa), Side::zrf(&pb)];
-    play(a, proto, sides, goalless, shard, expects, sprt, repetition)
+    let conduct = Conduct { book, adjudication };
+    play(
+        a, proto, sides, goalless, shard, expects, sprt, repetition, conduct,
+    )
+}
+
+/// How the games of a run start and may be ended early.
+struct Conduct<G> {
+    /// The book and random plies, with the setting recorded for them (`name#hash`).
+    book: (OpeningBook<G>, Option<String>),
+    adjudication: Option<AdjudicationSpec>,
+}
+
+fn no_setup_variants<G>(_: &str) -> Result<G, String> {
+    Err(
+        "`variant:` lines need a ZRF game (an Axiom program has no variants to start from)"
+            .to_owned(),
+    )
+}
+
+/// Reads and checks `--openings` (and takes `--random-plies`); `setup_variant` gives the
+/// start position of a `variant: SPEC` line.
+fn opening_book<G: dagaz::ai::Game>(
+    a: &Args,
+    proto: &G,
+    setup_variant: impl Fn(&str) -> Result<G, String>,
+) -> Result<(OpeningBook<G>, Option<String>), String> {
+    let mut book = OpeningBook {
+        random_plies: a.random_plies,
+        ..OpeningBook::default()
+    };
+    let Some(path) = &a.openings else {
+        return Ok((book, None));
+    };
+    let name = path.display().to_string();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("--openings: cannot read `{name}`: {e}"))?
+        .len();
+    if size > dagaz::tournament::openings::MAX_BOOK_BYTES as u64 {
+        return Err(format!(
+            "--openings: `{name}` is {size} bytes; an opening book may hold at most {}",
+            dagaz::tournament::openings::MAX_BOOK_BYTES
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--openings: cannot read `{name}`: {e}"))?;
+    for line in parse_book(&text, &name).map_err(|e| format!("--openings: {e}"))? {
+        let start = match &line.variant {
+            Some(v) => Some(
+                setup_variant(v).map_err(|e| format!("--openings: {name}:{}: {e}", line.line))?,
+            ),
+            None => None,
+        };
+        book.openings.push(Opening { line, start });
+    }
+    book.check(proto, &name)
+        .map_err(|e| format!("--openings: {e}"))?;
+    let hash = dagaz::tournament::record::hash_hex(&text);
+    Ok((book, Some(format!("{name}#{hash}"))))
 }
 
 /// What the report and the records need to know of a player.
@@ -324,8 +423,13 @@ fn play<G: dagaz::ai::Game + Sync>(
     expects: Vec<ExpectScore>,
     sprt: Option<Sprt>,
     repetition: Repetition,
+    conduct: Conduct<G>,
 ) -> Result<u8, String> {
     let [pa, pb] = &sides;
+    let Conduct {
+        book: (book, book_setting),
+        adjudication,
+    } = conduct;
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
     if a.b.is_none() && !one_seat {
@@ -353,6 +457,16 @@ fn play<G: dagaz::ai::Game + Sync>(
     settings.depth = a.depth;
     settings.time_ms = a.time_ms;
     settings.repetition = repetition;
+    settings.openings = book_setting;
+    settings.random_plies = book.random_plies;
+    settings.adjudicate = adjudication.map(|s| s.canonical());
+    if adjudication.is_some() && seats.len() != 2 {
+        return Err(format!(
+            "--adjudicate needs a game with two seats; `{}` has {}",
+            pa.spec,
+            seats.len()
+        ));
+    }
     let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
@@ -427,6 +541,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     };
     cfg.identity = Some(identity);
     cfg.summary_only = true;
+    cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
@@ -487,7 +602,7 @@ fn play<G: dagaz::ai::Game + Sync>(
                 .get_or_insert(e);
         }
     };
-    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &STOP, &on_done)?;
+    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);

@@ -28,6 +28,8 @@ pub enum Table {
     Solo,
     /// one row per game: seeds, seats, result, score of A, plies, end, time
     Games,
+    /// results per opening (`autoplay --openings`): one row per match and book line
+    Openings,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -259,6 +261,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Lengths => lengths_csv(&s)?,
                     Table::Solo => solo_csv(&s)?,
                     Table::Games => games_csv(&records, !a.no_timing)?,
+                    Table::Openings => dagaz::stats::openings_csv(&s)?,
                 },
             };
             write_output(a.output.as_deref(), data.as_bytes())?;
