@@ -20,11 +20,13 @@
 //! solved, failed, drawn or unfinished, with no score (see `finish_record`); with three
 //! or more seats every seat gets a place.
 //!
-//! Sub-modules: [`spec`] (player specs); game records are in [`crate::record`].
+//! Sub-modules: [`spec`] (player specs), [`resolve`] (game names of the command line); game
+//! records are in [`crate::record`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
 pub use crate::record;
+pub mod resolve;
 pub mod spec;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};
