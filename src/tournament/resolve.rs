@@ -272,7 +272,14 @@ fn not_found(spec: &str, head: &str, opts: &ResolveOptions) -> SpecError {
             "`{spec}`: `{head}` is a folder, not a game (`dagaz games {head}` lists the variant files of an Axiom folder)"
         )
     } else if path_like {
-        format!("`{spec}`: no such file `{head}`")
+        format!(
+            "cannot read `{head}`: no such file{}",
+            if spec == head {
+                String::new()
+            } else {
+                format!(" (in `{spec}`)")
+            }
+        )
     } else {
         format!(
             "unknown game `{head}`: not a file, an Axiom program (`{head}.4th`), a bundled game or a bundled variant"
@@ -282,6 +289,9 @@ fn not_found(spec: &str, head: &str, opts: &ResolveOptions) -> SpecError {
         msg += &format!("\n  did you mean: {}?", near.join(", "));
     }
     msg += "\n  `dagaz games` lists the bundled games and variants; a file is given as path/to/game.zrf or path/to/game.zrf:variant-slug";
+    if path_like && !path.is_dir() {
+        return SpecError::Unreadable(msg);
+    }
     SpecError::NotFound(msg, near)
 }
 
@@ -363,7 +373,7 @@ pub fn choose_game<'a>(
     if !near.is_empty() {
         msg += &format!("\n  did you mean: {}?", near.join(", "));
     }
-    msg += &format!("\n  its variants: {}", sorted.join(", "));
+    msg += &format!("\n  available: {}", sorted.join(", "));
     Err(SpecError::NoVariant(msg, near))
 }
 
@@ -410,9 +420,10 @@ mod tests {
         assert!(e.message().contains("did you mean `alphabeta`?"), "{e}");
         let e = locate("no/such/dir/game.zrf:x", &opts()).unwrap_err();
         assert!(
-            e.message().contains("no such file `no/such/dir/game.zrf`"),
+            matches!(&e, SpecError::Unreadable(m) if m.starts_with("cannot read `no/such/dir/game.zrf`: no such file (in `no/such/dir/game.zrf:x`)")),
             "{e}"
         );
+        assert_eq!(e.to_diagnostic().unwrap().code.id, "DZ0001");
     }
 
     /// A path that exists wins over reading `:` and `@` as separators.
@@ -460,6 +471,6 @@ mod tests {
         assert_eq!((g.slug.as_str(), w), ("v-2", None));
         let e = choose_game(&loaded, Some("v-3"), "g.zrf").unwrap_err();
         assert!(e.message().contains("did you mean: v-2"), "{e}");
-        assert!(e.message().contains("its variants: g, v, v-2"), "{e}");
+        assert!(e.message().contains("available: g, v, v-2"), "{e}");
     }
 }

@@ -130,17 +130,17 @@ crate::error::message_enum!(SpecError {
 });
 
 impl SpecError {
-    /// The error as a diagnostic with a code where it has one (`DZ0212 unknown-variant`):
+    /// The error as a diagnostic with a code where it has one (`DZ0001 io-error`,
+    /// `DZ0212 unknown-variant`):
     /// the first line of the message, the other lines as notes.
     pub fn to_diagnostic(&self) -> Option<crate::diagnostics::Diagnostic> {
-        let SpecError::NoVariant(m, _) = self else {
-            return None;
+        let (code, m) = match self {
+            SpecError::NoVariant(m, _) => (crate::diagnostics::codes::UNKNOWN_VARIANT, m),
+            SpecError::Unreadable(m) => (crate::diagnostics::codes::IO_ERROR, m),
+            _ => return None,
         };
         let mut lines = m.lines();
-        let mut d = crate::diagnostics::Diagnostic::error(
-            crate::diagnostics::codes::UNKNOWN_VARIANT,
-            lines.next().unwrap_or_default(),
-        );
+        let mut d = crate::diagnostics::Diagnostic::error(code, lines.next().unwrap_or_default());
         for l in lines {
             d = d.with_note(l.trim());
         }

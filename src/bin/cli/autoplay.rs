@@ -25,21 +25,25 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Play AI against AI: two variants of the same rules, many games, with statistics.
 ///
-/// Players are bundled variant slugs (`dagaz games` lists them), `path/to/game.zrf` (its
-/// default variant) or `path/to/game.zrf:variant-slug`. Games run in parallel; every random
+/// A player is GAME[:VARIANT][@AI[:key=value,...]]: GAME a bundled game or variant slug
+/// (`dagaz games` lists them), a path to a .zrf file, or an Axiom variant file (.4th);
+/// VARIANT a slug of the file (`dagaz games FILE`); @AI an AI with settings, named as in the
+/// `(option "ai ...")` forms (docs/ai.md), instead of the variant's own AI. A path that
+/// exists wins over reading `:` and `@` as separators. Games run in parallel; every random
 /// choice comes from --seed, so results do not depend on -j (unless --time-ms is set).
 /// By default sides are swapped every game (colour-swapped pairs); --no-swap reproduces
 /// Axiom's AutoPlay, where player A always moves first.
 ///
 /// Examples:
 ///   dagaz autoplay ur-random ur-simple -n 4
+///   dagaz autoplay tic-tac-toe@random tic-tac-toe@alphabeta:depth=2,material=1 -n 4
 ///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
 ///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
 ///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// player A (Axiom's "Player 1")
+    /// player A (Axiom's "Player 1"): GAME[:VARIANT][@AI[:key=value,...]]
     pub a: String,
     /// player B (Axiom's "Player 2"); may be left out for a one-seat game (a solitaire, or
     /// one AI against random players): A then plays every game
@@ -59,13 +63,15 @@ pub struct Args {
     /// plies (dice included) after which a game is stopped and adjudicated a draw
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
-    /// per-move node limit for searching AIs (overrides "ai nodes")
+    /// per-move node limit for searching AIs (overrides "ai nodes" and @AI:nodes=)
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// per-move depth for searching AIs (overrides "ai depth")
+    /// per-move depth for searching AIs and Axiom's $NegamaxMove (overrides "ai depth" and
+    /// @AI:depth=)
     #[arg(long)]
     pub depth: Option<u32>,
-    /// per-move time limit in milliseconds; makes results depend on machine load
+    /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
+    /// results depend on machine load
     #[arg(long)]
     pub time_ms: Option<u64>,
     /// what threefold repetition does when no `repetition` goal of the rules assigns it:

@@ -39,7 +39,8 @@ pub enum To {
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// the rules file (.zrf), a bundled game's name, or a tree XML file (.xml)
+    /// the rules file (.zrf), a bundled game or variant (`kiwipete`), FILE:VARIANT, or a
+    /// tree XML file (.xml)
     pub file: PathBuf,
     /// which tree to write
     #[arg(long, value_enum, default_value = "syntax")]
@@ -153,7 +154,7 @@ pub fn run(a: Args) -> u8 {
             .and_then(|n| n.without_ai("convert"))
         {
             Ok(n) => n,
-            Err(e) => return usage_error(e.message()),
+            Err(e) => return spec_error(&e, a.format),
         };
         match name.source {
             Source::Bundled(b) => bundled = Some(b),

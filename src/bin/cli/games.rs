@@ -11,16 +11,22 @@ use std::path::{Path, PathBuf};
 /// List the variants of the bundled games, or of rules files, with their slugs (usable as
 /// autoplay and perft players: `file.zrf:slug`), their seats and AIs.
 ///
-/// A folder is read as an Axiom folder: its variant files (`.4th`), with each player's
-/// engine.
+/// A file's variants are sorted by slug; variants that share a title get distinct slugs
+/// (`-2`, `-3`, … in file order) and a warning. A name is read as autoplay reads players:
+/// `FILE:VARIANT` or a bundled variant's slug lists that variant, and `@AI[:key=value,...]`
+/// shows the AI it gives. A folder is read as an Axiom folder: its variant files (`.4th`),
+/// with each player's engine.
 ///
 /// Examples:
 ///   dagaz games
 ///   dagaz games --json
+///   dagaz games chess
+///   dagaz games checkers@alphabeta:depth=4,material=1
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// rules files or Axiom folders to list (default: the bundled games)
+    /// rules files, game names (GAME[:VARIANT][@AI]) or Axiom folders to list (default:
+    /// the bundled games)
     pub files: Vec<PathBuf>,
     /// JSON instead of text
     #[arg(long)]

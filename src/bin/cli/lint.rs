@@ -47,7 +47,7 @@ pub enum Format {
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// rules files (.zrf), Axiom variant files (.4th), folders (searched for .zrf and .4th
-    /// variant files), or bundled game names
+    /// variant files), or game names (a bundled game or variant: its whole file)
     #[arg(required_unless_present = "explain")]
     pub paths: Vec<PathBuf>,
     /// output format

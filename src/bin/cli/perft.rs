@@ -17,19 +17,22 @@ const PERFT_SCHEMA_VERSION: u32 = 1;
 
 /// Count the leaves of the legal-move tree (perft) of a game.
 ///
-/// GAME is a bundled game (`chess`, `checkers`, …) or a path to a .zrf file. A suite file
-/// has one case per line, `GAME VARIANT DEPTH EXPECTED` (VARIANT `-` = the default game),
-/// `#` starting a comment; `--suite NAME` with a bundled game's name runs its own suite.
+/// GAME is a bundled game (`chess`, `tictactoe`), a bundled variant's slug (`kiwipete`,
+/// `tic-tac-toe`), a path to a .zrf file, `FILE:VARIANT`, or an Axiom variant file (.4th;
+/// also without the extension). A suite file has one case per line,
+/// `GAME VARIANT DEPTH EXPECTED` (VARIANT `-` = the default game), `#` starting a comment;
+/// `--suite NAME` with a bundled game's name runs its own suite.
 ///
 /// Examples:
 ///   dagaz perft chess --depth 3
 ///   dagaz perft chess --variant kiwipete --depth 2 --divide
+///   dagaz perft kiwipete --depth 2
 ///   dagaz perft checkers --depth 6 --expect 36768 -j 2
 ///   dagaz perft --suite tictactoe
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// bundled game name or path to a .zrf file
+    /// a bundled game or variant, a .zrf file (FILE:VARIANT), an Axiom .4th file
     pub game: Option<String>,
     /// a folder where includes may also be read (after the including file's own folder);
     /// repeatable. Includes never leave the main file's folder and these folders
@@ -66,19 +69,19 @@ pub struct Args {
 
 /// Locates GAME (a bundled game or variant, a path, `path:variant`, an Axiom file) with the
 /// library's resolver. Errors are printed; the `Err` is the exit code.
-fn locate(spec: &str, base: Option<&Path>, include_dirs: &[PathBuf]) -> Result<GameName, u8> {
-    let mut opts = ResolveOptions::with_include_dirs(include_dirs);
+fn locate(spec: &str, base: Option<&Path>, a: &Args) -> Result<GameName, u8> {
+    let mut opts = ResolveOptions::with_include_dirs(&a.include_dir);
     opts.base = base.map(Path::to_path_buf);
     resolve::locate(spec, &opts)
         .and_then(|g| g.without_ai("perft"))
-        .map_err(|e| usage_error(e.message()))
+        .map_err(|e| spec_error(&e, a.format))
 }
 
 /// Reads the rules of a located game; prints their diagnostics. The `Err` is the exit code.
 fn load(name: &GameName, include_dirs: &[PathBuf], format: DiagFormat) -> Result<Loaded, u8> {
     let loaded = match name.load(&ResolveOptions::with_include_dirs(include_dirs)) {
         Ok(l) => l,
-        Err(e) => return Err(usage_error(e.message())),
+        Err(e) => return Err(spec_error(&e, format)),
     };
     print_diagnostics(&loaded.diagnostics, &loaded.sources, format);
     if loaded.has_errors() {
@@ -168,7 +171,7 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
-    let name = match locate(game, None, &a.include_dir) {
+    let name = match locate(game, None, &a) {
         Ok(n) => n,
         Err(c) => return c,
     };
@@ -297,7 +300,7 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
             Some((_, _, e)) => e.clone(),
             None => {
-                let name = match locate(game, base.as_deref(), &a.include_dir) {
+                let name = match locate(game, base.as_deref(), a) {
                     Ok(n) => n,
                     Err(c) => return c,
                 };
