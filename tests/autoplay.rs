@@ -619,6 +619,303 @@ fn summaries_state_the_settings_in_effect() {
     assert!(text.contains("; B: random\n"), "{text}");
 }
 
+/// The AI description of a summary is the AI that played: the `@AI` of a player spec, after
+/// `--depth`, in the text and in the JSON; an Axiom program's engines with the depth
+/// `--depth` gives `$NegamaxMove`.
+#[test]
+fn summaries_describe_the_ai_of_the_spec_after_the_flags() {
+    let run = |args: &[&str]| {
+        let out = dagaz().args(["autoplay"]).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&[
+        "tic-tac-toe@random",
+        "tic-tac-toe@alphabeta:depth=2,material=0",
+        "-n",
+        "4",
+    ]);
+    assert!(text.contains("A: random; B: alphabeta depth 2\n"), "{text}");
+    assert!(
+        text.contains("A = tic-tac-toe@random (\"Tic-Tac-Toe\"), B = tic-tac-toe@alphabeta:depth=2,material=0 (\"Tic-Tac-Toe\")"),
+        "{text}"
+    );
+    let text = run(&[
+        "tic-tac-toe@mcts:playouts=30",
+        "tic-tac-toe@alphabeta:depth=2",
+        "-n",
+        "2",
+        "--depth",
+        "5",
+        "--nodes",
+        "900",
+    ]);
+    assert!(
+        text.contains(
+            "A: mcts playouts 30 nodes 900; B: alphabeta depth 5 nodes 900 (material 1)\n"
+        ),
+        "{text}"
+    );
+    let json = run(&[
+        "ur-simple",
+        "ur-expectimax@greedy:capture=3",
+        "-n",
+        "2",
+        "--json",
+        "--depth",
+        "7",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["ai"],
+        serde_json::json!(["greedy (progress 10)", "greedy (material 1, capture 3)"])
+    );
+    let race = axiom_fixture("race");
+    let text = run(&[
+        &race.join("Race.4th").to_string_lossy(),
+        &race.join("Race-[random]").to_string_lossy(),
+        "-n",
+        "2",
+        "--depth",
+        "2",
+    ]);
+    assert!(
+        text.contains("A: program (negamax depth 2); B: program (random)\n"),
+        "{text}"
+    );
+    let text = run(&[
+        &race.join("Race.4th@first").to_string_lossy(),
+        &race.join("Race-[random].4th").to_string_lossy(),
+        "-n",
+        "2",
+    ]);
+    assert!(text.contains("A: first; B: program (random)\n"), "{text}");
+}
+
+/// Bad `@AI` parts are usage errors (exit 2) that say what is wrong, with a "did you mean".
+#[test]
+fn bad_ai_parts_are_explained() {
+    let fails = |a: &str, b: &str, what: &str| {
+        let out = dagaz()
+            .args(["autoplay", a, b, "-n", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{a} {b}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(what), "{a}: {err}");
+    };
+    fails(
+        "checkers@alphabeat",
+        "checkers",
+        "unknown AI `alphabeat`, did you mean `alphabeta`?",
+    );
+    fails(
+        "checkers@alphabeta:dept=4",
+        "checkers",
+        "unknown setting `dept`, did you mean `depth`?",
+    );
+    fails(
+        "checkers@greedy:depth=4",
+        "checkers",
+        "greedy does not use `depth`",
+    );
+    fails(
+        "checkers@mcts:playouts=many",
+        "checkers",
+        "`many` is not a positive integer",
+    );
+    fails("checkers@", "checkers", "nothing after `@`");
+    fails("checkers@program", "checkers", "without an Axiom engine");
+    fails(
+        "checkers",
+        "checkers@random:depth=1",
+        "random takes no settings",
+    );
+    fails("ur-randm@random", "ur", "did you mean: ur-random");
+    let race = axiom_fixture("race").join("Race.4th@alphabeta");
+    fails(
+        &race.to_string_lossy(),
+        &race.to_string_lossy(),
+        "plays with its own engines",
+    );
+}
+
+/// One resolver for every subcommand: bundled games by name, bundled variants by slug,
+/// `FILE:VARIANT`, Axiom files without `.4th`; near names suggested everywhere; `@AI` only
+/// where an AI plays.
+#[test]
+fn every_subcommand_resolves_game_names_alike() {
+    let ok = |args: &[&str]| {
+        let out = dagaz()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let usage = |args: &[&str], what: &str| {
+        let out = dagaz()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(what), "{args:?}: {err}");
+    };
+    assert_eq!(ok(&["perft", "tic-tac-toe", "--depth", "2"]).0, "72\n");
+    assert_eq!(ok(&["perft", "kiwipete", "--depth", "1"]).0, "48\n");
+    assert_eq!(ok(&["perft", "chess:kiwipete", "--depth", "1"]).0, "48\n");
+    assert_eq!(
+        ok(&["perft", "games/chess.zrf:position-3", "--depth", "1"]).0,
+        "14\n"
+    );
+    assert_eq!(
+        ok(&[
+            "perft",
+            "tests/fixtures/axiom/capture/Capture",
+            "--depth",
+            "1"
+        ])
+        .0,
+        "6\n"
+    );
+    usage(&["perft", "chesss", "--depth", "1"], "did you mean: chess?");
+    usage(
+        &["perft", "games/chesss.zrf", "--depth", "1"],
+        "did you mean: games/chess.zrf",
+    );
+    usage(
+        &["perft", "chess:kiwipet", "--depth", "1"],
+        "error[DZ0212]: `chess` has no variant `kiwipet`",
+    );
+    usage(
+        &["perft", "chess:kiwipet", "--depth", "1"],
+        "did you mean: kiwipete?",
+    );
+    usage(
+        &["perft", "kiwipete@random", "--depth", "1"],
+        "perft plays no AI",
+    );
+    usage(
+        &[
+            "perft",
+            "kiwipete",
+            "--variant",
+            "position-3",
+            "--depth",
+            "1",
+        ],
+        "give one",
+    );
+    let (zrf, _) = ok(&["convert", "kiwipete", "--stage", "expanded", "--to", "zrf"]);
+    assert!(zrf.starts_with("(game\n  (title \"Kiwipete\")"), "{zrf}");
+    usage(
+        &["convert", "tic-tac-to", "--to", "zrf"],
+        "did you mean: tic-tac-toe",
+    );
+    ok(&["lint", "kiwipete", "--format", "concise"]);
+    usage(&["lint", "chesss"], "did you mean: chess?");
+    usage(&["lint", "chess@random"], "lint plays no AI");
+    let (list, _) = ok(&["games", "kiwipete"]);
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert!(list.contains("kiwipete "), "{list}");
+    let (list, _) = ok(&["games", "checkers@alphabeta:depth=4,material=1"]);
+    assert!(
+        list.contains("\"Checkers\"                   alphabeta depth 4 (material 1)"),
+        "{list}"
+    );
+    usage(&["games", "checkerz"], "did you mean: checkers?");
+}
+
+/// `dagaz games FILE` on a published file with two variants titled "Silverman's Chess":
+/// sorted by slug, the second one as `silverman-s-chess-2`, a warning on stderr; each plays
+/// its own rules (their perft counts differ), and a title shared by both selects the first
+/// with a warning.
+#[test]
+fn duplicate_titles_of_a_corpus_file_get_distinct_slugs() {
+    let f = common::corpus_dir().join("chess/mini-chess.zrf");
+    let f = f.to_string_lossy().into_owned();
+    let out = dagaz().args(["games", &f]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let slugs: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let mut sorted = slugs.clone();
+    sorted.sort_unstable();
+    assert_eq!(slugs, sorted);
+    assert!(slugs.contains(&"silverman-s-chess") && slugs.contains(&"silverman-s-chess-2"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("has 2 variants titled \"Silverman's Chess\": select them as silverman-s-chess, silverman-s-chess-2"),
+        "{err}"
+    );
+    let json = dagaz().args(["games", &f, "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let listed: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["slug"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, slugs);
+    let perft = |spec: &str| {
+        let o = dagaz()
+            .args(["perft", spec, "--depth", "2"])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let first = perft(&format!("{f}:silverman-s-chess"));
+    let second = perft(&format!("{f}:silverman-s-chess-2"));
+    assert_ne!(first.0, second.0, "the two variants have different rules");
+    let titled = perft(&format!("{f}:Silverman's Chess"));
+    assert_eq!(titled.0, first.0);
+    assert!(
+        titled.1.contains("playing the first, `silverman-s-chess`"),
+        "{}",
+        titled.1
+    );
+    let spec = format!("{f}:silverman-s-chess-2@first");
+    let out = dagaz()
+        .args([
+            "autoplay",
+            &spec,
+            &format!("{f}:silverman-s-chess-2"),
+            "-n",
+            "2",
+            "--max-plies",
+            "40",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("A: first; B: random"));
+}
+
 /// The fixtures of tests/fixtures/outcomes, written for these tests.
 fn outcome_fixture(name: &str) -> String {
     format!("tests/fixtures/outcomes/{name}")
@@ -944,8 +1241,9 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
         "{text}"
     );
     assert!(text.contains("12 game(s) played"), "{text}");
+    // Each side's engines as they play.
     assert!(
-        text.contains("program (the variant's own engines)"),
+        text.contains("A: program (first); B: program (random)\n"),
         "{text}"
     );
     let recs = records(&a);

@@ -23,14 +23,15 @@
 //! Before its first move a game may be given an opening (a book line and random plies,
 //! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
 //!
-//! Sub-modules: [`spec`] (player specs), [`openings`], [`adjudication`]; game records are in
-//! [`crate::record`].
+//! Sub-modules: [`spec`] (player specs), [`resolve`] (game names of the command line),
+//! [`openings`], [`adjudication`]; game records are in [`crate::record`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
 pub use crate::record;
 pub mod adjudication;
 pub mod openings;
+pub mod resolve;
 pub mod spec;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};

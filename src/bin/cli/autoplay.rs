@@ -13,7 +13,8 @@ use dagaz::tournament::openings::{Opening, OpeningBook, parse_book, same_rules_b
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
-use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
+use dagaz::tournament::resolve::ResolveOptions;
+use dagaz::tournament::spec::{Player, PlayerSpec, describe_program, resolve_player, same_rules};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -27,21 +28,25 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Play AI against AI: two variants of the same rules, many games, with statistics.
 ///
-/// Players are bundled variant slugs (`dagaz games` lists them), `path/to/game.zrf` (its
-/// default variant) or `path/to/game.zrf:variant-slug`. Games run in parallel; every random
+/// A player is GAME[:VARIANT][@AI[:key=value,...]]: GAME a bundled game or variant slug
+/// (`dagaz games` lists them), a path to a .zrf file, or an Axiom variant file (.4th);
+/// VARIANT a slug of the file (`dagaz games FILE`); @AI an AI with settings, named as in the
+/// `(option "ai ...")` forms (docs/ai.md), instead of the variant's own AI. A path that
+/// exists wins over reading `:` and `@` as separators. Games run in parallel; every random
 /// choice comes from --seed, so results do not depend on -j (unless --time-ms is set).
 /// By default sides are swapped every game (colour-swapped pairs); --no-swap reproduces
 /// Axiom's AutoPlay, where player A always moves first.
 ///
 /// Examples:
 ///   dagaz autoplay ur-random ur-simple -n 4
+///   dagaz autoplay tic-tac-toe@random tic-tac-toe@alphabeta:depth=2,material=1 -n 4
 ///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
 ///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
 ///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// player A (Axiom's "Player 1")
+    /// player A (Axiom's "Player 1"): GAME[:VARIANT][@AI[:key=value,...]]
     pub a: String,
     /// player B (Axiom's "Player 2"); may be left out for a one-seat game (a solitaire, or
     /// one AI against random players): A then plays every game
@@ -61,13 +66,15 @@ pub struct Args {
     /// plies (dice included) after which a game is stopped and adjudicated a draw
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
-    /// per-move node limit for searching AIs (overrides "ai nodes")
+    /// per-move node limit for searching AIs (overrides "ai nodes" and @AI:nodes=)
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// per-move depth for searching AIs (overrides "ai depth")
+    /// per-move depth for searching AIs and Axiom's $NegamaxMove (overrides "ai depth" and
+    /// @AI:depth=)
     #[arg(long)]
     pub depth: Option<u32>,
-    /// per-move time limit in milliseconds; makes results depend on machine load
+    /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
+    /// results depend on machine load
     #[arg(long)]
     pub time_ms: Option<u64>,
     /// what threefold repetition does when no `repetition` goal of the rules assigns it:
@@ -203,28 +210,36 @@ fn run_inner(a: Args) -> Result<u8, String> {
         RepetitionArg::Draw => Repetition::Draw,
         RepetitionArg::Off => Repetition::Off,
     };
-    if let Some((pa, pb)) = axiom_players(&a)? {
-        let mut proto = AxiomGame::new(&pa, &pb, a.seed).map_err(|e| e.to_string())?;
-        proto.repetition = repetition == Repetition::Draw;
-        if let Some(d) = a.depth {
-            proto.set_search_depth(d);
-        }
-        let sides = [
-            Side::axiom(&a.a, &pa),
-            Side::axiom(a.b.as_deref().unwrap_or(&a.a), &pb),
-        ];
-        let book = opening_book(&a, &proto, no_setup_variants)?;
-        let conduct = Conduct { book, adjudication };
-        return play(
-            a, proto, sides, false, shard, expects, sprt, repetition, conduct,
-        );
-    }
-    let pa = resolve_with(&a.a, &a.include_dir)?;
+    let opts = ResolveOptions::with_include_dirs(&a.include_dir);
+    let pa = resolve_player(&a.a, &opts)?;
     let pb = match &a.b {
-        Some(b) => resolve_with(b, &a.include_dir)?,
+        Some(b) => resolve_player(b, &opts)?,
         None => pa.clone(),
     };
-    // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file.
+    let (pa, pb) = match (pa, pb) {
+        (Player::Rules(pa), Player::Rules(pb)) => (pa, pb),
+        (Player::Axiom(pa), Player::Axiom(pb)) => {
+            let mut proto =
+                AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| e.to_string())?;
+            proto.repetition = repetition == Repetition::Draw;
+            if let Some(d) = a.depth {
+                proto.set_search_depth(d);
+            }
+            let sides = [
+                Side::axiom(&pa.spec, &pa.program, &pa.ai),
+                Side::axiom(&pb.spec, &pb.program, &pb.ai),
+            ];
+            let book = opening_book(&a, &proto, no_setup_variants)?;
+            let conduct = Conduct { book, adjudication };
+            return play(a, proto, sides, false, shard, expects, sprt, repetition, conduct);
+        }
+        _ => return Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
+    };
+    for w in pa.warnings.iter().chain(&pb.warnings) {
+        eprintln!("{w}");
+    }
+    // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file, with
+    // the program's own engines unless the spec names an AI.
     if let Some(ra) = zrf_axiom(&pa) {
         let (fa, dir_a) = ra?;
         let (fb, dir_b) = zrf_axiom(&pb).unwrap_or_else(|| Ok((fa.clone(), dir_a.clone())))?;
@@ -238,7 +253,14 @@ fn run_inner(a: Args) -> Result<u8, String> {
         if let Some(d) = a.depth {
             proto.set_search_depth(d);
         }
-        let sides = [Side::axiom(&pa.spec, &xa), Side::axiom(&pb.spec, &xb)];
+        let ai_of = |p: &PlayerSpec| match &p.ai_spec {
+            Some(_) => p.ai.clone(),
+            None => program_ai(),
+        };
+        let sides = [
+            Side::axiom(&pa.spec, &xa, &ai_of(&pa)),
+            Side::axiom(&pb.spec, &xb, &ai_of(&pb)),
+        ];
         let book = opening_book(&a, &proto, no_setup_variants)?;
         let conduct = Conduct { book, adjudication };
         return play(
@@ -261,7 +283,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
     proto.engine.repetition = rule;
     // A book line `variant: SPEC` starts from that variant's position.
     let setup_variant = |spec: &str| -> Result<EngineGame, String> {
-        let v = resolve_with(spec, &a.include_dir).map_err(|e| e.to_string())?;
+        let v = match resolve_player(spec, &opts).map_err(|e| e.to_string())? {
+            Player::Rules(v) => v,
+            Player::Axiom(_) => {
+                return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
+            }
+        };
         if !same_rules_but_setup(&pa, &v) {
             return Err(format!(
                 "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
@@ -341,6 +368,8 @@ struct Side {
     title: String,
     source: String,
     ai: AiConfig,
+    /// The program's engines, when the AI is the program's own ([`AiKind::Program`]).
+    program: Option<Program>,
     /// The text that identifies the player's rules in the records.
     identity: String,
 }
@@ -352,11 +381,12 @@ impl Side {
             title: p.title.clone(),
             source: p.source.clone(),
             ai: p.ai.clone(),
+            program: None,
             identity: dagaz::syntax::print::print_compact(&p.game.form),
         }
     }
 
-    fn axiom(spec: &str, p: &Program) -> Side {
+    fn axiom(spec: &str, p: &Program, ai: &AiConfig) -> Side {
         let mut identity = String::new();
         for f in [&p.runtime.0, &p.runtime.1, &Some(p.path.clone())]
             .into_iter()
@@ -368,31 +398,26 @@ impl Side {
             spec: spec.to_owned(),
             title: p.info.name.clone(),
             source: p.path.display().to_string(),
-            ai: {
-                let mut ai = AiConfig::default();
-                ai.kind = AiKind::Program;
-                ai
-            },
+            ai: ai.clone(),
+            program: (ai.kind == AiKind::Program).then(|| p.clone()),
             identity,
+        }
+    }
+
+    /// The AI as it plays: after `--depth`, `--nodes` and `--time-ms`.
+    fn describe(&self, settings: &RunSettings) -> String {
+        match &self.program {
+            Some(p) => describe_program(p, settings.depth),
+            None => with_limits(self.ai.clone(), settings).describe(),
         }
     }
 }
 
-/// The two players as Axiom programs, when they name `.4th` files: `X.4th`, or `X` when
-/// `X.4th` exists in the current folder (as Axiom's AutoPlay resolved its arguments).
-fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
-    let path_of = dagaz::axiom::program::variant_path;
-    let pa = path_of(&a.a);
-    let pb = a.b.as_deref().map(path_of);
-    match (pa, pb) {
-        (None, None | Some(None)) => Ok(None),
-        (Some(pa), None) => {
-            let p = load_axiom(&pa)?;
-            Ok(Some((p.clone(), p)))
-        }
-        (Some(pa), Some(Some(pb))) => Ok(Some((load_axiom(&pa)?, load_axiom(&pb)?))),
-        _ => Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
-    }
+/// The AI of a player that plays with its program's own engines.
+fn program_ai() -> AiConfig {
+    let mut ai = AiConfig::default();
+    ai.kind = AiKind::Program;
+    ai
 }
 
 /// The Axiom variant file and engine folder of a ZRF player whose game names an Axiom
@@ -403,13 +428,6 @@ fn zrf_axiom(p: &PlayerSpec) -> Option<Result<(PathBuf, PathBuf), String>> {
     }
     dagaz::axiom::program::zrf_engine_variant(&p.game.form, &p.title, Path::new(&p.source))
         .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
-}
-
-fn load_axiom(p: &Path) -> Result<Program, String> {
-    if !p.is_file() {
-        return Err(format!("cannot read `{}`: no such file", p.display()));
-    }
-    Program::load(p, None).map_err(|e| format!("`{}` cannot be played: {e}", p.display()))
 }
 
 /// Plays the match and reports it (everything after the players are known).
@@ -673,11 +691,11 @@ fn play<G: dagaz::ai::Game + Sync>(
         if a.b.is_some() {
             t += &format!(
                 "A: {}; B: {}\n",
-                with_limits(pa.ai.clone(), &settings).describe(),
-                with_limits(pb.ai.clone(), &settings).describe()
+                pa.describe(&settings),
+                pb.describe(&settings)
             );
         } else {
-            t += &format!("A: {}\n", with_limits(pa.ai.clone(), &settings).describe());
+            t += &format!("A: {}\n", pa.describe(&settings));
         }
         if let Some((st, d)) = &decision {
             t += &sprt_line(st, *d);
@@ -925,10 +943,7 @@ impl JsonReport<'_> {
         let v = serde_json::json!({
             "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
             "seed": s.run_seed,
-            "ai": [
-                with_limits(pa.ai.clone(), settings).describe(),
-                with_limits(pb.ai.clone(), settings).describe()
-            ],
+            "ai": [pa.describe(settings), pb.describe(settings)],
             "summary": s,
             "sprt": sprt,
             "interrupted": interrupted,

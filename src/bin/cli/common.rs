@@ -60,6 +60,18 @@ pub fn usage_error(msg: &str) -> u8 {
     USAGE
 }
 
+/// Prints why a game name names no game (with its diagnostic code where it has one, in
+/// `format`) and returns [`USAGE`].
+pub fn spec_error(e: &dagaz::tournament::spec::SpecError, format: DiagFormat) -> u8 {
+    match e.to_diagnostic() {
+        Some(d) => {
+            print_diagnostics(&[d], &SourceMap::default(), format);
+            USAGE
+        }
+        None => usage_error(e.message()),
+    }
+}
+
 /// A compiled model's findings as perft, convert and autoplay show them: the names lint
 /// reports as errors but that leave the game playable (a setup square off the board, …)
 /// are warnings here, since the game is played without them (exit code 0).
