@@ -1,8 +1,10 @@
 //! Summaries of game records: scores with Wilson intervals, Elo differences, draws, game
 //! lengths, first-player advantage, per-seat results; merging shards; comparing two runs.
 //!
-//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test).
+//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test), [`html`] (the
+//! HTML report).
 
+pub mod html;
 pub mod interval;
 pub mod sprt;
 

@@ -1,6 +1,7 @@
 //! `dagaz stats`: summaries of game records, shard merging, balance comparison.
 
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::stats::html::HtmlReport;
 use dagaz::stats::{
     Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
     seats_csv, solo_csv, summarize,
@@ -33,6 +34,7 @@ pub enum Table {
 ///   dagaz autoplay ur-simple ur-random -n 4 --games-out games.jsonl
 ///   dagaz stats games.jsonl
 ///   dagaz stats games.jsonl --format csv --table seats
+///   dagaz stats games.jsonl --html report.html
 ///   dagaz stats merge games.jsonl -o merged.jsonl
 ///   dagaz stats compare games.jsonl merged.jsonl
 #[derive(clap::Args)]
@@ -50,6 +52,9 @@ pub struct Args {
     /// write here (atomically) instead of stdout
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// also write a self-contained HTML report (charts inline, nothing loaded) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -229,6 +234,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Solo => solo_csv(&s)?,
                 },
             };
+            if let Some(path) = &a.html {
+                let sources = a.files.iter().map(|f| f.display().to_string()).collect();
+                let page = HtmlReport::new(s, sources).render();
+                dagaz::fsutil::write_atomic(path, page.as_bytes())
+                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+            }
             write_output(a.output.as_deref(), data.as_bytes())?;
             Ok(OK)
         }
