@@ -1457,6 +1457,21 @@ fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
     let csv = String::from_utf8(csv).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.contains(",2,Man b2,4,"), "{csv}");
+    let page = tmp("open.html");
+    dagaz()
+        .args([
+            "stats",
+            a.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("line 2: Man b2"),
+        "the page lists the openings"
+    );
     // Resuming with another book is refused.
     std::fs::write(&book, "Man a3\n").unwrap();
     let o = dagaz()
@@ -1606,4 +1621,502 @@ fn the_referee_adjudicates_decided_games() {
             .assert()
             .code(2);
     }
+}
+
+/// The records of three bundled Ur players meeting in three matches (one file per match),
+/// played once for the HTML report tests.
+fn three_player_records() -> &'static [PathBuf] {
+    static FILES: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        [
+            ["ur-random", "ur-simple"],
+            ["ur-simple", "ur-aggressive"],
+            ["ur-aggressive", "ur-random"],
+        ]
+        .iter()
+        .map(|[a, b]| {
+            let f = tmp(&format!("html-{a}-{b}.jsonl"));
+            autoplay(&[a, b, "-n", "6"], &f);
+            f
+        })
+        .collect()
+    })
+}
+
+/// What the tests read of an HTML report, parsed as XML (the page must be well-formed).
+#[derive(Default)]
+struct HtmlPage {
+    /// Element names, in document order.
+    elements: Vec<String>,
+    /// Every attribute as (element, name, value), values unescaped.
+    attributes: Vec<(String, String, String)>,
+    /// Text runs between tags, character references resolved (style sheets left out).
+    texts: Vec<String>,
+    /// `<svg>` elements, and those whose first child element is a `<title>`.
+    svgs: usize,
+    titled_svgs: usize,
+}
+
+impl HtmlPage {
+    fn parse(page: &str) -> HtmlPage {
+        use quick_xml::events::Event;
+        let mut reader = quick_xml::Reader::from_str(page);
+        reader.config_mut().check_end_names = true;
+        let mut p = HtmlPage::default();
+        let mut stack: Vec<String> = vec![];
+        let mut text = String::new();
+        // Whether the element just opened is an <svg> with no child element yet.
+        let mut fresh_svg = false;
+        let mut doctype = false;
+        loop {
+            let ev = reader
+                .read_event()
+                .unwrap_or_else(|e| panic!("not well-formed at {}: {e}", reader.buffer_position()));
+            let flush = |text: &mut String, p: &mut HtmlPage| {
+                if !text.trim().is_empty() {
+                    p.texts.push(text.trim().to_owned());
+                }
+                text.clear();
+            };
+            let start = matches!(ev, Event::Start(_));
+            match &ev {
+                Event::DocType(d) => {
+                    assert_eq!(d.decode().unwrap().trim(), "html");
+                    doctype = true;
+                }
+                Event::Start(e) | Event::Empty(e) => {
+                    flush(&mut text, &mut p);
+                    let name = String::from_utf8(e.name().as_ref().to_vec()).unwrap();
+                    if fresh_svg && name == "title" {
+                        p.titled_svgs += 1;
+                    }
+                    fresh_svg = name == "svg" && start;
+                    if name == "svg" {
+                        p.svgs += 1;
+                    }
+                    for a in e.attributes() {
+                        let a = a.unwrap();
+                        p.attributes.push((
+                            name.clone(),
+                            String::from_utf8(a.key.as_ref().to_vec()).unwrap(),
+                            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                                .unwrap()
+                                .into_owned(),
+                        ));
+                    }
+                    p.elements.push(name.clone());
+                    if start {
+                        stack.push(name);
+                    }
+                }
+                Event::End(_) => {
+                    flush(&mut text, &mut p);
+                    fresh_svg = false;
+                    stack.pop();
+                }
+                Event::Text(t) if stack.last().is_none_or(|s| s != "style") => {
+                    text += &t.decode().unwrap();
+                }
+                Event::GeneralRef(r) => {
+                    let c = if r.is_char_ref() {
+                        r.resolve_char_ref().unwrap().unwrap().to_string()
+                    } else {
+                        match r.decode().unwrap().as_ref() {
+                            "lt" => "<",
+                            "gt" => ">",
+                            "amp" => "&",
+                            "quot" => "\"",
+                            "apos" => "'",
+                            other => panic!("entity &{other}; is not XML"),
+                        }
+                        .to_owned()
+                    };
+                    text += &c;
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        assert!(doctype, "no <!DOCTYPE html>");
+        assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+        p
+    }
+
+    fn attr(&self, element: &str, name: &str) -> Vec<&str> {
+        self.attributes
+            .iter()
+            .filter(|(e, n, _)| (element.is_empty() || e == element) && n == name)
+            .map(|(_, _, v)| v.as_str())
+            .collect()
+    }
+
+    fn has_text(&self, t: &str) -> bool {
+        self.texts.iter().any(|x| x == t)
+    }
+
+    fn contains_text(&self, t: &str) -> bool {
+        self.texts.iter().any(|x| x.contains(t))
+    }
+}
+
+/// Renders `dagaz stats FILES --html OUT` and returns the page, checking that stdout still
+/// carries the text summary.
+fn html_report(files: &[PathBuf], out: &std::path::Path) -> String {
+    let o = dagaz()
+        .arg("stats")
+        .args(files)
+        .arg("--html")
+        .arg(out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(o).unwrap().contains("score of A"));
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// Checks what every report page must be: one language, a title, no script and nothing
+/// loaded, headed tables and titled charts.
+fn check_page_basics(page: &str, p: &HtmlPage) {
+    assert_eq!(p.elements.first().map(String::as_str), Some("html"));
+    assert_eq!(p.attr("html", "lang"), ["en"]);
+    assert!(p.elements.iter().any(|e| e == "title"));
+    for banned in ["script", "link", "img", "iframe", "object", "embed", "base"] {
+        assert!(
+            !p.elements.iter().any(|e| e == banned),
+            "<{banned}> in the page"
+        );
+    }
+    for (e, name, value) in &p.attributes {
+        if name == "href" {
+            assert!(
+                value.starts_with('#'),
+                "<{e} href={value}>: only in-page links"
+            );
+        }
+        assert!(
+            !(name == "src" || name.starts_with("on")),
+            "<{e} {name}={value}>: nothing loaded, no handlers"
+        );
+    }
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    assert!(!page.contains("url(") && !page.contains("@import"));
+    assert!(
+        p.attr("meta", "content")
+            .iter()
+            .any(|c| c.starts_with("default-src 'none'")),
+        "a Content-Security-Policy that forbids loads"
+    );
+    assert!(
+        p.svgs > 0 && p.svgs == p.titled_svgs,
+        "every chart has a <title>"
+    );
+    assert!(
+        p.attr("th", "scope").len() >= 8,
+        "table headers have a scope"
+    );
+}
+
+/// `+12`, `−280`, `0`: an Elo difference as the page prints it.
+fn elo_text(v: &serde_json::Value, inf: &str) -> String {
+    match v.as_f64() {
+        None => inf.to_owned(),
+        Some(x) if x.round() == 0.0 => "0".to_owned(),
+        Some(x) => format!("{:+.0}", x.round()).replace('-', "\u{2212}"),
+    }
+}
+
+#[test]
+fn stats_writes_a_self_contained_html_report() {
+    // One match: its numbers, taken from the JSON summary, are on the page.
+    let one = tmp("html-one.jsonl");
+    autoplay(&["ur-random", "ur-simple", "-n", "6"], &one);
+    let page = html_report(std::slice::from_ref(&one), &tmp("one.html"));
+    let p = HtmlPage::parse(&page);
+    check_page_basics(&page, &p);
+    let ids = p.attr("", "id");
+    for section in ["matches", "pairings", "first-player", "lengths", "reading"] {
+        assert!(ids.contains(&section), "section {section}: {ids:?}");
+    }
+    for absent in ["crosstable", "ratings", "openings", "solitaires"] {
+        assert!(!ids.contains(&absent), "{absent}");
+    }
+    let json = dagaz()
+        .arg("stats")
+        .arg(&one)
+        .args(["--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let m = &v["matches"][0];
+    let pct = |x: &serde_json::Value| format!("{:.1}%", 100.0 * x.as_f64().unwrap());
+    let range = |s: &serde_json::Value| {
+        format!(
+            "{:.1}\u{2013}{:.1}%",
+            100.0 * s["low"].as_f64().unwrap(),
+            100.0 * s["high"].as_f64().unwrap()
+        )
+    };
+    assert!(p.has_text(&m["run_seed"].to_string()));
+    assert!(p.has_text("6"), "games");
+    assert!(p.has_text(&format!(
+        "{} \u{b7} {} \u{b7} {}",
+        m["wins_a"], m["draws"], m["wins_b"]
+    )));
+    assert!(p.has_text(&pct(&m["score_a"]["score"])), "{page}");
+    assert!(p.has_text(&format!("95% CI {}", range(&m["score_a"]))));
+    let inf = if m["score_a"]["score"].as_f64() == Some(1.0) {
+        "+\u{221e}"
+    } else {
+        "\u{2212}\u{221e}"
+    };
+    assert!(p.has_text(&elo_text(&m["elo"]["elo"], inf)));
+    assert!(p.has_text(&format!(
+        "{} ({})",
+        pct(&m["first_player"]["score"]),
+        range(&m["first_player"])
+    )));
+    // One bar per bucket of the histogram, each titled with its count.
+    for b in m["lengths"].as_array().unwrap() {
+        let (from, to, games) = (
+            b["from"].as_u64().unwrap(),
+            b["to"].as_u64().unwrap(),
+            b["games"].as_u64().unwrap(),
+        );
+        let tip = format!(
+            "{from}\u{2013}{} plies: {games} game{}",
+            to - 1,
+            if games == 1 { "" } else { "s" }
+        );
+        assert!(p.has_text(&tip), "{tip}");
+    }
+    assert!(p.contains_text(&format!("mean {:.1}", m["mean_plies"].as_f64().unwrap())));
+
+    // A report that cannot be written is an I/O error (exit 2), with no partial file.
+    let nowhere = tmp("no-such-folder").join("report.html");
+    dagaz()
+        .arg("stats")
+        .arg(&one)
+        .arg("--html")
+        .arg(&nowhere)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot write"));
+    assert!(!nowhere.exists());
+
+    // Names and titles are user input: a title with markup stays text.
+    let text = std::fs::read_to_string(&one).unwrap();
+    let hostile = tmp("html-hostile.jsonl");
+    std::fs::write(
+        &hostile,
+        text.replace(
+            "\"Ur [random]\"",
+            r#""Ur <script>alert(1)</script> & \"co\"""#,
+        )
+        .replace("\"ur-random\"", "\"ur-<i>random</i>\""),
+    )
+    .unwrap();
+    let page = html_report(&[hostile], &tmp("hostile.html"));
+    let p = HtmlPage::parse(&page);
+    check_page_basics(&page, &p);
+    assert!(p.contains_text(r#"Ur <script>alert(1)</script> & "co""#));
+    assert!(p.has_text("ur-<i>random</i>"));
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;"));
+    assert!(!p.elements.iter().any(|e| e == "i"));
+
+    // Three players over three matches: a crosstable, whose cells agree with the matches.
+    let files = three_player_records();
+    let page = html_report(files, &tmp("three.html"));
+    let p = HtmlPage::parse(&page);
+    check_page_basics(&page, &p);
+    assert!(p.attr("", "id").contains(&"crosstable"));
+    let tips = p.attr("td", "title");
+    assert_eq!(tips.len(), 6, "one cell per ordered pair: {tips:?}");
+    for f in files {
+        let json = dagaz()
+            .arg("stats")
+            .arg(f)
+            .args(["--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let m = &v["matches"][0];
+        let name = |k: usize| m["players"][k].as_str().unwrap().to_owned();
+        let plural = |k: &serde_json::Value, one: &str, many: &str| {
+            format!("{k} {}", if k.as_u64() == Some(1) { one } else { many })
+        };
+        let of_a = format!(
+            "{} against {}: {}, {}, {}",
+            name(0),
+            name(1),
+            plural(&m["wins_a"], "win", "wins"),
+            plural(&m["draws"], "draw", "draws"),
+            plural(&m["wins_b"], "loss", "losses")
+        );
+        let of_b = format!(
+            "{} against {}: {}, {}, {}",
+            name(1),
+            name(0),
+            plural(&m["wins_b"], "win", "wins"),
+            plural(&m["draws"], "draw", "draws"),
+            plural(&m["wins_a"], "loss", "losses")
+        );
+        for want in [of_a, of_b] {
+            assert!(
+                tips.iter().any(|t| t.starts_with(&want)),
+                "{want}: {tips:?}"
+            );
+        }
+    }
+}
+
+/// A Chromium (or Chrome) to render pages with: `DAGAZ_CHROMIUM`, else the first of the
+/// usual names on PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("DAGAZ_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
+    .find(|p| p.is_file())
+}
+
+/// Renders `page` in headless Chromium into the screenshot `png`; returns the console
+/// messages Chromium logged (each line of its log that carries `CONSOLE`).
+fn render_in_chromium(
+    chromium: &std::path::Path,
+    page: &std::path::Path,
+    png: &std::path::Path,
+) -> Vec<String> {
+    let profile = tmp(&format!(
+        "chromium-profile-{}",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let log = tmp(&format!(
+        "{}.log",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let _ = std::fs::remove_file(png);
+    let mut child = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            // As root (CI) Chromium's sandbox cannot start.
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--no-default-browser-check",
+            // No network here: nothing in the background that would try.
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1280,2600",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", page.display()))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let _ = std::fs::remove_dir_all(&profile);
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            assert!(status.success(), "chromium failed ({status}):\n{text}");
+            return text
+                .lines()
+                .filter(|l| l.contains("CONSOLE"))
+                .map(str::to_owned)
+                .collect();
+        }
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish within 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Width and height of a PNG, from its IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n") && &png[12..16] == b"IHDR",
+        "not a PNG"
+    );
+    let be = |i: usize| u32::from_be_bytes(png[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// The report rendered in headless Chromium: no console message (the page has no script,
+/// and its Content-Security-Policy turns any load into one), and a screenshot with content,
+/// kept as target/html-report.png. Skipped with a message when no Chromium is installed,
+/// unless `DAGAZ_REQUIRE_CHROMIUM=1` (as `.ci/run` sets when it could install Debian's).
+#[test]
+fn html_report_renders_in_headless_chromium() {
+    let Some(chromium) = chromium() else {
+        assert!(
+            std::env::var("DAGAZ_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "DAGAZ_REQUIRE_CHROMIUM=1 but no chromium found (set DAGAZ_CHROMIUM or install Debian's chromium)"
+        );
+        println!("skipped: no chromium on PATH (apt-get install chromium, or set DAGAZ_CHROMIUM)");
+        return;
+    };
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let page = target.join("html-report.html");
+    let png = target.join("html-report.png");
+    let html = html_report(three_player_records(), &page);
+    let console = render_in_chromium(&chromium, &page, &png);
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let shot = std::fs::read(&png).unwrap();
+    assert_eq!(png_size(&shot), (1280, 2600));
+
+    // The detector works: the same page with an image to load is refused by its policy, and
+    // Chromium says so on the console. An empty page gives the size of a blank screenshot.
+    let bad = tmp("html-report-bad.html");
+    std::fs::write(
+        &bad,
+        html.replace("<main>", "<main><img src=\"missing.png\" alt=\"\"/>"),
+    )
+    .unwrap();
+    let console = render_in_chromium(&chromium, &bad, &tmp("bad.png"));
+    assert!(
+        console
+            .iter()
+            .any(|l| l.contains("Content Security Policy")),
+        "the policy violation is not seen: {console:#?}"
+    );
+    let blank = tmp("html-blank.html");
+    std::fs::write(&blank, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"/><title>blank</title></head><body></body></html>\n").unwrap();
+    let blank_png = tmp("blank.png");
+    assert!(render_in_chromium(&chromium, &blank, &blank_png).is_empty());
+    let blank_len = std::fs::metadata(&blank_png).unwrap().len();
+    assert!(
+        shot.len() as u64 > 10 * blank_len,
+        "the screenshot ({} bytes) looks blank (an empty page: {blank_len} bytes)",
+        shot.len()
+    );
+    println!("screenshot: {} ({} bytes)", png.display(), shot.len());
 }

@@ -3,11 +3,13 @@
 //!
 //! Sub-modules: [`interval`] (Wilson, Elo), [`draws`] (draw-aware trinomial and
 //! pentanomial intervals, LOS), [`gate`] (gates with three outcomes, `compare`),
-//! [`sprt`] (the sequential test) and [`gsprt`] (its exact likelihood ratio).
+//! [`sprt`] (the sequential test), [`gsprt`] (its exact likelihood ratio), [`openings`]
+//! (results per book line) and [`html`] (the HTML report).
 
 pub mod draws;
 pub mod gate;
 pub mod gsprt;
+pub mod html;
 pub mod interval;
 pub mod openings;
 pub mod sprt;

@@ -2,6 +2,7 @@
 
 use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
 use dagaz::stats::gate::{Verdict, verdict_of};
+use dagaz::stats::html::HtmlReport;
 use dagaz::stats::{
     Summary, Tolerances, compare, games_csv, group_by_match, human, lengths_csv, matches_csv,
     merge, seats_csv, solo_csv, summarize,
@@ -39,6 +40,7 @@ pub enum Table {
 ///   dagaz stats games.jsonl
 ///   dagaz stats games.jsonl --format csv --table seats
 ///   dagaz stats games.jsonl --format csv --table games --no-timing
+///   dagaz stats games.jsonl --html report.html
 ///   dagaz stats merge games.jsonl -o merged.jsonl
 ///   dagaz stats compare games.jsonl merged.jsonl --first-player 0.6 --draw-rate 0.6 --mean-length 0.6
 #[derive(clap::Args)]
@@ -60,6 +62,9 @@ pub struct Args {
     /// the output of two runs can be diffed byte for byte
     #[arg(long)]
     pub no_timing: bool,
+    /// also write a self-contained HTML report (charts inline, nothing loaded) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -264,6 +269,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Openings => dagaz::stats::openings_csv(&s)?,
                 },
             };
+            if let Some(path) = &a.html {
+                let sources = a.files.iter().map(|f| f.display().to_string()).collect();
+                let page = HtmlReport::new(s, sources).render();
+                dagaz::fsutil::write_atomic(path, page.as_bytes())
+                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+            }
             write_output(a.output.as_deref(), data.as_bytes())?;
             Ok(OK)
         }
