@@ -52,11 +52,12 @@ ai() { "$DAGAZ" games | awk -v s="$1" '$1 == s { $1 = ""; sub(/^ +"[^"]*" +/, ""
   echo
   echo "| A | B | games | A wins | B wins | draws | score of A (95% CI) | Elo A − B (95% CI) | first-player score (95% CI) | mean plies |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
+  # Column 1 is schema_version (docs/formats.md lists the columns).
   echo "$csv" | tail -n +2 | awk -F, '{
     printf "| `%s` | `%s` | %d | %d | %d | %d | %.1f%% (%.1f–%.1f) | %s (%s..%s) | %.1f%% (%.1f–%.1f) | %.0f |\n",
-      $2, $3, $4 - $5, $6, $7, $8, 100*$9, 100*$10, 100*$11,
-      ($12 == "" ? "∞" : sprintf("%+.0f", $12)), ($13 == "" ? "-∞" : sprintf("%+.0f", $13)), ($14 == "" ? "∞" : sprintf("%+.0f", $14)),
-      100*$17, 100*$18, 100*$19, $16 }'
+      $3, $4, $5 - $6, $7, $8, $9, 100*$10, 100*$11, 100*$12,
+      ($13 == "" ? "∞" : sprintf("%+.0f", $13)), ($14 == "" ? "-∞" : sprintf("%+.0f", $14)), ($15 == "" ? "∞" : sprintf("%+.0f", $15)),
+      100*$18, 100*$19, 100*$20, $17 }'
   echo
   echo "Draws come from the engine's threefold-repetition rule, which Zillions applies and which"
   echo "can strike Ur by chance (see the header of games/ur.zrf); no game reached the 2000-ply"

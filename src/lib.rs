@@ -8,7 +8,8 @@
 //! - [`model`]: a game compiled to indices, bitsets and move bytecode;
 //! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft;
 //! - [`ai`]: the AI players and their evaluation terms;
-//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, game records, summaries.
+//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, game records, summaries;
+//!   game names and player specs of the command line (`tournament::{resolve, spec}`).
 //!
 //! The library never prints and never exits: everything is returned as values.
 
@@ -100,7 +101,8 @@ pub fn load_game(name: &str) -> Result<Model, LoadError> {
 }
 
 /// The AI that a game's variant declares with its `(option "ai …")` forms (docs/ai.md);
-/// the default (random) when it declares none.
+/// the default (random) when it declares none; with `@AI[:key=value,…]` after the name
+/// (`checkers@alphabeta:depth=4`), the AI that names.
 pub fn ai_config(name: &str) -> Result<AiConfig, LoadError> {
     Ok(tournament::spec::resolve(name).map_err(LoadError::Spec)?.ai)
 }

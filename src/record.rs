@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 /// Version of the record shape. Bumped on any incompatible change. Version 2 added the
 /// one-seat results (`solved`, `failed`, `unfinished`), `interrupted`, `end`, the seats'
-/// `result` and `rank`, and the `repetition` setting; version 1 records are still read.
-pub const RECORD_SCHEMA_VERSION: u32 = 2;
+/// `result` and `rank`, and the `repetition` setting. Version 3 added `opening`, the end
+/// `adjudicated` and the settings `openings`, `random_plies` and `adjudicate`. Records of
+/// versions 1 and 2 are still read.
+pub const RECORD_SCHEMA_VERSION: u32 = 3;
 
 /// The oldest record version this dagaz reads.
 pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
@@ -39,6 +41,17 @@ pub struct RunSettings {
     /// written).
     #[serde(default, skip_serializing_if = "Repetition::is_draw")]
     pub repetition: Repetition,
+    /// The opening book (`--openings`): its file name as given and the hash of its text
+    /// (`name#hash`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// Random plies after the book line (`--random-plies`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub random_plies: u32,
+    /// The adjudication rules in canonical form (`--adjudicate`), e.g.
+    /// `win=20:40,eval=A`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<String>,
     /// The round robin or gauntlet this game belongs to (absent in a two-player run).
     /// `players`, `titles` and `games` above are then this game's pairing and the games
     /// per pairing.
@@ -62,6 +75,10 @@ pub struct Tournament {
     pub pair: [usize; 2],
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 impl RunSettings {
     /// A run of `games` games between the players with these specs and titles (A first),
     /// with `autoplay`'s defaults: colours swapped every other game, the
@@ -77,6 +94,9 @@ impl RunSettings {
             depth: None,
             time_ms: None,
             repetition: Repetition::Draw,
+            openings: None,
+            random_plies: 0,
+            adjudicate: None,
             tournament: None,
         }
     }
@@ -191,6 +211,12 @@ pub fn settings_difference(a: &RunSettings, b: &RunSettings) -> Option<&'static 
         Some("time_ms")
     } else if a.repetition != b.repetition {
         Some("repetition")
+    } else if a.openings != b.openings {
+        Some("openings")
+    } else if a.random_plies != b.random_plies {
+        Some("random_plies")
+    } else if a.adjudicate != b.adjudicate {
+        Some("adjudicate")
     } else if a.tournament != b.tournament {
         Some("tournament")
     } else {
@@ -271,6 +297,8 @@ pub enum GameEnd {
     Error,
     /// The run was stopped during the game.
     Interrupted,
+    /// Ended by the referee (`--adjudicate`): a resignation (a win) or a draw.
+    Adjudicated,
 }
 
 /// One finished (or failed) game.
@@ -303,12 +331,18 @@ pub struct GameRecord {
     pub captures: [u32; 2],
     /// Positions searched by A and by B.
     pub nodes: [u64; 2],
-    /// Wall-clock milliseconds (not reproducible).
-    pub time_ms: f64,
+    /// Wall-clock milliseconds (not reproducible); absent in records written with
+    /// `--no-timing`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<f64>,
     pub error: Option<String>,
     /// Who produced the record (absent in records of older dagaz versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<RunIdentity>,
+    /// How the game started, when the run has openings (`--openings`, `--random-plies`):
+    /// the first `book_plies + random_plies` of `moves` were not chosen by the players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<crate::tournament::openings::OpeningRecord>,
 }
 
 impl GameRecord {
@@ -317,10 +351,11 @@ impl GameRecord {
         self.seats.first().map(|s| s.player.as_str())
     }
 
-    /// The record without its wall-clock time, for comparisons of reproducible content.
+    /// The record without its wall-clock time, for comparisons of reproducible content
+    /// (and `--no-timing`).
     pub fn without_time(&self) -> GameRecord {
         GameRecord {
-            time_ms: 0.0,
+            time_ms: None,
             ..self.clone()
         }
     }

@@ -345,7 +345,9 @@ fn output_file_and_variant_selection() {
         .arg(&p)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("available: ur-simple"));
+        .stderr(predicates::str::contains(
+            "did you mean: ur-simple?\n  = note: available: base, ur-simple",
+        ));
 }
 
 #[test]

@@ -422,7 +422,7 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(typo.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `chess`?"));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean: chess?"));
     let dashed = Command::cargo_bin("dagaz")
         .unwrap()
         .args(["perft", "tic-tac-toe", "--depth", "1"])

@@ -1,20 +1,36 @@
 //! Summaries of game records: scores with Wilson intervals, Elo differences, draws, game
 //! lengths, first-player advantage, per-seat results; merging shards; comparing two runs.
 //!
-//! Sub-modules: [`interval`] (Wilson, Elo), [`sprt`] (the sequential test), [`ratings`]
-//! (round robins: crosstables and joint Elo ratings).
+//! Sub-modules: [`interval`] (Wilson, Elo), [`draws`] (draw-aware trinomial and
+//! pentanomial intervals, LOS), [`gate`] (gates with three outcomes, `compare`),
+//! [`sprt`] (the sequential test), [`gsprt`] (its exact likelihood ratio), [`openings`]
+//! (results per book line), [`ratings`] (round robins: crosstables and joint Elo ratings)
+//! and [`html`] (the HTML report).
 
+pub mod draws;
+pub mod gate;
+pub mod gsprt;
+pub mod html;
 pub mod interval;
+pub mod openings;
 pub mod ratings;
 pub mod sprt;
+
+pub use gate::{Shift, Tolerances, compare};
 
 use crate::record::{GameEnd, GameRecord, GameResult};
 use interval::{Z95, elo, wilson};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
-/// Version of the summary JSON shape (`--json`, `dagaz stats --format json`).
-pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
+/// Version of the summary JSON shape (`--json`, `dagaz stats --format json`). Version 3
+/// added the draw-aware fields `trinomial`, `pentanomial`, `first_player_trinomial` and
+/// `plies_stdev`, and `openings` and `ends.referee_wins`/`referee_draws`.
+pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
+
+/// Version of the CSV tables' columns (`dagaz stats --format csv`), the first column of
+/// every row. Version 1 was the tables before they had the column.
+pub const CSV_SCHEMA_VERSION: u32 = 2;
 
 /// A score with its 95% interval.
 #[non_exhaustive]
@@ -88,6 +104,10 @@ pub struct Ends {
     pub ply_cap: u64,
     /// Records of version 1, which do not say (ply-cap stops are counted above).
     pub unrecorded: u64,
+    /// Won by the referee's adjudication (`--adjudicate win=…`: a side resigned).
+    pub referee_wins: u64,
+    /// Drawn by the referee's adjudication (`--adjudicate draw=…`).
+    pub referee_draws: u64,
 }
 
 /// One player's results in a one-seat game (a solitaire, or one AI against random
@@ -157,6 +177,28 @@ pub struct Summary {
     /// Games with three or more seats: `ranks[p][r]` counts the seats player `p` (A, B)
     /// held that finished in place `r + 1`.
     pub ranks: Option<[Vec<u64>; 2]>,
+    /// A's score per game with its draw-aware (trinomial) interval.
+    pub trinomial: draws::Trinomial,
+    /// A's score per colour-swapped pair (pentanomial), when the run swaps colours and
+    /// has two or more seats.
+    pub pentanomial: Option<draws::Pentanomial>,
+    /// The first player's score per game with its draw-aware interval.
+    pub first_player_trinomial: draws::Estimate,
+    /// Standard deviation of the game length (plies), over finished games.
+    pub plies_stdev: f64,
+    /// A's results per opening of the book (`--openings`), in book order; empty without.
+    pub openings: Vec<openings::OpeningSummary>,
+}
+
+impl Summary {
+    /// The estimate gates judge A's score on: the pentanomial one when the run has
+    /// complete colour-swapped pairs, else the trinomial one; with its name.
+    pub fn gate_estimate(&self) -> (&'static str, &draws::Estimate) {
+        match &self.pentanomial {
+            Some(p) if p.pairs > 0 => ("pentanomial", &p.estimate),
+            _ => ("trinomial", &self.trinomial.estimate),
+        }
+    }
 }
 
 /// Groups records by match (run seed and players), in order of first appearance.
@@ -239,6 +281,17 @@ pub struct Accumulator {
     plies_sum: f64,
     seats: Vec<SeatSummary>,
     lengths: BTreeMap<u32, u64>,
+    /// A's score per scored game, and the first player's.
+    game_scores: draws::Tally,
+    first_scores: draws::Tally,
+    /// A's mean score per complete colour-swapped pair.
+    pair_scores: draws::Tally,
+    /// Finished games of swapped runs whose partner is not counted yet: pair number → A's
+    /// score (`None`: no score).
+    halves: BTreeMap<u64, Option<f64>>,
+    /// Games with a score whose partner has none.
+    broken_pairs: u64,
+    openings: openings::OpeningCounts,
 }
 
 impl Accumulator {
@@ -259,6 +312,9 @@ impl Accumulator {
         }
         self.games += 1;
         if r.result == GameResult::Error {
+            if r.settings.swap {
+                self.add_half(r.game_index / 2, None);
+            }
             return;
         }
         self.finished += 1;
@@ -271,6 +327,10 @@ impl Accumulator {
             Some(GameEnd::Repetition) => self.ends.repetition += 1,
             Some(GameEnd::NoMoves) => self.ends.no_moves += 1,
             Some(GameEnd::PlyCap) => self.ends.ply_cap += 1,
+            Some(GameEnd::Adjudicated) if r.result == GameResult::Draw => {
+                self.ends.referee_draws += 1
+            }
+            Some(GameEnd::Adjudicated) => self.ends.referee_wins += 1,
             _ if r.adjudicated => self.ends.ply_cap += 1,
             _ => self.ends.unrecorded += 1,
         }
@@ -285,6 +345,7 @@ impl Accumulator {
             return;
         }
         self.scored += 1;
+        self.openings.add(r);
         for s in &r.seats {
             if let Some(rank) = s.rank {
                 let p = usize::from(s.player == "B");
@@ -305,9 +366,19 @@ impl Accumulator {
             self.draws += 1;
         }
         self.points_a += r.score_a.unwrap_or(0.0);
+        self.game_scores.add(r.score_a.unwrap_or(0.0));
+        if r.settings.swap {
+            self.add_half(r.game_index / 2, Some(r.score_a.unwrap_or(0.0)));
+        }
         if let Some(p) = r.seats.first().and_then(|s| s.points) {
             self.first_points += p.min(1.0);
         }
+        self.first_scores.add(
+            r.seats
+                .first()
+                .and_then(|s| s.points)
+                .map_or(0.0, |p| p.min(1.0)),
+        );
         for (pos, s) in r.seats.iter().enumerate() {
             let i = match self.seats.iter().position(|x| x.seat == s.seat) {
                 Some(i) => i,
@@ -334,6 +405,21 @@ impl Accumulator {
                 None if r.result == GameResult::Draw => x.draws += 1,
                 None if p >= 1.0 => x.wins += 1,
                 None => x.losses += 1,
+            }
+        }
+    }
+
+    /// Counts one game of colour-swapped pair `pair` (A's score, `None` for an error):
+    /// the pair is counted when its other game is.
+    fn add_half(&mut self, pair: u64, score: Option<f64>) {
+        match self.halves.remove(&pair) {
+            Some(other) => match (score, other) {
+                (Some(x), Some(y)) => self.pair_scores.add((x + y) / 2.0),
+                (Some(_), None) | (None, Some(_)) => self.broken_pairs += 1,
+                (None, None) => {}
+            },
+            None => {
+                self.halves.insert(pair, score);
             }
         }
     }
@@ -376,6 +462,9 @@ impl Accumulator {
         self.ends.no_moves += other.ends.no_moves;
         self.ends.ply_cap += other.ends.ply_cap;
         self.ends.unrecorded += other.ends.unrecorded;
+        self.ends.referee_wins += other.ends.referee_wins;
+        self.ends.referee_draws += other.ends.referee_draws;
+        self.openings.merge(&other.openings);
         for p in 0..2 {
             self.solo[p].merge(&other.solo[p]);
             let (a, b) = (&mut self.ranks[p], &other.ranks[p]);
@@ -405,6 +494,13 @@ impl Accumulator {
         }
         for (&p, &n) in &other.lengths {
             *self.lengths.entry(p).or_default() += n;
+        }
+        self.game_scores.merge(&other.game_scores);
+        self.first_scores.merge(&other.first_scores);
+        self.pair_scores.merge(&other.pair_scores);
+        self.broken_pairs += other.broken_pairs;
+        for (&k, &x) in &other.halves {
+            self.add_half(k, x);
         }
     }
 
@@ -471,6 +567,33 @@ impl Accumulator {
                 .map(|(p, c)| c.summary(p))
                 .collect(),
             ranks: (self.seat_count >= 3).then(|| self.ranks.clone()),
+            trinomial: draws::Trinomial {
+                games: self.scored,
+                wins: self.wins_a,
+                draws: self.draws,
+                losses: self.wins_b,
+                estimate: draws::Estimate::of(&self.game_scores, 1.0, Z95),
+            },
+            pentanomial: (swap && self.seat_count >= 2).then(|| {
+                let unpaired =
+                    self.broken_pairs + self.halves.values().filter(|x| x.is_some()).count() as u64;
+                draws::Pentanomial::of(&self.pair_scores, unpaired, Z95)
+            }),
+            first_player_trinomial: draws::Estimate::of(&self.first_scores, 1.0, Z95),
+            plies_stdev: {
+                let mean = if n == 0 {
+                    0.0
+                } else {
+                    self.plies_sum / n as f64
+                };
+                let ss: f64 = self
+                    .lengths
+                    .iter()
+                    .map(|(&p, &c)| c as f64 * (f64::from(p) - mean).powi(2))
+                    .sum();
+                if n == 0 { 0.0 } else { (ss / n as f64).sqrt() }
+            },
+            openings: self.openings.summaries(),
         })
     }
 }
@@ -601,24 +724,36 @@ pub fn human(s: &Summary) -> String {
         fmt_elo(s.elo.low, "-inf"),
         fmt_elo(s.elo.high, "+inf")
     );
+    o += &draw_aware_lines(s);
     // Draws the rules' goals gave (a draw goal, or with three or more seats a goal that left
     // both players points).
     let by_goal = s
         .draws
-        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves);
+        .saturating_sub(s.adjudicated + s.ends.repetition + s.ends.no_moves + s.ends.referee_draws);
     o += &format!(
-        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}\n",
+        "draws: {} ({:.1}%), of which {} adjudicated at the ply cap, {} by repetition, {} with no move{}{}\n",
         s.draws,
         100.0 * s.draw_rate,
         s.adjudicated,
         s.ends.repetition,
         s.ends.no_moves,
+        if s.ends.referee_draws > 0 {
+            format!(", {} adjudicated by the referee", s.ends.referee_draws)
+        } else {
+            String::new()
+        },
         if by_goal > 0 && s.ends.unrecorded == 0 {
             format!(", {by_goal} by a goal that gave both players points")
         } else {
             String::new()
         }
     );
+    if s.ends.referee_wins > 0 {
+        o += &format!(
+            "wins adjudicated by the referee (a side resigned): {}\n",
+            s.ends.referee_wins
+        );
+    }
     o += &format!(
         "mean game length: {:.1} plies (dice included)\n",
         s.mean_plies
@@ -629,6 +764,7 @@ pub fn human(s: &Summary) -> String {
         100.0 * s.first_player.low,
         100.0 * s.first_player.high
     );
+    o += &openings_table(&s.openings);
     if let Some(ranks) = &s.ranks {
         o += &format!(
             "{} seats: A and B alternate over them; a game is A's win when A's seats take all the points, and the Elo difference treats each player's seats as a team\n",
@@ -654,6 +790,85 @@ pub fn human(s: &Summary) -> String {
         }
     }
     o += &tail(s);
+    o
+}
+
+/// The draw-aware lines of the summary: the trinomial estimate, and the pentanomial one
+/// when the run has colour-swapped pairs; the one gates use is marked.
+fn draw_aware_lines(s: &Summary) -> String {
+    let (gate, _) = s.gate_estimate();
+    let est = |e: &draws::Estimate| {
+        format!(
+            "{:.1}% (95% CI {:.1}%..{:.1}%), Elo {} (95% CI {}..{}), LOS {:.1}%",
+            100.0 * e.score,
+            100.0 * e.low,
+            100.0 * e.high,
+            fmt_elo(e.elo.elo, if e.score >= 1.0 { "+inf" } else { "-inf" }),
+            fmt_elo(e.elo.low, "-inf"),
+            fmt_elo(e.elo.high, "+inf"),
+            100.0 * e.los
+        )
+    };
+    let mark = |kind: &str| {
+        if kind == gate {
+            "; gates judge this interval"
+        } else {
+            ""
+        }
+    };
+    let mut o = format!(
+        "draw-aware, per game (trinomial, {} games): {}{}\n",
+        s.trinomial.games,
+        est(&s.trinomial.estimate),
+        mark("trinomial")
+    );
+    if let Some(p) = &s.pentanomial {
+        let counts = p.counts.map_or(String::new(), |c| {
+            format!(
+                ": LL {}, LD {}, DD+WL {}, WD {}, WW {}",
+                c[0], c[1], c[2], c[3], c[4]
+            )
+        });
+        let unpaired = if p.unpaired > 0 {
+            format!(", {} unpaired game(s) left out", p.unpaired)
+        } else {
+            String::new()
+        };
+        o += &format!(
+            "draw-aware, per pair (pentanomial, {} pairs{counts}{unpaired}): {}{}\n",
+            p.pairs,
+            est(&p.estimate),
+            mark("pentanomial")
+        );
+    }
+    o
+}
+
+/// A's results per opening, one line each (empty without openings).
+fn openings_table(openings: &[openings::OpeningSummary]) -> String {
+    let mut o = String::new();
+    if openings.is_empty() {
+        return o;
+    }
+    o += &format!(
+        "per opening ({}): score of A, games, A wins / B wins / draws, first-player score\n",
+        openings.len()
+    );
+    for x in openings {
+        o += &format!(
+            "  {}{}: {:.1}% (95% CI {:.1}%..{:.1}%), {} games, {}/{}/{}, first player {:.1}%\n",
+            x.line.map_or(String::new(), |l| format!("line {l} ")),
+            x.name,
+            100.0 * x.score_a.score,
+            100.0 * x.score_a.low,
+            100.0 * x.score_a.high,
+            x.games,
+            x.wins_a,
+            x.wins_b,
+            x.draws,
+            100.0 * x.first_player.score
+        );
+    }
     o
 }
 
@@ -753,12 +968,15 @@ pub enum StatsError {
     Duplicate(String),
     /// The CSV writer failed.
     Csv(String),
+    /// Two runs that `compare` cannot compare (different players or games).
+    NotComparable(String),
 }
 
 crate::error::message_enum!(StatsError {
     NotOneRun,
     Duplicate,
-    Csv
+    Csv,
+    NotComparable
 });
 
 /// Checks that shards belong to one run (same seed and settings) and do not overlap, and
@@ -870,70 +1088,20 @@ pub fn check_poolable(records: &[GameRecord]) -> Result<(), StatsError> {
     Ok(())
 }
 
-/// One balance figure compared between two runs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Shift {
-    pub figure: String,
-    pub before: f64,
-    pub after: f64,
-    pub change: f64,
-    pub tolerance: f64,
-    pub ok: bool,
-}
-
-/// Tolerances of [`compare`]: absolute for the scores and rates, relative for the length.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Tolerances {
-    pub first_player: f64,
-    pub draw_rate: f64,
-    /// Relative change of the mean length (0.1 = 10%).
-    pub mean_length: f64,
-}
-
-/// Compares the balance figures of two summaries.
-pub fn compare(before: &Summary, after: &Summary, t: Tolerances) -> Vec<Shift> {
-    let abs = |figure: &str, b: f64, a: f64, tol: f64| Shift {
-        figure: figure.to_owned(),
-        before: b,
-        after: a,
-        change: a - b,
-        tolerance: tol,
-        ok: (a - b).abs() <= tol,
-    };
-    let rel = if before.mean_plies > 0.0 {
-        (after.mean_plies - before.mean_plies) / before.mean_plies
-    } else {
-        0.0
-    };
-    vec![
-        abs(
-            "first-player score",
-            before.first_player.score,
-            after.first_player.score,
-            t.first_player,
-        ),
-        abs("draw rate", before.draw_rate, after.draw_rate, t.draw_rate),
-        Shift {
-            figure: "mean length (relative)".to_owned(),
-            before: before.mean_plies,
-            after: after.mean_plies,
-            change: rel,
-            tolerance: t.mean_length,
-            ok: rel.abs() <= t.mean_length,
-        },
-    ]
-}
-
-/// Writes a header and rows as CSV text.
-fn write_csv<const N: usize>(
-    header: [&str; N],
-    rows: impl IntoIterator<Item = [String; N]>,
+/// Writes a header and rows as CSV text, each row starting with `schema_version`
+/// ([`CSV_SCHEMA_VERSION`]).
+fn write_csv<R: IntoIterator<Item = String>>(
+    header: &[&str],
+    rows: impl IntoIterator<Item = R>,
 ) -> Result<String, StatsError> {
     let err = |e: &dyn std::fmt::Display| StatsError::Csv(e.to_string());
     let mut w = csv::Writer::from_writer(vec![]);
-    w.write_record(header).map_err(|e| err(&e))?;
+    let version = CSV_SCHEMA_VERSION.to_string();
+    w.write_record(std::iter::once("schema_version").chain(header.iter().copied()))
+        .map_err(|e| err(&e))?;
     for r in rows {
-        w.write_record(r).map_err(|e| err(&e))?;
+        w.write_record(std::iter::once(version.clone()).chain(r))
+            .map_err(|e| err(&e))?;
     }
     String::from_utf8(w.into_inner().map_err(|e| err(&e))?).map_err(|e| err(&e))
 }
@@ -943,7 +1111,7 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     let f = |x: f64| format!("{x:.4}");
     let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
     write_csv(
-        [
+        &[
             "run_seed",
             "player_a",
             "player_b",
@@ -969,8 +1137,34 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
             "ended_by_repetition",
             "ended_with_no_move",
             "ended_at_ply_cap",
+            "trinomial_low",
+            "trinomial_high",
+            "trinomial_elo_low",
+            "trinomial_elo_high",
+            "trinomial_los",
+            "pairs",
+            "pairs_ll",
+            "pairs_ld",
+            "pairs_dd_wl",
+            "pairs_wd",
+            "pairs_ww",
+            "unpaired",
+            "pentanomial_low",
+            "pentanomial_high",
+            "pentanomial_elo_low",
+            "pentanomial_elo_high",
+            "pentanomial_los",
+            "gate_interval",
+            "normalized_elo",
         ],
         summaries.iter().map(|s| {
+            let t = &s.trinomial.estimate;
+            let p = s.pentanomial.as_ref();
+            let pe = p.map(|p| &p.estimate);
+            let counts = p.and_then(|p| p.counts);
+            let count = |k: usize| counts.map_or(String::new(), |c| c[k].to_string());
+            let pf = |g: fn(&draws::Estimate) -> f64| pe.map_or(String::new(), |e| f(g(e)));
+            let (gate, ge) = s.gate_estimate();
             [
                 s.run_seed.to_string(),
                 s.players[0].clone(),
@@ -997,7 +1191,106 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
                 s.ends.repetition.to_string(),
                 s.ends.no_moves.to_string(),
                 s.ends.ply_cap.to_string(),
+                f(t.low),
+                f(t.high),
+                o(t.elo.low),
+                o(t.elo.high),
+                f(t.los),
+                p.map_or(String::new(), |p| p.pairs.to_string()),
+                count(0),
+                count(1),
+                count(2),
+                count(3),
+                count(4),
+                p.map_or(String::new(), |p| p.unpaired.to_string()),
+                pf(|e| e.low),
+                pf(|e| e.high),
+                pe.map_or(String::new(), |e| o(e.elo.low)),
+                pe.map_or(String::new(), |e| o(e.elo.high)),
+                pf(|e| e.los),
+                gate.to_owned(),
+                o(ge.normalized_elo),
             ]
+        }),
+    )
+}
+
+/// The name serde gives a unit enum variant (`win`, `ply-cap`).
+fn serde_word<T: Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
+/// CSV of the games themselves (one row per game, in match order then game index), from
+/// the records. `timing`: with the `time_ms` column (the only one that is not
+/// reproducible).
+pub fn games_csv(records: &[GameRecord], timing: bool) -> Result<String, StatsError> {
+    let mut header = vec![
+        "run_seed",
+        "player_a",
+        "player_b",
+        "game_index",
+        "game_seed",
+        "pair",
+        "first_player",
+        "seats",
+        "result",
+        "winner",
+        "score_a",
+        "end",
+        "adjudicated",
+        "plies",
+        "captures_a",
+        "captures_b",
+        "nodes_a",
+        "nodes_b",
+    ];
+    if timing {
+        header.push("time_ms");
+    }
+    header.push("error");
+    let mut groups = group_by_match(records);
+    for g in &mut groups {
+        g.sort_by_key(|r| r.game_index);
+    }
+    write_csv(
+        &header,
+        groups.into_iter().flatten().map(|r| {
+            let mut row = vec![
+                r.run_seed.to_string(),
+                r.settings.players[0].clone(),
+                r.settings.players[1].clone(),
+                r.game_index.to_string(),
+                r.game_seed.to_string(),
+                if r.settings.swap {
+                    (r.game_index / 2).to_string()
+                } else {
+                    String::new()
+                },
+                r.first_player().unwrap_or("").to_owned(),
+                r.seats
+                    .iter()
+                    .map(|x| format!("{}={}", x.seat, x.player))
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                serde_word(&r.result),
+                r.winner.clone().unwrap_or_default(),
+                r.score_a.map_or(String::new(), |x| x.to_string()),
+                r.end.as_ref().map_or(String::new(), serde_word),
+                r.adjudicated.to_string(),
+                r.plies.to_string(),
+                r.captures[0].to_string(),
+                r.captures[1].to_string(),
+                r.nodes[0].to_string(),
+                r.nodes[1].to_string(),
+            ];
+            if timing {
+                row.push(r.time_ms.map_or(String::new(), |t| format!("{t:.3}")));
+            }
+            row.push(r.error.clone().unwrap_or_default());
+            row
         }),
     )
 }
@@ -1005,7 +1298,7 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
 /// CSV of one-seat results (one row per match and player who played).
 pub fn solo_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
-        [
+        &[
             "run_seed",
             "player_a",
             "player_b",
@@ -1047,10 +1340,50 @@ pub fn solo_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     )
 }
 
+/// CSV of A's results per opening (one row per match and book line).
+pub fn openings_csv(summaries: &[Summary]) -> Result<String, StatsError> {
+    write_csv(
+        &[
+            "run_seed",
+            "player_a",
+            "player_b",
+            "line",
+            "opening",
+            "games",
+            "wins_a",
+            "wins_b",
+            "draws",
+            "score_a",
+            "score_low",
+            "score_high",
+            "first_player_score",
+        ],
+        summaries.iter().flat_map(|s| {
+            s.openings.iter().map(move |x| {
+                [
+                    s.run_seed.to_string(),
+                    s.players[0].clone(),
+                    s.players[1].clone(),
+                    x.line.map_or(String::new(), |l| l.to_string()),
+                    x.name.clone(),
+                    x.games.to_string(),
+                    x.wins_a.to_string(),
+                    x.wins_b.to_string(),
+                    x.draws.to_string(),
+                    format!("{:.4}", x.score_a.score),
+                    format!("{:.4}", x.score_a.low),
+                    format!("{:.4}", x.score_a.high),
+                    format!("{:.4}", x.first_player.score),
+                ]
+            })
+        }),
+    )
+}
+
 /// CSV of per-seat results (one row per match and seat).
 pub fn seats_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
-        [
+        &[
             "run_seed",
             "player_a",
             "player_b",
@@ -1086,7 +1419,7 @@ pub fn seats_csv(summaries: &[Summary]) -> Result<String, StatsError> {
 /// CSV of the game-length histograms (one row per match and bucket).
 pub fn lengths_csv(summaries: &[Summary]) -> Result<String, StatsError> {
     write_csv(
-        [
+        &[
             "run_seed",
             "player_a",
             "player_b",

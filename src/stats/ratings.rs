@@ -556,6 +556,58 @@ impl TournamentSummary {
     }
 }
 
+impl TournamentSummary {
+    /// The rating table of the HTML report (`stats --html`): the rated players, in rank
+    /// order, under a note that says how they were rated and names the others.
+    pub fn html_ratings(&self) -> super::html::Ratings {
+        use super::html::{RatingRow, Ratings as HtmlRatings};
+        let rows = self
+            .ratings
+            .players
+            .iter()
+            .filter_map(|p| {
+                let elo = p.elo?;
+                Some(RatingRow::new(
+                    p.player.clone(),
+                    p.games,
+                    p.points,
+                    elo,
+                    p.low,
+                    p.high,
+                ))
+            })
+            .collect();
+        let mut note = format!(
+            "Joint Elo of the {} (seed {}): the logistic model fitted by maximum likelihood to all {} games between different players; the rated players' mean is 0; 95% intervals from the robust (sandwich) covariance.",
+            if self.format == "gauntlet" {
+                "gauntlet"
+            } else {
+                "round robin"
+            },
+            self.run_seed,
+            self.games
+        );
+        let others: Vec<String> = self
+            .ratings
+            .players
+            .iter()
+            .filter(|p| p.status != Status::Rated)
+            .map(|p| {
+                let why = match p.status {
+                    Status::Above => "+∞: took every point against the rated players",
+                    Status::Below => "−∞: gave up every point to them",
+                    _ => "not comparable",
+                };
+                format!("{} ({why})", p.player)
+            })
+            .collect();
+        if !others.is_empty() {
+            note += &format!(" Not rated: {}.", others.join(", "));
+        }
+        HtmlRatings::new(note, rows)
+    }
+}
+
 /// The tournaments among `records` (records of round robins and gauntlets, grouped by
 /// run seed and tournament, in order of first appearance); two-player records are not
 /// part of any.
@@ -731,7 +783,7 @@ pub fn human(t: &TournamentSummary) -> String {
 /// CSV of the crosstables: one row per player and opponent who played a scored game.
 pub fn crosstable_csv(ts: &[TournamentSummary]) -> Result<String, StatsError> {
     write_csv(
-        [
+        &[
             "run_seed", "player", "opponent", "games", "wins", "draws", "losses", "points", "score",
         ],
         ts.iter().flat_map(|t| {
@@ -765,7 +817,7 @@ pub fn ratings_csv(ts: &[TournamentSummary]) -> Result<String, StatsError> {
         })
     };
     write_csv(
-        [
+        &[
             "run_seed", "rank", "player", "status", "elo", "elo_low", "elo_high", "games",
             "points", "score",
         ],
@@ -972,14 +1024,14 @@ mod tests {
         assert!(text.contains(" 2 b"), "{text}");
         assert!(text.contains("0.5/4"), "{text}");
         let csv = crosstable_csv(std::slice::from_ref(&s)).unwrap();
-        assert!(csv.starts_with("run_seed,player,opponent,games,wins,draws,losses,points,score\n"));
-        assert!(csv.contains("9,b,a,4,0,1,3,0.5,0.1250\n"), "{csv}");
+        assert!(csv.starts_with(
+            "schema_version,run_seed,player,opponent,games,wins,draws,losses,points,score\n"
+        ));
+        assert!(csv.contains("\n2,9,b,a,4,0,1,3,0.5,0.1250\n"), "{csv}");
         let csv = ratings_csv(std::slice::from_ref(&s)).unwrap();
-        assert!(
-            csv.starts_with(
-                "run_seed,rank,player,status,elo,elo_low,elo_high,games,points,score\n"
-            )
-        );
+        assert!(csv.starts_with(
+            "schema_version,run_seed,rank,player,status,elo,elo_low,elo_high,games,points,score\n"
+        ));
         assert_eq!(csv.lines().count(), 4);
     }
 }

@@ -20,18 +20,27 @@
 //! solved, failed, drawn or unfinished, with no score (see `finish_record`); with three
 //! or more seats every seat gets a place.
 //!
-//! Sub-modules: [`spec`] (player specs), [`round_robin`] (more than two players: round
-//! robins and gauntlets); game records are in [`crate::record`].
+//! Before its first move a game may be given an opening (a book line and random plies,
+//! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
+//!
+//! Sub-modules: [`spec`] (player specs), [`resolve`] (game names of the command line),
+//! [`openings`], [`adjudication`], [`round_robin`] (more than two players: round robins
+//! and gauntlets); game records are in [`crate::record`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
 pub use crate::record;
+pub mod adjudication;
+pub mod openings;
+pub mod resolve;
 pub mod round_robin;
 pub mod spec;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};
 use crate::rng::Rng;
 use crate::stats::sprt::{Sprt, SprtState};
+use adjudication::{AdjudicationSpec, Adjudicator, Verdict};
+use openings::OpeningBook;
 use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRecord};
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
@@ -56,11 +65,19 @@ pub struct RunConfig {
     /// Game indices already played (resume): skipped.
     pub skip: HashSet<u64>,
     pub sprt: Option<Sprt>,
+    /// With `sprt`: the games already played (`--resume`), as game index and A's score
+    /// (`None` for an error). The test counts them in index order among the new games, so
+    /// that a resumed run decides as the run played in one piece; those past the decision
+    /// are listed in [`RunOutcome::dropped`].
+    pub sprt_history: Vec<(u64, Option<f64>)>,
     /// Copied into every record (see [`record::RunIdentity`]).
     pub identity: Option<record::RunIdentity>,
     /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
     /// streams them in `on_done`, and memory does not grow with the number of games.
     pub summary_only: bool,
+    /// Adjudication rules (`--adjudicate`), judged with the evaluation of player
+    /// `spec.eval`'s configuration.
+    pub adjudication: Option<AdjudicationSpec>,
 }
 
 impl RunConfig {
@@ -74,8 +91,10 @@ impl RunConfig {
             shard: None,
             skip: HashSet::new(),
             sprt: None,
+            sprt_history: Vec::new(),
             identity: None,
             summary_only: false,
+            adjudication: None,
         }
     }
 }
@@ -118,7 +137,8 @@ pub struct RunOutcome {
     pub records: Vec<GameRecord>,
     /// The statistics of the same games, accumulated in index order.
     pub summary: crate::stats::Accumulator,
-    /// Game indices that finished but are not kept (played past an SPRT decision).
+    /// Game indices that finished but are not kept (played past an SPRT decision),
+    /// including games of [`RunConfig::sprt_history`] past the decision.
     pub dropped: Vec<u64>,
     /// The run was interrupted (stop flag) before all its games were played.
     pub interrupted: bool,
@@ -147,11 +167,49 @@ pub fn play_game<G: Game>(
     buf: &mut G::Moves,
     stop: Option<&AtomicBool>,
 ) -> GameRecord {
+    let job = GameJob {
+        run_seed,
+        index,
+        opening: index,
+        settings,
+        stop,
+        book: &OpeningBook::default(),
+        adjudicator: None,
+    };
+    play_job(proto, ais, buf, &job)
+}
+
+/// One game to play: its identity, the run's settings, and what shapes it besides the
+/// players (its opening and its adjudicator).
+struct GameJob<'a, G> {
+    run_seed: u64,
+    index: u64,
+    /// The index whose colour-swapped pair picks the opening: the game index, or in a
+    /// round robin the game's number in its pairing (every pairing plays the same
+    /// openings).
+    opening: u64,
+    settings: &'a RunSettings,
+    stop: Option<&'a AtomicBool>,
+    book: &'a OpeningBook<G>,
+    adjudicator: Option<&'a Adjudicator>,
+}
+
+/// [`play_game`] with an opening book and an adjudicator.
+fn play_job<G: Game>(
+    proto: &G,
+    ais: &mut [Ai<G>; 2],
+    buf: &mut G::Moves,
+    job: &GameJob<'_, G>,
+) -> GameRecord {
+    let (run_seed, index, settings, stop) = (job.run_seed, job.index, job.settings, job.stop);
+    let referee = job;
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
     let mut rng = Rng::new(seed);
-    let mut g = proto.clone();
+    let opened = referee.book.start(proto, run_seed, job.opening, buf);
+    let mut g = opened.game;
     let seats = g.seats();
+    let mut watch = referee.adjudicator.map(|a| a.watch());
     let holder: Vec<Option<usize>> = (0..g.num_players())
         .map(|p| {
             seats
@@ -160,7 +218,7 @@ pub fn play_game<G: Game>(
                 .map(|k| player_of_seat(k, index, settings.swap))
         })
         .collect();
-    let mut moves = vec![];
+    let mut moves = opened.moves;
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
@@ -179,7 +237,25 @@ pub fn play_game<G: Game>(
         if n == 0 {
             break Ended::Error("no legal move and no result".to_owned());
         }
+        if let (Some(adj), Some(w)) = (referee.adjudicator, watch.as_mut()) {
+            match adj.judge(&g, &seats, moves.len() as u32, w) {
+                Verdict::Continue => {}
+                Verdict::Win(p) => {
+                    break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
+                }
+                Verdict::Draw => {
+                    break Ended::Adjudicated(crate::ai::Outcome::draw(
+                        g.num_players(),
+                        &seats,
+                        crate::ai::Ending::Goal,
+                    ));
+                }
+            }
+        }
         if moves.len() as u32 >= settings.max_plies {
+            if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
+                break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
+            }
             break Ended::PlyCap;
         }
         let mover = g.current_player();
@@ -223,17 +299,20 @@ pub fn play_game<G: Game>(
         nodes,
     };
     let mut rec = finish_record(&g, end, played);
+    rec.opening = opened.record;
     rec.run_seed = run_seed;
     rec.game_index = index;
     rec.game_seed = seed;
     rec.settings = settings.clone();
-    rec.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    rec.time_ms = Some(start.elapsed().as_secs_f64() * 1000.0);
     rec
 }
 
 /// How a game loop stopped.
 enum Ended {
     Rules(crate::ai::Outcome),
+    /// Ended by the referee (`--adjudicate`).
+    Adjudicated(crate::ai::Outcome),
     PlyCap,
     Error(String),
     Interrupted,
@@ -256,6 +335,14 @@ fn ranks(points: &[f64]) -> Vec<u32> {
         .collect()
 }
 
+fn seat_outcome(r: crate::ai::PlayerResult) -> record::SeatOutcome {
+    match r {
+        crate::ai::PlayerResult::Win => record::SeatOutcome::Win,
+        crate::ai::PlayerResult::Loss => record::SeatOutcome::Loss,
+        crate::ai::PlayerResult::Draw => record::SeatOutcome::Draw,
+    }
+}
+
 /// The record of a played game (identity fields are filled by the caller).
 ///
 /// With two or more seats, A's score is A's share of the seats' points: a game is a win
@@ -271,15 +358,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
     // Per-player results and points (None: no result).
     let (results, points, game_end) = match &end {
         Ended::Rules(o) => {
-            let r: Vec<SeatOutcome> = o
-                .results
-                .iter()
-                .map(|r| match r {
-                    crate::ai::PlayerResult::Win => SeatOutcome::Win,
-                    crate::ai::PlayerResult::Loss => SeatOutcome::Loss,
-                    crate::ai::PlayerResult::Draw => SeatOutcome::Draw,
-                })
-                .collect();
+            let r: Vec<SeatOutcome> = o.results.iter().map(|&r| seat_outcome(r)).collect();
             let e = match o.ending {
                 crate::ai::Ending::Goal => GameEnd::Goal,
                 crate::ai::Ending::Repetition => GameEnd::Repetition,
@@ -287,6 +366,11 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
             };
             (Some(r), Some(o.points.clone()), e)
         }
+        Ended::Adjudicated(o) => (
+            Some(o.results.iter().map(|&r| seat_outcome(r)).collect()),
+            Some(o.points.clone()),
+            GameEnd::Adjudicated,
+        ),
         Ended::PlyCap => (
             Some(vec![SeatOutcome::Draw; n_players]),
             Some(crate::ai::Outcome::draw_points(n_players, p.seats)),
@@ -366,9 +450,10 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         moves: p.moves,
         captures: p.captures,
         nodes: p.nodes,
-        time_ms: 0.0,
+        time_ms: None,
         error,
         identity: None,
+        opening: None,
     }
 }
 
@@ -390,9 +475,10 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         moves: vec![],
         captures: [0; 2],
         nodes: [0; 2],
-        time_ms: 0.0,
+        time_ms: None,
         error: Some(format!("internal error (panic): {msg}")),
         identity: None,
+        opening: None,
     }
 }
 
@@ -419,6 +505,20 @@ pub fn run<G: Game + Sync>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<RunOutcome, crate::ai::AiConfigError> {
+    run_with(proto, configs, cfg, &OpeningBook::default(), stop, on_done)
+}
+
+/// [`run`] with openings: every game starts as `book` says (see [`openings`]). Fails
+/// when a configuration cannot evaluate the game, or when `cfg.adjudication` is set for a
+/// game without exactly two seats.
+pub fn run_with<G: Game + Sync>(
+    proto: &G,
+    configs: [&AiConfig; 2],
+    cfg: &RunConfig,
+    book: &OpeningBook<G>,
+    stop: &AtomicBool,
+    on_done: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<RunOutcome, crate::ai::AiConfigError> {
     let configs = [
         with_limits(configs[0].clone(), &cfg.settings),
         with_limits(configs[1].clone(), &cfg.settings),
@@ -427,6 +527,18 @@ pub fn run<G: Game + Sync>(
     for c in &configs {
         Ai::new(proto, c.clone())?;
     }
+    let adjudicator = match cfg.adjudication {
+        Some(spec) => {
+            if proto.seats().len() != 2 {
+                return Err(crate::ai::AiConfigError(
+                    "--adjudicate needs a game with two seats".to_owned(),
+                ));
+            }
+            let eval = crate::ai::eval::Evaluator::new(proto, &configs[spec.eval.min(1)])?;
+            Some(Adjudicator::new(spec, eval))
+        }
+        None => None,
+    };
     // Game indices are handed out lazily, in increasing order (no per-game reservation:
     // memory and start-up time do not depend on -n). `position` numbers the games of this
     // run in that order; the SPRT looks at consecutive positions only.
@@ -455,16 +567,56 @@ pub fn run<G: Game + Sync>(
         prefix: usize,
         sprt: Option<SprtState>,
         decided_at: Option<usize>,
+        /// Games already played (resume) not yet counted by the SPRT, by index.
+        history: std::collections::VecDeque<(u64, Option<f64>)>,
     }
-    let shared = Mutex::new(Shared {
+    impl Shared {
+        /// Counts the earlier games with an index below `before`; true when the test
+        /// decided.
+        fn feed_history(&mut self, before: u64) -> bool {
+            let Some(st) = self.sprt.as_mut() else {
+                return false;
+            };
+            while self.history.front().is_some_and(|h| h.0 < before) {
+                if let Some((i, x)) = self.history.pop_front() {
+                    st.add(i, x);
+                    if st.decision().is_some() {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+    }
+    let mut history: Vec<(u64, Option<f64>)> = match cfg.sprt {
+        Some(_) => cfg.sprt_history.clone(),
+        None => Vec::new(),
+    };
+    history.sort_by_key(|h| h.0);
+    let mut start = Shared {
         pending: Default::default(),
         kept: Vec::new(),
         summary: Default::default(),
         prefix: 0,
-        sprt: cfg.sprt.map(SprtState::new),
+        sprt: cfg.sprt.map(|t| {
+            if cfg.settings.swap {
+                SprtState::paired(t)
+            } else {
+                SprtState::new(t)
+            }
+        }),
         decided_at: None,
-    });
-    let decided = AtomicBool::new(false);
+        history: history.into(),
+    };
+    // The earlier games before the first game to play may decide the test already.
+    let first = (0..cfg.settings.games)
+        .find(|&i| in_shard(i, cfg.shard) && !cfg.skip.contains(&i))
+        .unwrap_or(u64::MAX);
+    if start.feed_history(first) {
+        start.decided_at = Some(0);
+    }
+    let decided = AtomicBool::new(start.decided_at.is_some());
+    let shared = Mutex::new(start);
     let threads = cfg.threads.max(1);
     // Scoped std threads: one worker per thread, each with its own AIs and buffers.
     std::thread::scope(|scope| {
@@ -483,16 +635,17 @@ pub fn run<G: Game + Sync>(
                         break;
                     }
                     let Some((k, index)) = take() else { break };
+                    let job = GameJob {
+                        run_seed: cfg.seed,
+                        index,
+                        opening: index,
+                        settings: &cfg.settings,
+                        stop: Some(stop),
+                        book,
+                        adjudicator: adjudicator.as_ref(),
+                    };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_game(
-                            proto,
-                            &mut ais,
-                            cfg.seed,
-                            index,
-                            &cfg.settings,
-                            &mut buf,
-                            Some(stop),
-                        )
+                        play_job(proto, &mut ais, &mut buf, &job)
                     }));
                     let mut rec = match played {
                         Ok(r) => r,
@@ -515,6 +668,15 @@ pub fn run<G: Game + Sync>(
                     // counted by the SPRT) in position order.
                     while sh.decided_at.is_none() {
                         let p = sh.prefix;
+                        let Some(index) = sh.pending.get(&p).map(|r| r.game_index) else {
+                            break;
+                        };
+                        // Earlier games (resume) with smaller indices come first.
+                        if sh.feed_history(index) {
+                            sh.decided_at = Some(p);
+                            decided.store(true, Ordering::Relaxed);
+                            break;
+                        }
                         let Some(rec) = sh.pending.remove(&p) else {
                             break;
                         };
@@ -523,8 +685,8 @@ pub fn run<G: Game + Sync>(
                         let score = rec.score_a;
                         let shared = &mut *sh;
                         keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
-                        if let (Some(st), Some(x)) = (sh.sprt.as_mut(), score) {
-                            st.add(x);
+                        if let Some(st) = sh.sprt.as_mut() {
+                            st.add(index, score);
                             if st.decision().is_some() {
                                 sh.decided_at = Some(prefix);
                                 decided.store(true, Ordering::Relaxed);
@@ -536,9 +698,17 @@ pub fn run<G: Game + Sync>(
         }
     });
     let mut sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Every new game counted: the earlier games after the last one count too.
+    if sh.decided_at.is_none() && sh.prefix as u64 == total && sh.feed_history(u64::MAX) {
+        sh.decided_at = Some(sh.prefix);
+    }
+    // Earlier games past a decision are dropped, as the run in one piece never played them.
+    let mut dropped: Vec<u64> = match sh.decided_at {
+        Some(_) => sh.history.drain(..).map(|h| h.0).collect(),
+        None => vec![],
+    };
     // Interrupted: the games finished after a gap are kept too (none after a decision).
     let rest = std::mem::take(&mut sh.pending);
-    let mut dropped = vec![];
     for (_, rec) in rest {
         if sh.decided_at.is_none() {
             let shared = &mut sh;
@@ -547,6 +717,7 @@ pub fn run<G: Game + Sync>(
             dropped.push(rec.game_index);
         }
     }
+    dropped.sort_unstable();
     let interrupted = sh.decided_at.is_none() && sh.summary.games() < total;
     Ok(RunOutcome {
         records: sh.kept,

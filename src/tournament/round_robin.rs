@@ -24,8 +24,14 @@
 //! unchanged. With one pairing the index is `k`: a two-player run is the special case
 //! `P = 1`. When `N` is odd the last block has only the even games, and its odd indices are
 //! not games of the run.
+//!
+//! Openings ([`super::openings`]) are chosen by the game's number `k` in its pairing, not
+//! by its index: game `k` of every pairing starts from the same opening (book line and
+//! random plies), so every pairing plays the same openings.
 
-use super::{game_seed, in_shard, panicked_record, play_game, with_limits};
+use super::adjudication::{AdjudicationSpec, Adjudicator};
+use super::openings::OpeningBook;
+use super::{GameJob, game_seed, in_shard, panicked_record, play_job, with_limits};
 use crate::ai::{Ai, AiConfig, AiConfigError, Game};
 use crate::record::{GameRecord, RunIdentity, RunSettings};
 use crate::stats::Accumulator;
@@ -198,6 +204,8 @@ pub struct Pairing<'a, G> {
     /// The game, as the pairing's players see it (the same for every pairing of ZRF
     /// players; a two-program match for Axiom programs).
     pub proto: &'a G,
+    /// The openings, on this pairing's game.
+    pub book: &'a OpeningBook<G>,
     /// The settings of the pairing's records (`players` are the pairing's).
     pub settings: RunSettings,
     /// Copied into every record of the pairing.
@@ -217,16 +225,20 @@ pub struct Config {
     pub shard: Option<(u64, u64)>,
     /// Game indices already played (resume): skipped.
     pub skip: HashSet<u64>,
+    /// Adjudication rules (`--adjudicate`), judged in each pairing with the evaluation of
+    /// its player A or B (`spec.eval`).
+    pub adjudication: Option<AdjudicationSpec>,
 }
 
 impl Config {
-    /// Every game of the run seeded with `seed`, on one thread.
+    /// Every game of the run seeded with `seed`, on one thread, without adjudication.
     pub fn new(seed: u64) -> Config {
         Config {
             seed,
             threads: 1,
             shard: None,
             skip: HashSet::new(),
+            adjudication: None,
         }
     }
 }
@@ -275,6 +287,23 @@ pub fn run<G: Game + Sync>(
             Ai::new(pairing.proto, configs[x].clone())?;
             home[x].get_or_insert(p);
         }
+    }
+    // A referee per pairing, with the evaluation of its player A or B.
+    let mut referees: Vec<Option<Adjudicator>> = vec![];
+    for (&pair, pairing) in schedule.pairs().iter().zip(pairings) {
+        referees.push(match cfg.adjudication {
+            Some(spec) => {
+                if pairing.proto.seats().len() != 2 {
+                    return Err(AiConfigError(
+                        "--adjudicate needs a game with two seats".to_owned(),
+                    ));
+                }
+                let c = &configs[pair[spec.eval.min(1)]];
+                let eval = crate::ai::eval::Evaluator::new(pairing.proto, c)?;
+                Some(Adjudicator::new(spec, eval))
+            }
+            None => None,
+        });
     }
     let new_ai = |x: usize| {
         let proto = pairings[home[x].expect("every player is paired")].proto;
@@ -326,23 +355,24 @@ pub fn run<G: Game + Sync>(
                         break;
                     }
                     let Some((k, index)) = take() else { break };
-                    let (p, _) = schedule.locate(index).expect("taken from the schedule");
+                    let (p, game) = schedule.locate(index).expect("taken from the schedule");
                     let [a, b] = schedule.pairs()[p];
                     let pairing = &pairings[p];
                     let ai_a = ais[a].take().unwrap_or_else(|| new_ai(a));
                     let slot_b = if a == b { &mut twins[b] } else { &mut ais[b] };
                     let ai_b = slot_b.take().unwrap_or_else(|| new_ai(b));
                     let mut pair_ais = [ai_a, ai_b];
+                    let job = GameJob {
+                        run_seed: cfg.seed,
+                        index,
+                        opening: game,
+                        settings: &pairing.settings,
+                        stop: Some(stop),
+                        book: pairing.book,
+                        adjudicator: referees[p].as_ref(),
+                    };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_game(
-                            pairing.proto,
-                            &mut pair_ais,
-                            cfg.seed,
-                            index,
-                            &pairing.settings,
-                            &mut buf,
-                            Some(stop),
-                        )
+                        play_job(pairing.proto, &mut pair_ais, &mut buf, &job)
                     }));
                     let mut rec = match played {
                         Ok(r) => {

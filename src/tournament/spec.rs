@@ -1,21 +1,24 @@
-//! Player specs: which variant of which rules plays.
+//! Player specs: which variant of which rules plays, with which AI.
 //!
-//! A spec is one of:
-//! - a variant slug of a bundled game (`ur-random` is "Ur \[random\]" of `ur`), or a bundled
-//!   game's name (its default variant), or `GAME:SLUG` (`ur:ur-simple`);
-//! - `path/to/game.zrf` (its default variant) or `path/to/game.zrf:SLUG` (a variant by slug
-//!   or title).
+//! A spec is `GAME[:VARIANT][@AI[:key=value,…]]` (see [`super::resolve`] for how GAME is
+//! found: a path, an Axiom variant file, a bundled game or a bundled variant's slug), e.g.
+//! `ur-random`, `ur:ur-simple`, `path/to/game.zrf:fast@mcts:playouts=500`,
+//! `checkers@alphabeta:depth=4,material=1`, `tic-tac-toe@random`. Without `@AI` the
+//! variant plays its own AI (its `(option "ai …")` forms); with it, the AI is the one the
+//! spec names ([`AiSpec::apply`]).
 //!
 //! Both players of a match must play the same rules: [`same_rules`] compares the merged
 //! game forms without titles, descriptive texts and `ai …` options.
 
-use crate::ai::AiConfig;
+use super::resolve::{ResolveOptions, Source, choose_game, locate};
+use crate::ai::config::AiSpec;
 use crate::ai::config::is_ai_option;
-use crate::expand::{GameDef, Limits, Loaded, load_path, load_text};
+use crate::ai::{AiConfig, AiKind};
+use crate::axiom::Program;
+use crate::expand::{GameDef, Limits, load_text};
 use crate::syntax::Node;
-use std::path::Path;
 
-/// A resolved player.
+/// A resolved player of ZRF rules.
 #[derive(Clone, Debug)]
 pub struct PlayerSpec {
     /// The spec as given.
@@ -26,7 +29,13 @@ pub struct PlayerSpec {
     pub slug: String,
     /// The merged game (its `form` is the whole `(game …)` list).
     pub game: GameDef,
+    /// The AI in effect (the variant's, or the `@AI` of the spec), before the command
+    /// line's `--depth`, `--nodes` and `--time-ms`.
     pub ai: AiConfig,
+    /// The `@AI` part of the spec, when it has one.
+    pub ai_spec: Option<AiSpec>,
+    /// What the user should know (a title shared by several variants).
+    pub warnings: Vec<String>,
 }
 
 impl PlayerSpec {
@@ -35,9 +44,53 @@ impl PlayerSpec {
     pub fn axiom_name(&self) -> String {
         self.title.replace(' ', "-")
     }
+
+    /// True when the game's moves come from an Axiom engine (`(engine "…axiom.dll")`), so
+    /// that it is played through its variant's `.4th` file.
+    pub fn has_engine(&self) -> bool {
+        self.game
+            .form
+            .items
+            .iter()
+            .any(|n| n.head() == Some("engine"))
+    }
 }
 
-/// Every (slug, bundled game name) pair of the bundled games, default variants first.
+/// A resolved player of an Axiom program (a `.4th` variant file).
+#[derive(Clone)]
+pub struct AxiomPlayer {
+    /// The spec as given.
+    pub spec: String,
+    /// The loaded program.
+    pub program: Program,
+    /// [`AiKind::Program`] (the program's own engines), or `random` or `first` when the
+    /// spec names them (they play through the program's moves, as Axiom's `{random}` and
+    /// `{first}` engines do).
+    pub ai: AiConfig,
+    /// The `@AI` part of the spec, when it has one.
+    pub ai_spec: Option<AiSpec>,
+}
+
+/// A resolved player: ZRF rules or an Axiom program. (A match holds a few of them: their
+/// sizes do not matter.)
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum Player {
+    Rules(PlayerSpec),
+    Axiom(AxiomPlayer),
+}
+
+impl Player {
+    /// The spec as given.
+    pub fn spec(&self) -> &str {
+        match self {
+            Player::Rules(p) => &p.spec,
+            Player::Axiom(p) => &p.spec,
+        }
+    }
+}
+
+/// Every (slug, bundled game name, title) of the bundled games, default variants first.
 pub fn bundled_slugs() -> Vec<(String, String, String)> {
     let mut out = vec![];
     for b in crate::games::all() {
@@ -53,39 +106,78 @@ pub fn bundled_slugs() -> Vec<(String, String, String)> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SpecError {
-    /// Not a file, a bundled game or a bundled variant; `suggestions` are near names.
+    /// Not a file, an Axiom program, a bundled game or a bundled variant, or no such
+    /// variant; `suggestions` are near names.
     NotFound(String, Vec<String>),
     /// A file that cannot be read.
     Unreadable(String),
-    /// The file has errors, defines no game, has no such variant, or bad `ai …` options.
+    /// The file has errors, defines no game, or bad `ai …` options; a malformed spec.
     Invalid(String),
+    /// The rules have no variant of that name (`DZ0212 unknown-variant`); `suggestions` are
+    /// near slugs.
+    NoVariant(String, Vec<String>),
+    /// The `@AI` part is wrong: an unknown AI or setting, a bad value, or an AI that cannot
+    /// play this game.
+    Ai(String),
 }
 
 crate::error::message_enum!(SpecError {
     NotFound,
     Unreadable,
-    Invalid
+    Invalid,
+    NoVariant,
+    Ai
 });
 
-fn from_game(spec: &str, source: String, g: &GameDef) -> Result<PlayerSpec, SpecError> {
-    let ai = AiConfig::from_form(&g.form)
-        .map_err(|e| SpecError::Invalid(format!("`{spec}` ({}): {e}", g.title)))?;
-    Ok(PlayerSpec {
-        spec: spec.to_owned(),
-        source,
-        title: g.title.clone(),
-        slug: g.slug.clone(),
-        game: g.clone(),
-        ai,
-    })
+impl SpecError {
+    /// The error as a diagnostic with a code where it has one (`DZ0001 io-error`,
+    /// `DZ0212 unknown-variant`):
+    /// the first line of the message, the other lines as notes.
+    pub fn to_diagnostic(&self) -> Option<crate::diagnostics::Diagnostic> {
+        let (code, m) = match self {
+            SpecError::NoVariant(m, _) => (crate::diagnostics::codes::UNKNOWN_VARIANT, m),
+            SpecError::Unreadable(m) => (crate::diagnostics::codes::IO_ERROR, m),
+            _ => return None,
+        };
+        let mut lines = m.lines();
+        let mut d = crate::diagnostics::Diagnostic::error(code, lines.next().unwrap_or_default());
+        for l in lines {
+            d = d.with_note(l.trim());
+        }
+        Some(d)
+    }
 }
 
-fn pick(
+/// Resolves a spec of ZRF rules (see the module documentation). The error explains what
+/// was tried and suggests near names.
+pub fn resolve(spec: &str) -> Result<PlayerSpec, SpecError> {
+    resolve_with(spec, &[])
+}
+
+/// [`resolve`], with folders where the includes of a rules file may also be read
+/// (`--include-dir`). An Axiom program is refused: [`resolve_player`] plays those.
+pub fn resolve_with(
     spec: &str,
-    source: String,
-    loaded: &Loaded,
-    variant: Option<&str>,
+    include_dirs: &[std::path::PathBuf],
 ) -> Result<PlayerSpec, SpecError> {
+    match resolve_player(spec, &ResolveOptions::with_include_dirs(include_dirs))? {
+        Player::Rules(p) => Ok(p),
+        Player::Axiom(p) => Err(SpecError::Invalid(format!(
+            "`{spec}` is an Axiom program (`{}`), not ZRF rules",
+            p.program.path.display()
+        ))),
+    }
+}
+
+/// Resolves one player (see the module documentation): its rules or program, its variant
+/// and the AI in effect. Call it once per player of a match or a round robin.
+pub fn resolve_player(spec: &str, opts: &ResolveOptions) -> Result<Player, SpecError> {
+    let name = locate(spec, opts)?;
+    if let Source::Axiom(path) = &name.source {
+        return axiom_player(spec, path, name.variant.as_deref(), name.ai.clone());
+    }
+    let shown = name.source.display();
+    let loaded = name.load(opts)?;
     if loaded.has_errors() {
         let first = loaded
             .diagnostics
@@ -93,77 +185,120 @@ fn pick(
             .find(|d| d.severity == crate::diagnostics::Severity::Error)
             .map(|d| d.message.clone())
             .unwrap_or_default();
+        let lint = match &name.source {
+            Source::Bundled(b) => b.name.to_owned(),
+            _ => shown.clone(),
+        };
         return Err(SpecError::Invalid(format!(
-            "`{source}` has errors ({first}); run `dagaz lint {source}`"
+            "`{shown}` has errors ({first}); run `dagaz lint {lint}`"
         )));
     }
-    let g = match variant {
-        Some(v) => loaded.find_game(v).map_err(|d| {
-            let mut m = format!("{}: {}", source, d.message);
-            for n in &d.notes {
-                m += &format!("\n  {n}");
-            }
-            SpecError::Invalid(m)
-        })?,
-        None => loaded
-            .default_game()
-            .ok_or_else(|| SpecError::Invalid(format!("`{source}` defines no game")))?,
+    let (g, warning) = choose_game(&loaded, name.variant.as_deref(), &name.source.name())?;
+    let own = AiConfig::from_form(&g.form)
+        .map_err(|e| SpecError::Invalid(format!("`{spec}` ({}): {e}", g.title)))?;
+    let mut p = PlayerSpec {
+        spec: spec.to_owned(),
+        source: shown,
+        title: g.title.clone(),
+        slug: g.slug.clone(),
+        game: g.clone(),
+        ai: own,
+        ai_spec: name.ai.clone(),
+        warnings: warning.into_iter().collect(),
     };
-    from_game(spec, source, g)
-}
-
-/// Resolves a spec (see the module documentation). The error explains what was tried and
-/// suggests near names.
-pub fn resolve(spec: &str) -> Result<PlayerSpec, SpecError> {
-    resolve_with(spec, &[])
-}
-
-/// [`resolve`], with folders where the includes of a rules file may also be read
-/// (`--include-dir`).
-pub fn resolve_with(
-    spec: &str,
-    include_dirs: &[std::path::PathBuf],
-) -> Result<PlayerSpec, SpecError> {
-    // A path, with an optional `:variant`.
-    let (path_part, variant) = match spec.rsplit_once(':') {
-        Some((p, v)) if !p.is_empty() && !v.is_empty() && !v.contains(['/', '\\']) => (p, Some(v)),
-        _ => (spec, None),
-    };
-    for (p, v) in [(spec, None), (path_part, variant)] {
-        let path = Path::new(p);
-        if path.is_file() {
-            let limits = Limits {
-                include_dirs: include_dirs.to_vec(),
-                ..Limits::default()
-            };
-            let loaded = load_path(path, p, limits)
-                .map_err(|d| SpecError::Unreadable(format!("cannot read `{p}`: {}", d.message)))?;
-            return pick(spec, p.to_owned(), &loaded, v);
+    if let Some(ai) = &name.ai {
+        if ai.kind == AiKind::Program && !p.has_engine() {
+            return Err(SpecError::Ai(format!(
+                "`{spec}`: `@program` plays an Axiom program's own engines, and \"{}\" is ZRF rules without an Axiom engine",
+                p.title
+            )));
         }
+        if p.has_engine() && !matches!(ai.kind, AiKind::Program | AiKind::Random | AiKind::First) {
+            return Err(SpecError::Ai(format!(
+                "`{spec}`: \"{}\" is played through its Axiom program, with the program's own engines (`@program`, the default), or `@random` or `@first`; dagaz's `{}` plays ZRF rules",
+                p.title,
+                ai.kind.name()
+            )));
+        }
+        p.ai = ai.apply(&p.ai);
     }
-    // A bundled game by name, `name:variant`, or a variant slug.
-    if let Some(b) = crate::games::find(path_part) {
-        let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
-        return pick(spec, format!("bundled:{}", b.name), &loaded, variant);
+    Ok(Player::Rules(p))
+}
+
+fn axiom_player(
+    spec: &str,
+    path: &std::path::Path,
+    variant: Option<&str>,
+    ai: Option<AiSpec>,
+) -> Result<Player, SpecError> {
+    if let Some(v) = variant {
+        return Err(SpecError::Invalid(format!(
+            "`{spec}`: an Axiom variant file is one variant; `:{v}` cannot select another (name its own .4th file)"
+        )));
     }
-    let all = bundled_slugs();
-    if let Some((_, name, _)) = all.iter().find(|(s, _, _)| s == spec) {
-        let b = crate::games::find(name).expect("bundled game");
-        let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
-        return pick(spec, format!("bundled:{}", b.name), &loaded, Some(spec));
+    if !path.is_file() {
+        return Err(SpecError::Unreadable(format!(
+            "cannot read `{}`: no such file",
+            path.display()
+        )));
     }
-    let names: Vec<&str> = all.iter().map(|(s, _, _)| s.as_str()).collect();
-    let near = crate::text::suggestions(spec, names.iter().copied());
-    let mut msg =
-        format!("unknown player `{spec}`: not a file, a bundled game or a bundled variant");
-    if !near.is_empty() {
-        msg += &format!("\n  did you mean: {}?", near.join(", "));
+    let program = Program::load(path, None)
+        .map_err(|e| SpecError::Invalid(format!("`{}` cannot be played: {e}", path.display())))?;
+    let config = match &ai {
+        Some(a) if a.kind == AiKind::Program => a.apply(&AiConfig::default()),
+        // As Axiom's `{random}` and `{first}` engines do.
+        Some(a) if matches!(a.kind, AiKind::Random | AiKind::First) => {
+            a.apply(&AiConfig::default())
+        }
+        Some(a) => {
+            return Err(SpecError::Ai(format!(
+                "`{spec}`: an Axiom program plays with its own engines (`@program`, the default: its `{{players}}` and `OnEvaluate`), or `@random` or `@first`; dagaz's `{}` plays ZRF rules",
+                a.kind.name()
+            )));
+        }
+        None => AiConfig {
+            kind: AiKind::Program,
+            ..AiConfig::default()
+        },
+    };
+    Ok(Player::Axiom(AxiomPlayer {
+        spec: spec.to_owned(),
+        program,
+        ai: config,
+        ai_spec: ai,
+    }))
+}
+
+/// What an Axiom program's own engines are, as they will play: each seat's engine, with
+/// `$NegamaxMove`'s depth (`depth`, or Axiom's default) and `$UCTMove`'s playouts, e.g.
+/// `program (White negamax depth 5, Black random)`; one engine for every seat is named
+/// once: `program (negamax depth 3)`.
+pub fn describe_program(p: &Program, depth: Option<u32>) -> String {
+    let depth = depth.unwrap_or(crate::axiom::DEFAULT_SEARCH_DEPTH).max(1);
+    let seats: Vec<(String, String)> = p
+        .info
+        .players
+        .iter()
+        .zip(p.engines())
+        .enumerate()
+        .filter(|(k, _)| !p.info.is_random(*k))
+        .map(|(_, (pl, e))| {
+            let e = match e.as_str() {
+                "negamax" => format!("negamax depth {depth}"),
+                "uct" => format!("uct playouts {}", crate::axiom::search::UCT_PLAYOUTS),
+                _ => e,
+            };
+            (pl.clone(), e)
+        })
+        .collect();
+    if seats.is_empty() {
+        return "program (the variant's own engines)".to_owned();
     }
-    msg += "\n  `dagaz games` lists the bundled games and variants; a file is given as path/to/game.zrf or path/to/game.zrf:variant-slug";
-    Err(SpecError::NotFound(
-        msg,
-        near.iter().map(|s| s.to_string()).collect(),
-    ))
+    if seats.iter().all(|(_, e)| *e == seats[0].1) {
+        return format!("program ({})", seats[0].1);
+    }
+    let each: Vec<String> = seats.iter().map(|(pl, e)| format!("{pl} {e}")).collect();
+    format!("program ({})", each.join(", "))
 }
 
 /// The game form without what does not change the rules: `title`, `description`,
@@ -212,6 +347,82 @@ mod tests {
         assert!(e.message().contains("did you mean: ur-random"), "{e}");
         assert!(
             matches!(&e, SpecError::NotFound(_, near) if near.contains(&"ur-random".to_owned()))
+        );
+    }
+
+    #[test]
+    fn an_ai_part_replaces_the_variants_ai() {
+        let p = resolve("ur-aggressive@expectimax:depth=2,weight-progress=5").unwrap();
+        assert_eq!(p.title, "Ur [aggressive]");
+        assert_eq!(
+            p.ai.describe(),
+            "expectimax depth 2 (material 1, progress 5)"
+        );
+        // The variant's zone and piece values stay.
+        assert_eq!(p.ai.zone.as_deref(), Some("rosettes"));
+        assert!(p.ai.values.contains(&("Bonus".to_owned(), 0.0)));
+        assert_eq!(resolve("ur-aggressive").unwrap().ai.kind, AiKind::Greedy);
+        let p = resolve("tic-tac-toe@random").unwrap();
+        assert_eq!(
+            (p.ai.kind, p.slug.as_str()),
+            (AiKind::Random, "tic-tac-toe")
+        );
+        let e = resolve("checkers@program").unwrap_err();
+        assert!(
+            matches!(&e, SpecError::Ai(m) if m.contains("without an Axiom engine")),
+            "{e}"
+        );
+        let e = resolve("checkers@alphabeta:dpth=3").unwrap_err();
+        assert!(
+            e.message().starts_with(
+                "`checkers@alphabeta:dpth=3`: unknown setting `dpth`, did you mean `depth`?"
+            ),
+            "{e}"
+        );
+        let e = resolve("chess:kiwipet").unwrap_err();
+        assert!(
+            matches!(&e, SpecError::NoVariant(_, near) if near == &["kiwipete"]),
+            "{e}"
+        );
+        assert_eq!(e.to_diagnostic().unwrap().code.id, "DZ0212");
+    }
+
+    #[test]
+    fn axiom_programs_play_their_engines_or_random_or_first() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+        let spec = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        let opts = ResolveOptions::default();
+        let Player::Axiom(p) = resolve_player(&spec("Race.4th"), &opts).unwrap() else {
+            panic!("an Axiom program");
+        };
+        assert_eq!(p.ai.kind, AiKind::Program);
+        assert_eq!(
+            describe_program(&p.program, None),
+            "program (negamax depth 3)"
+        );
+        assert_eq!(
+            describe_program(&p.program, Some(6)),
+            "program (negamax depth 6)"
+        );
+        // Named without its extension, with dagaz's random player.
+        let Player::Axiom(p) = resolve_player(&spec("Race-[first]@random"), &opts).unwrap() else {
+            panic!("an Axiom program");
+        };
+        assert_eq!(p.ai.kind, AiKind::Random);
+        assert_eq!(describe_program(&p.program, None), "program (first)");
+        let e = resolve_player(&spec("Race.4th@mcts"), &opts).err().unwrap();
+        assert!(
+            matches!(&e, SpecError::Ai(m) if m.contains("plays with its own engines")),
+            "{e}"
+        );
+        let e = resolve_player(&spec("Race.4th:x"), &opts).err().unwrap();
+        assert!(e.message().contains("is one variant"), "{e}");
+        assert!(
+            resolve(&spec("Race.4th"))
+                .unwrap_err()
+                .message()
+                .contains("Axiom program")
         );
     }
 }

@@ -1,17 +1,21 @@
 //! `dagaz autoplay`: AI-vs-AI matches, Axiom AutoPlay done properly (see docs/autoplay.md).
 
-use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{AiConfig, AiKind};
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::model::Model;
-use dagaz::stats::sprt::{Decision, Sprt};
+use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
+use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
+use dagaz::tournament::adjudication::AdjudicationSpec;
+use dagaz::tournament::openings::{Opening, OpeningBook, parse_book, same_rules_but_setup};
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
-use dagaz::tournament::spec::{PlayerSpec, resolve_with, same_rules};
-use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run as run_match, with_limits};
+use dagaz::tournament::resolve::ResolveOptions;
+use dagaz::tournament::spec::{Player, PlayerSpec, describe_program, resolve_player, same_rules};
+use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -28,8 +32,11 @@ mod round_robin;
 
 /// Play AI against AI: variants of the same rules, many games, with statistics.
 ///
-/// Players are bundled variant slugs (`dagaz games` lists them), `path/to/game.zrf` (its
-/// default variant) or `path/to/game.zrf:variant-slug`. Games run in parallel; every random
+/// A player is GAME[:VARIANT][@AI[:key=value,...]]: GAME a bundled game or variant slug
+/// (`dagaz games` lists them), a path to a .zrf file, or an Axiom variant file (.4th);
+/// VARIANT a slug of the file (`dagaz games FILE`); @AI an AI with settings, named as in the
+/// `(option "ai ...")` forms (docs/ai.md), instead of the variant's own AI. A path that
+/// exists wins over reading `:` and `@` as separators. Games run in parallel; every random
 /// choice comes from --seed, so results do not depend on -j (unless --time-ms is set).
 /// By default sides are swapped every game (colour-swapped pairs); --no-swap reproduces
 /// Axiom's AutoPlay, where player A always moves first. Three or more players play a round
@@ -39,15 +46,16 @@ mod round_robin;
 /// Examples:
 ///   dagaz autoplay ur-random ur-simple -n 4
 ///   dagaz autoplay ur-random ur-simple ur-aggressive -n 2
+///   dagaz autoplay tic-tac-toe@random tic-tac-toe@alphabeta:depth=2,material=1 -n 4
 ///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
 ///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
 ///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// players A (Axiom's "Player 1") and B ("Player 2"); B may be left out for a one-seat
-    /// game (a solitaire, or one AI against random players): A then plays every game.
-    /// Three or more players play a round robin
+    /// players A (Axiom's "Player 1") and B ("Player 2"), each GAME[:VARIANT][@AI[:key=value,...]];
+    /// B may be left out for a one-seat game (a solitaire, or one AI against random
+    /// players): A then plays every game. Three or more players play a round robin
     #[arg(required = true, value_name = "PLAYER")]
     pub players: Vec<String>,
     /// number of games in the whole run (all shards); in a round robin or gauntlet, of
@@ -74,20 +82,22 @@ pub struct Args {
     /// plies (dice included) after which a game is stopped and adjudicated a draw
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
-    /// per-move node limit for searching AIs (overrides "ai nodes")
+    /// per-move node limit for searching AIs (overrides "ai nodes" and @AI:nodes=)
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// per-move depth for searching AIs (overrides "ai depth")
+    /// per-move depth for searching AIs and Axiom's $NegamaxMove (overrides "ai depth" and
+    /// @AI:depth=)
     #[arg(long)]
     pub depth: Option<u32>,
-    /// per-move time limit in milliseconds; makes results depend on machine load
+    /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
+    /// results depend on machine load
     #[arg(long)]
     pub time_ms: Option<u64>,
     /// what threefold repetition does when no `repetition` goal of the rules assigns it:
     /// end the game in a draw (ZoG's rule) or let the game go on
     #[arg(long, value_enum, default_value_t = RepetitionArg::Draw)]
     pub repetition: RepetitionArg,
-    /// print a JSON summary (schema_version 1) instead of the text
+    /// print a JSON summary (schema_version 3) instead of the text
     #[arg(long)]
     pub json: bool,
     /// write one JSON record per game (JSON Lines): each game is appended and flushed as it
@@ -109,13 +119,32 @@ pub struct Args {
     /// records by game index) and exit, without playing
     #[arg(long, requires = "resume")]
     pub repair: bool,
-    /// fail (exit 1) unless a player's score lies in the range, e.g. A:0.60..1.0
+    /// gate on a player's score, e.g. A:0.60..1.0: exit 0 when its 95% interval lies
+    /// inside the range, 1 when outside, 3 when it overlaps (inconclusive)
     #[arg(long, value_name = "P:LOW..HIGH")]
     pub expect_score: Vec<String>,
-    /// sequential test on A's strength, e.g. "elo0=0 elo1=20" (alpha, beta default 0.05);
-    /// stops when decided, exit 1 when H0 is accepted
+    /// sequential test on A's strength, e.g. "elo0=0 elo1=20" (alpha, beta default 0.05;
+    /// model=logistic|normalized; method=normal|gsprt); stops when decided; exit 0 for
+    /// H1, 1 for H0, 3 when undecided
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// leave the wall-clock time (`time_ms`) out of the game records, so that two runs
+    /// give byte-identical files
+    #[arg(long)]
+    pub no_timing: bool,
+    /// opening book: one opening per line, moves separated by `;` (`Man a1; Man b2`) or
+    /// `variant: SPEC` (another start position); colour-swapped pair p plays line p mod N
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// K random plies after the opening, shared by both games of a colour-swapped pair
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub random_plies: u32,
+    /// end decided games early (two seats): win=SCORE:PLIES (a side whose evaluation stays
+    /// below -SCORE for PLIES plies resigns), draw=SCORE:PLIES[:FROM], cap=SCORE (at the ply
+    /// cap, a lead above SCORE wins), eval=A|B (whose evaluation terms the referee uses;
+    /// default A); repeatable or comma-separated
+    #[arg(long, value_name = "RULES")]
+    pub adjudicate: Vec<String>,
 }
 
 impl Args {
@@ -152,37 +181,6 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
-/// An `--expect-score` gate.
-struct Expect {
-    player: usize,
-    low: f64,
-    high: f64,
-    text: String,
-}
-
-fn parse_expect(s: &str) -> Result<Expect, String> {
-    let err =
-        || format!("--expect-score {s}: expected A:LOW..HIGH or B:LOW..HIGH, e.g. A:0.60..1.0");
-    let (p, range) = s.split_once(':').ok_or_else(err)?;
-    let player = match p.trim() {
-        "A" | "a" => 0,
-        "B" | "b" => 1,
-        _ => return Err(err()),
-    };
-    let (lo, hi) = range.split_once("..").ok_or_else(err)?;
-    let low: f64 = lo.trim().parse().map_err(|_| err())?;
-    let high: f64 = hi.trim().parse().map_err(|_| err())?;
-    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
-        return Err(err());
-    }
-    Ok(Expect {
-        player,
-        low,
-        high,
-        text: s.to_owned(),
-    })
-}
-
 fn compile(p: &PlayerSpec) -> Result<Model, String> {
     Model::compile(&p.game).map_err(|diags| {
         let msgs: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
@@ -202,12 +200,15 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let expects = a
         .expect_score
         .iter()
-        .map(|s| parse_expect(s))
+        .map(|s| ExpectScore::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
     let sprt = a
         .sprt
         .as_deref()
         .map(|s| Sprt::parse(s).map_err(|e| format!("--sprt: {e}")))
+        .transpose()?;
+    let adjudication = (!a.adjudicate.is_empty())
+        .then(|| AdjudicationSpec::parse(&a.adjudicate).map_err(|e| format!("--adjudicate: {e}")))
         .transpose()?;
     if a.games == 0 {
         return Err("-n must be at least 1".to_owned());
@@ -246,26 +247,39 @@ fn run_inner(a: Args) -> Result<u8, String> {
         return Err("--gauntlet and --self-play need two or more players".to_owned());
     }
     if a.is_tournament() {
-        return round_robin::run(a, shard, expects.len(), sprt.is_some(), repetition);
+        let checks = !expects.is_empty() || sprt.is_some();
+        return round_robin::run(a, shard, checks, repetition, adjudication);
     }
-    if let Some((pa, pb)) = axiom_players(&a)? {
-        let mut proto = AxiomGame::new(&pa, &pb, a.seed).map_err(|e| e.to_string())?;
-        proto.repetition = repetition == Repetition::Draw;
-        if let Some(d) = a.depth {
-            proto.set_search_depth(d);
-        }
-        let sides = [
-            Side::axiom(a.a(), &pa),
-            Side::axiom(a.b().unwrap_or(a.a()), &pb),
-        ];
-        return play(a, proto, sides, false, shard, expects, sprt, repetition);
-    }
-    let pa = resolve_with(a.a(), &a.include_dir)?;
+    let opts = ResolveOptions::with_include_dirs(&a.include_dir);
+    let pa = resolve_player(a.a(), &opts)?;
     let pb = match a.b() {
-        Some(b) => resolve_with(b, &a.include_dir)?,
+        Some(b) => resolve_player(b, &opts)?,
         None => pa.clone(),
     };
-    // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file.
+    let (pa, pb) = match (pa, pb) {
+        (Player::Rules(pa), Player::Rules(pb)) => (pa, pb),
+        (Player::Axiom(pa), Player::Axiom(pb)) => {
+            let mut proto =
+                AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| e.to_string())?;
+            proto.repetition = repetition == Repetition::Draw;
+            if let Some(d) = a.depth {
+                proto.set_search_depth(d);
+            }
+            let sides = [
+                Side::axiom(&pa.spec, &pa.program, &pa.ai),
+                Side::axiom(&pb.spec, &pb.program, &pb.ai),
+            ];
+            let book = opening_book(&a, &proto, no_setup_variants)?;
+            let conduct = Conduct { book, adjudication };
+            return play(a, proto, sides, false, shard, expects, sprt, repetition, conduct);
+        }
+        _ => return Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
+    };
+    for w in pa.warnings.iter().chain(&pb.warnings) {
+        eprintln!("{w}");
+    }
+    // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file, with
+    // the program's own engines unless the spec names an AI.
     if let Some(ra) = zrf_axiom(&pa) {
         let (fa, dir_a) = ra?;
         let (fb, dir_b) = zrf_axiom(&pb).unwrap_or_else(|| Ok((fa.clone(), dir_a.clone())))?;
@@ -279,8 +293,19 @@ fn run_inner(a: Args) -> Result<u8, String> {
         if let Some(d) = a.depth {
             proto.set_search_depth(d);
         }
-        let sides = [Side::axiom(&pa.spec, &xa), Side::axiom(&pb.spec, &xb)];
-        return play(a, proto, sides, false, shard, expects, sprt, repetition);
+        let ai_of = |p: &PlayerSpec| match &p.ai_spec {
+            Some(_) => p.ai.clone(),
+            None => program_ai(),
+        };
+        let sides = [
+            Side::axiom(&pa.spec, &xa, &ai_of(&pa)),
+            Side::axiom(&pb.spec, &xb, &ai_of(&pb)),
+        ];
+        let book = opening_book(&a, &proto, no_setup_variants)?;
+        let conduct = Conduct { book, adjudication };
+        return play(
+            a, proto, sides, false, shard, expects, sprt, repetition, conduct,
+        );
     }
     if !same_rules(&pa, &pb) {
         return Err(format!(
@@ -290,13 +315,91 @@ fn run_inner(a: Args) -> Result<u8, String> {
     }
     let model = compile(&pa)?;
     let goalless = model.goals.is_empty();
-    let mut proto = EngineGame::new(model);
-    proto.engine.repetition = match repetition {
+    let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
         Repetition::Off => dagaz::engine::RepetitionRule::Off,
     };
+    let mut proto = EngineGame::new(model);
+    proto.engine.repetition = rule;
+    // A book line `variant: SPEC` starts from that variant's position.
+    let setup_variant = |spec: &str| -> Result<EngineGame, String> {
+        let v = match resolve_player(spec, &opts).map_err(|e| e.to_string())? {
+            Player::Rules(v) => v,
+            Player::Axiom(_) => {
+                return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
+            }
+        };
+        if !same_rules_but_setup(&pa, &v) {
+            return Err(format!(
+                "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
+                v.title, pa.spec
+            ));
+        }
+        let mut g = EngineGame::new(compile(&v)?);
+        g.engine.repetition = rule;
+        Ok(g)
+    };
+    let book = opening_book(&a, &proto, setup_variant)?;
     let sides = [Side::zrf(&pa), Side::zrf(&pb)];
-    play(a, proto, sides, goalless, shard, expects, sprt, repetition)
+    let conduct = Conduct { book, adjudication };
+    play(
+        a, proto, sides, goalless, shard, expects, sprt, repetition, conduct,
+    )
+}
+
+/// How the games of a run start and may be ended early.
+struct Conduct<G> {
+    /// The book and random plies, with the setting recorded for them (`name#hash`).
+    book: (OpeningBook<G>, Option<String>),
+    adjudication: Option<AdjudicationSpec>,
+}
+
+fn no_setup_variants<G>(_: &str) -> Result<G, String> {
+    Err(
+        "`variant:` lines need a ZRF game (an Axiom program has no variants to start from)"
+            .to_owned(),
+    )
+}
+
+/// Reads and checks `--openings` (and takes `--random-plies`); `setup_variant` gives the
+/// start position of a `variant: SPEC` line.
+fn opening_book<G: dagaz::ai::Game>(
+    a: &Args,
+    proto: &G,
+    setup_variant: impl Fn(&str) -> Result<G, String>,
+) -> Result<(OpeningBook<G>, Option<String>), String> {
+    let mut book = OpeningBook {
+        random_plies: a.random_plies,
+        ..OpeningBook::default()
+    };
+    let Some(path) = &a.openings else {
+        return Ok((book, None));
+    };
+    let name = path.display().to_string();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("--openings: cannot read `{name}`: {e}"))?
+        .len();
+    if size > dagaz::tournament::openings::MAX_BOOK_BYTES as u64 {
+        return Err(format!(
+            "--openings: `{name}` is {size} bytes; an opening book may hold at most {}",
+            dagaz::tournament::openings::MAX_BOOK_BYTES
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--openings: cannot read `{name}`: {e}"))?;
+    for line in parse_book(&text, &name).map_err(|e| format!("--openings: {e}"))? {
+        let start = match &line.variant {
+            Some(v) => Some(
+                setup_variant(v).map_err(|e| format!("--openings: {name}:{}: {e}", line.line))?,
+            ),
+            None => None,
+        };
+        book.openings.push(Opening { line, start });
+    }
+    book.check(proto, &name)
+        .map_err(|e| format!("--openings: {e}"))?;
+    let hash = dagaz::tournament::record::hash_hex(&text);
+    Ok((book, Some(format!("{name}#{hash}"))))
 }
 
 /// What the report and the records need to know of a player.
@@ -305,6 +408,8 @@ struct Side {
     title: String,
     source: String,
     ai: AiConfig,
+    /// The program's engines, when the AI is the program's own ([`AiKind::Program`]).
+    program: Option<Program>,
     /// The text that identifies the player's rules in the records.
     identity: String,
 }
@@ -316,11 +421,12 @@ impl Side {
             title: p.title.clone(),
             source: p.source.clone(),
             ai: p.ai.clone(),
+            program: None,
             identity: dagaz::syntax::print::print_compact(&p.game.form),
         }
     }
 
-    fn axiom(spec: &str, p: &Program) -> Side {
+    fn axiom(spec: &str, p: &Program, ai: &AiConfig) -> Side {
         let mut identity = String::new();
         for f in [&p.runtime.0, &p.runtime.1, &Some(p.path.clone())]
             .into_iter()
@@ -332,31 +438,26 @@ impl Side {
             spec: spec.to_owned(),
             title: p.info.name.clone(),
             source: p.path.display().to_string(),
-            ai: {
-                let mut ai = AiConfig::default();
-                ai.kind = AiKind::Program;
-                ai
-            },
+            ai: ai.clone(),
+            program: (ai.kind == AiKind::Program).then(|| p.clone()),
             identity,
+        }
+    }
+
+    /// The AI as it plays: after `--depth`, `--nodes` and `--time-ms`.
+    fn describe(&self, settings: &RunSettings) -> String {
+        match &self.program {
+            Some(p) => describe_program(p, settings.depth),
+            None => with_limits(self.ai.clone(), settings).describe(),
         }
     }
 }
 
-/// The two players as Axiom programs, when they name `.4th` files: `X.4th`, or `X` when
-/// `X.4th` exists in the current folder (as Axiom's AutoPlay resolved its arguments).
-fn axiom_players(a: &Args) -> Result<Option<(Program, Program)>, String> {
-    let path_of = dagaz::axiom::program::variant_path;
-    let pa = path_of(a.a());
-    let pb = a.b().map(path_of);
-    match (pa, pb) {
-        (None, None | Some(None)) => Ok(None),
-        (Some(pa), None) => {
-            let p = load_axiom(&pa)?;
-            Ok(Some((p.clone(), p)))
-        }
-        (Some(pa), Some(Some(pb))) => Ok(Some((load_axiom(&pa)?, load_axiom(&pb)?))),
-        _ => Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
-    }
+/// The AI of a player that plays with its program's own engines.
+fn program_ai() -> AiConfig {
+    let mut ai = AiConfig::default();
+    ai.kind = AiKind::Program;
+    ai
 }
 
 /// The Axiom variant file and engine folder of a ZRF player whose game names an Axiom
@@ -369,13 +470,6 @@ fn zrf_axiom(p: &PlayerSpec) -> Option<Result<(PathBuf, PathBuf), String>> {
         .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
 }
 
-fn load_axiom(p: &Path) -> Result<Program, String> {
-    if !p.is_file() {
-        return Err(format!("cannot read `{}`: no such file", p.display()));
-    }
-    Program::load(p, None).map_err(|e| format!("`{}` cannot be played: {e}", p.display()))
-}
-
 /// Plays the match and reports it (everything after the players are known).
 #[allow(clippy::too_many_arguments)]
 fn play<G: dagaz::ai::Game + Sync>(
@@ -384,11 +478,16 @@ fn play<G: dagaz::ai::Game + Sync>(
     sides: [Side; 2],
     goalless: bool,
     shard: Option<(u64, u64)>,
-    expects: Vec<Expect>,
+    expects: Vec<ExpectScore>,
     sprt: Option<Sprt>,
     repetition: Repetition,
+    conduct: Conduct<G>,
 ) -> Result<u8, String> {
     let [pa, pb] = &sides;
+    let Conduct {
+        book: (book, book_setting),
+        adjudication,
+    } = conduct;
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
     if a.b().is_none() && !one_seat {
@@ -416,6 +515,16 @@ fn play<G: dagaz::ai::Game + Sync>(
     settings.depth = a.depth;
     settings.time_ms = a.time_ms;
     settings.repetition = repetition;
+    settings.openings = book_setting;
+    settings.random_plies = book.random_plies;
+    settings.adjudicate = adjudication.map(|s| s.canonical());
+    if adjudication.is_some() && seats.len() != 2 {
+        return Err(format!(
+            "--adjudicate needs a game with two seats; `{}` has {}",
+            pa.spec,
+            seats.len()
+        ));
+    }
     let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
     let mut previous: Vec<GameRecord> = vec![];
@@ -484,8 +593,13 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.shard = shard;
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
     cfg.sprt = sprt;
+    cfg.sprt_history = match sprt {
+        Some(_) => previous.iter().map(|r| (r.game_index, r.score_a)).collect(),
+        None => Vec::new(),
+    };
     cfg.identity = Some(identity);
     cfg.summary_only = true;
+    cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
@@ -515,7 +629,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     // game, so that a bad path fails at once and a kill loses only games in progress.
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
-        .map(|p| GamesFile::open(p, &previous))
+        .map(|p| GamesFile::open(p, &previous, a.no_timing))
         .transpose()?;
     // Only the statistics stay in memory (the run keeps no records: `summary_only`); the
     // games file is rewritten from its own lines at the end.
@@ -523,7 +637,18 @@ fn play<G: dagaz::ai::Game + Sync>(
     for r in &previous {
         summary_acc.add(r);
     }
-    drop(previous);
+    // With an SPRT, earlier games past its decision are dropped: keep what the summary
+    // needs of them (not their moves) to count them out.
+    let previous: Vec<GameRecord> = match sprt {
+        Some(_) => previous
+            .into_iter()
+            .map(|mut r| {
+                r.moves = Vec::new();
+                r
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| {
         bar.inc(1);
@@ -535,11 +660,19 @@ fn play<G: dagaz::ai::Game + Sync>(
                 .get_or_insert(e);
         }
     };
-    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &STOP, &on_done)?;
+    let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
+    let dropped: std::collections::HashSet<u64> = outcome.dropped.iter().copied().collect();
+    if previous.iter().any(|r| dropped.contains(&r.game_index)) {
+        summary_acc = dagaz::stats::Accumulator::default();
+        for r in previous.iter().filter(|r| !dropped.contains(&r.game_index)) {
+            summary_acc.add(r);
+        }
+    }
+    drop(previous);
     summary_acc.merge(&outcome.summary);
     if let Some(f) = games_file {
         f.finish(&outcome.dropped)?;
@@ -547,33 +680,35 @@ fn play<G: dagaz::ai::Game + Sync>(
     let Some(summary) = summary_acc.summary() else {
         return Err("no game was played".to_owned());
     };
-    let mut failed = vec![];
-    for e in &expects {
-        // In a one-seat game the score is the player's solve rate.
-        let (what, s) = if summary.seat_count == 1 {
-            let name = if e.player == 0 { "A" } else { "B" };
-            match summary.solo.iter().find(|x| x.player == name) {
-                Some(x) => ("solve rate", x.solve_rate.score),
-                None => {
-                    failed.push(format!("--expect-score {}: {name} played no game", e.text));
-                    continue;
-                }
-            }
-        } else if e.player == 0 {
-            ("score", summary.score_a.score)
-        } else {
-            ("score", 1.0 - summary.score_a.score)
-        };
-        if s < e.low || s > e.high {
-            failed.push(format!(
-                "--expect-score {}: {what} {:.3} is outside {}..{}",
-                e.text, s, e.low, e.high
-            ));
-        }
-    }
-    let decision = outcome.sprt.map(|st| (st, st.decision()));
-    if let Some((_, Some(Decision::H0))) = decision {
+    let gates: Vec<GateResult> = expects.iter().map(|e| e.judge(&summary)).collect();
+    let decision = outcome.sprt.map(|st| {
+        let d = st.decision();
+        (st, d)
+    });
+    let sprt_verdict = decision.as_ref().map(|(_, d)| match d {
+        Some(Decision::H1) => Verdict::Pass,
+        Some(Decision::H0) => Verdict::Fail,
+        None => Verdict::Inconclusive,
+    });
+    let verdict = Verdict::all(gates.iter().map(|g| g.verdict).chain(sprt_verdict));
+    let mut failed: Vec<String> = gates
+        .iter()
+        .filter(|g| g.verdict == Verdict::Fail)
+        .map(|g| g.message.clone())
+        .collect();
+    if sprt_verdict == Some(Verdict::Fail) {
         failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
+    }
+    let mut inconclusive: Vec<String> = gates
+        .iter()
+        .filter(|g| g.verdict == Verdict::Inconclusive)
+        .map(|g| g.message.clone())
+        .collect();
+    if sprt_verdict == Some(Verdict::Inconclusive) {
+        inconclusive.push(format!(
+            "--sprt: undecided after {} games (-n is the most games the test may use)",
+            decision.as_ref().map_or(0, |(st, _)| st.games)
+        ));
     }
     let text = if a.json {
         JsonReport {
@@ -581,6 +716,8 @@ fn play<G: dagaz::ai::Game + Sync>(
             decision: &decision,
             interrupted: outcome.interrupted,
             failed: &failed,
+            gates: &gates,
+            verdict,
             players: [pa, pb],
             settings: &settings,
             goalless,
@@ -594,29 +731,17 @@ fn play<G: dagaz::ai::Game + Sync>(
         if a.b().is_some() {
             t += &format!(
                 "A: {}; B: {}\n",
-                with_limits(pa.ai.clone(), &settings).describe(),
-                with_limits(pb.ai.clone(), &settings).describe()
+                pa.describe(&settings),
+                pb.describe(&settings)
             );
         } else {
-            t += &format!("A: {}\n", with_limits(pa.ai.clone(), &settings).describe());
+            t += &format!("A: {}\n", pa.describe(&settings));
         }
         if let Some((st, d)) = &decision {
-            t += &format!(
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}..{:.2}) after {} games: {}\n",
-                st.test.elo0,
-                st.test.elo1,
-                st.test.alpha,
-                st.test.beta,
-                st.llr(),
-                st.test.lower_bound(),
-                st.test.upper_bound(),
-                st.games,
-                match d {
-                    Some(Decision::H1) => "H1 accepted (A is stronger)",
-                    Some(Decision::H0) => "H0 accepted (A is not stronger)",
-                    None => "undecided",
-                }
-            );
+            t += &sprt_line(st, *d);
+        }
+        for g in &gates {
+            t += &format!("gate {}\n", g.message.trim_start_matches("--expect-score "));
         }
         t
     };
@@ -633,13 +758,51 @@ fn play<G: dagaz::ai::Game + Sync>(
     for f in &failed {
         eprintln!("check failed: {f}");
     }
+    for f in &inconclusive {
+        eprintln!("check inconclusive: {f}");
+    }
     Ok(if outcome.interrupted {
         130
-    } else if failed.is_empty() {
-        OK
     } else {
-        PROBLEMS
+        match verdict {
+            Verdict::Pass => OK,
+            Verdict::Fail => PROBLEMS,
+            Verdict::Inconclusive => INCONCLUSIVE,
+        }
     })
+}
+
+/// The report line of an SPRT.
+fn sprt_line(st: &SprtState, d: Option<Decision>) -> String {
+    let t = &st.test;
+    let model = match t.model {
+        EloModel::Logistic => "logistic",
+        EloModel::Normalized => "normalized",
+    };
+    let method = match t.method {
+        LlrMethod::Normal => "normal approximation",
+        LlrMethod::Gsprt => "exact GSPRT",
+    };
+    let unit = if st.paired {
+        format!("{} games ({} colour-swapped pairs)", st.games, st.pairs())
+    } else {
+        format!("{} games", st.games)
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={} ({model} Elo, {method}): LLR {:.2} (bounds {:.2}..{:.2}) after {unit}: {}\n",
+        t.elo0,
+        t.elo1,
+        t.alpha,
+        t.beta,
+        st.llr(),
+        t.lower_bound(),
+        t.upper_bound(),
+        match d {
+            Some(Decision::H1) => "H1 accepted (A is stronger)",
+            Some(Decision::H0) => "H0 accepted (A is not stronger)",
+            None => "undecided",
+        }
+    )
 }
 
 /// The `--games-out` file of a run: locked against a second run, appended to and flushed
@@ -649,10 +812,12 @@ struct GamesFile {
     file: Mutex<std::fs::File>,
     /// A regular file (rewritten sorted at the end); a FIFO or a device is only streamed to.
     regular: bool,
+    /// `--no-timing`: records are written without `time_ms`.
+    no_timing: bool,
 }
 
 impl GamesFile {
-    fn open(path: &Path, previous: &[GameRecord]) -> Result<GamesFile, String> {
+    fn open(path: &Path, previous: &[GameRecord], no_timing: bool) -> Result<GamesFile, String> {
         let err = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
         let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
         let mut file = std::fs::OpenOptions::new()
@@ -676,18 +841,29 @@ impl GamesFile {
             // Start from the resumed games only (an incomplete last line is dropped).
             file.set_len(0).map_err(err)?;
         }
-        file.write_all(write_records(previous).as_bytes())
+        let text = if no_timing {
+            let stripped: Vec<GameRecord> = previous.iter().map(GameRecord::without_time).collect();
+            write_records(&stripped)
+        } else {
+            write_records(previous)
+        };
+        file.write_all(text.as_bytes())
             .and_then(|_| file.flush())
             .map_err(err)?;
         Ok(GamesFile {
             path: path.to_path_buf(),
             file: Mutex::new(file),
             regular,
+            no_timing,
         })
     }
 
     fn append(&self, r: &GameRecord) -> Result<(), String> {
-        let line = write_records(std::slice::from_ref(r));
+        let line = if self.no_timing {
+            write_records(&[r.without_time()])
+        } else {
+            write_records(std::slice::from_ref(r))
+        };
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
         f.write_all(line.as_bytes())
             .and_then(|_| f.flush())
@@ -771,9 +947,11 @@ fn goalless_report(s: &Summary, pa: &Side, settings: &RunSettings) -> String {
 /// Everything the `--json` report of a run shows.
 struct JsonReport<'a> {
     summary: &'a Summary,
-    decision: &'a Option<(dagaz::stats::sprt::SprtState, Option<Decision>)>,
+    decision: &'a Option<(SprtState, Option<Decision>)>,
     interrupted: bool,
     failed: &'a [String],
+    gates: &'a [GateResult],
+    verdict: Verdict,
     /// Players A and B.
     players: [&'a Side; 2],
     settings: &'a RunSettings,
@@ -787,6 +965,8 @@ impl JsonReport<'_> {
             decision,
             interrupted,
             failed,
+            gates,
+            verdict,
             players: [pa, pb],
             settings,
             goalless,
@@ -794,6 +974,8 @@ impl JsonReport<'_> {
         let sprt = decision.as_ref().map(|(st, d)| {
             serde_json::json!({
                 "elo0": st.test.elo0, "elo1": st.test.elo1, "alpha": st.test.alpha, "beta": st.test.beta,
+                "model": st.test.model, "method": st.test.method,
+                "unit": if st.paired { "pair" } else { "game" }, "pairs": st.pairs(),
                 "games": st.games, "llr": st.llr(), "lower_bound": st.test.lower_bound(),
                 "upper_bound": st.test.upper_bound(), "decision": d,
             })
@@ -801,15 +983,14 @@ impl JsonReport<'_> {
         let v = serde_json::json!({
             "schema_version": dagaz::stats::SUMMARY_SCHEMA_VERSION,
             "seed": s.run_seed,
-            "ai": [
-                with_limits(pa.ai.clone(), settings).describe(),
-                with_limits(pb.ai.clone(), settings).describe()
-            ],
+            "ai": [pa.describe(settings), pb.describe(settings)],
             "summary": s,
             "sprt": sprt,
             "interrupted": interrupted,
             "no_goals": goalless,
             "failed_checks": failed,
+            "gates": gates,
+            "verdict": verdict,
         });
         let mut t = serde_json::to_string_pretty(&v).unwrap_or_default();
         t.push('\n');

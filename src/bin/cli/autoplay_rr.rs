@@ -2,19 +2,24 @@
 //! two players"): every pairing's games in one pool, one games file, per-pairing
 //! summaries, a crosstable and joint Elo ratings.
 
-use super::{Args, GamesFile, STOP, Side, compile, load_axiom, zrf_axiom};
+use super::{
+    Args, Conduct, GamesFile, STOP, Side, compile, no_setup_variants, opening_book, program_ai,
+    zrf_axiom,
+};
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::stats::ratings::{PairTally, TournamentSummary, human as tournament_text};
 use dagaz::stats::{Accumulator, human};
+use dagaz::tournament::adjudication::AdjudicationSpec;
+use dagaz::tournament::openings::{OpeningBook, same_rules_but_setup};
 use dagaz::tournament::record::{
     GameRecord, GameResult, Repetition, RunIdentity, RunSettings, Tournament, read_run,
     settings_difference,
 };
+use dagaz::tournament::resolve::ResolveOptions;
 use dagaz::tournament::round_robin::{self, Pairing, Schedule};
-use dagaz::tournament::spec::{resolve_with, same_rules};
-use dagaz::tournament::with_limits;
+use dagaz::tournament::spec::{Player, PlayerSpec, resolve_player, same_rules};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -22,15 +27,16 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 /// Runs a round robin or gauntlet: resolves the players, builds the game of every
-/// pairing, and plays.
+/// pairing, and plays. `checks`: `--expect-score` or `--sprt` were given (refused: they
+/// judge A against B).
 pub(super) fn run(
     a: Args,
     shard: Option<(u64, u64)>,
-    expects: usize,
-    sprt: bool,
+    checks: bool,
     repetition: Repetition,
+    adjudication: Option<AdjudicationSpec>,
 ) -> Result<u8, String> {
-    if expects > 0 || sprt {
+    if checks {
         return Err(
             "--expect-score and --sprt judge player A against player B: give two players (a round robin reports ratings instead)"
                 .to_owned(),
@@ -57,16 +63,54 @@ pub(super) fn run(
             a.games
         ));
     }
-    let pairs = schedule.pairs().to_vec();
-    // Axiom programs: a two-program match per pairing.
-    let axiom_paths: Vec<_> = a
+    let opts = ResolveOptions::with_include_dirs(&a.include_dir);
+    let players = a
         .players
         .iter()
-        .map(|p| dagaz::axiom::program::variant_path(p))
-        .collect();
-    let axiom_match = |programs: &[Program], sides: Vec<Side>, a: Args| {
+        .map(|p| resolve_player(p, &opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    let axiom = players
+        .iter()
+        .filter(|p| matches!(p, Player::Axiom(_)))
+        .count();
+    if axiom > 0 && axiom < players.len() {
+        return Err("some players are Axiom programs (.4th) and others ZRF games: all must be of the same game".to_owned());
+    }
+    let mut programs = vec![];
+    let mut sides = vec![];
+    let mut specs: Vec<PlayerSpec> = vec![];
+    for p in players {
+        match p {
+            Player::Axiom(x) => {
+                sides.push(Side::axiom(&x.spec, &x.program, &x.ai));
+                programs.push(x.program);
+            }
+            Player::Rules(s) => specs.push(s),
+        }
+    }
+    for w in specs.iter().flat_map(|s| &s.warnings) {
+        eprintln!("{w}");
+    }
+    // A ZRF game whose moves come from Axiom plays through its variants' `.4th` files,
+    // with the programs' own engines unless a spec names an AI.
+    if let Some(first) = specs.first().and_then(zrf_axiom) {
+        let first = first?;
+        for p in &specs {
+            let (f, dir) = zrf_axiom(p).unwrap_or_else(|| Ok(first.clone()))?;
+            let program = Program::load(&f, Some(&dir))
+                .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))?;
+            let ai = match &p.ai_spec {
+                Some(_) => p.ai.clone(),
+                None => program_ai(),
+            };
+            sides.push(Side::axiom(&p.spec, &program, &ai));
+            programs.push(program);
+        }
+    }
+    if !programs.is_empty() {
+        // A two-program match per pairing, each with its own book.
         let mut protos = vec![];
-        for &[i, j] in &pairs {
+        for &[i, j] in schedule.pairs() {
             let mut g =
                 AxiomGame::new(&programs[i], &programs[j], a.seed).map_err(|e| e.to_string())?;
             g.repetition = repetition == Repetition::Draw;
@@ -75,48 +119,22 @@ pub(super) fn run(
             }
             protos.push(g);
         }
+        let mut books = vec![];
+        let mut book_setting = None;
+        for g in &protos {
+            let (book, setting) = opening_book(&a, g, no_setup_variants)?;
+            books.push(book);
+            book_setting = setting;
+        }
         let protos: Vec<&AxiomGame> = protos.iter().collect();
-        play(a, &schedule, &protos, sides, shard, repetition)
-    };
-    if axiom_paths.iter().any(Option::is_some) {
-        if axiom_paths.iter().any(Option::is_none) {
-            return Err("some players are Axiom programs (.4th) and others ZRF games: all must be of the same game".to_owned());
-        }
-        let programs = axiom_paths
-            .iter()
-            .flatten()
-            .map(|p| load_axiom(p))
-            .collect::<Result<Vec<_>, _>>()?;
-        let sides = a
-            .players
-            .iter()
-            .zip(&programs)
-            .map(|(s, p)| Side::axiom(s, p))
-            .collect();
-        return axiom_match(&programs, sides, a);
-    }
-    let specs = a
-        .players
-        .iter()
-        .map(|p| resolve_with(p, &a.include_dir))
-        .collect::<Result<Vec<_>, _>>()?;
-    // A ZRF game whose moves come from Axiom plays through its variants' `.4th` files.
-    if let Some(first) = zrf_axiom(&specs[0]) {
-        let first = first?;
-        let mut programs = vec![];
-        for p in &specs {
-            let (f, dir) = zrf_axiom(p).unwrap_or_else(|| Ok(first.clone()))?;
-            programs.push(
-                Program::load(&f, Some(&dir))
-                    .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))?,
-            );
-        }
-        let sides = specs
-            .iter()
-            .zip(&programs)
-            .map(|(s, p)| Side::axiom(&s.spec, p))
-            .collect();
-        return axiom_match(&programs, sides, a);
+        let books: Vec<&OpeningBook<AxiomGame>> = books.iter().collect();
+        let conduct = Conduct {
+            book: (OpeningBook::default(), book_setting),
+            adjudication,
+        };
+        return play(
+            a, &schedule, &protos, &books, sides, repetition, conduct, shard,
+        );
     }
     let first = &specs[0];
     if let Some(p) = specs.iter().find(|p| !same_rules(first, p)) {
@@ -132,25 +150,62 @@ pub(super) fn run(
             first.title, first.source
         ));
     }
-    let mut proto = EngineGame::new(model);
-    proto.engine.repetition = match repetition {
+    let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
         Repetition::Off => dagaz::engine::RepetitionRule::Off,
     };
+    let mut proto = EngineGame::new(model);
+    proto.engine.repetition = rule;
+    // A book line `variant: SPEC` starts from that variant's position.
+    let setup_variant = |spec: &str| -> Result<EngineGame, String> {
+        let v = match resolve_player(spec, &opts).map_err(|e| e.to_string())? {
+            Player::Rules(v) => v,
+            Player::Axiom(_) => {
+                return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
+            }
+        };
+        if !same_rules_but_setup(first, &v) {
+            return Err(format!(
+                "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
+                v.title, first.spec
+            ));
+        }
+        let mut g = EngineGame::new(compile(&v)?);
+        g.engine.repetition = rule;
+        Ok(g)
+    };
+    let (book, book_setting) = opening_book(&a, &proto, setup_variant)?;
     let sides = specs.iter().map(Side::zrf).collect();
-    let protos = vec![&proto; pairs.len()];
-    play(a, &schedule, &protos, sides, shard, repetition)
+    let pairs = schedule.pairs().len();
+    let protos = vec![&proto; pairs];
+    let books = vec![&book; pairs];
+    let conduct = Conduct {
+        book: (OpeningBook::default(), book_setting),
+        adjudication,
+    };
+    play(
+        a, &schedule, &protos, &books, sides, repetition, conduct, shard,
+    )
 }
 
 /// Plays the round robin and reports it (everything after the players are known).
+/// `conduct` carries the book setting and the adjudication (the books themselves, one per
+/// pairing's game, are in `books`).
+#[allow(clippy::too_many_arguments)]
 fn play<G: dagaz::ai::Game + Sync>(
     a: Args,
     schedule: &Schedule,
     protos: &[&G],
+    books: &[&OpeningBook<G>],
     sides: Vec<Side>,
-    shard: Option<(u64, u64)>,
     repetition: Repetition,
+    conduct: Conduct<G>,
+    shard: Option<(u64, u64)>,
 ) -> Result<u8, String> {
+    let Conduct {
+        book: (_, book_setting),
+        adjudication,
+    } = conduct;
     let seats = dagaz::ai::Game::seats(protos[0]).len();
     if seats < 2 {
         return Err(format!(
@@ -166,10 +221,17 @@ fn play<G: dagaz::ai::Game + Sync>(
         pair: [0, 0],
     };
     let pairs = schedule.pairs();
+    if adjudication.is_some() && seats != 2 {
+        return Err(format!(
+            "--adjudicate needs a game with two seats; `{}` has {seats}",
+            sides[0].spec
+        ));
+    }
+    let random_plies = books.first().map_or(0, |b| b.random_plies);
     let pairings: Vec<Pairing<'_, G>> = pairs
         .iter()
-        .zip(protos)
-        .map(|(&[i, j], &proto)| {
+        .zip(protos.iter().zip(books))
+        .map(|(&[i, j], (&proto, &book))| {
             let mut s = RunSettings::new(
                 [sides[i].spec.clone(), sides[j].spec.clone()],
                 [sides[i].title.clone(), sides[j].title.clone()],
@@ -181,6 +243,9 @@ fn play<G: dagaz::ai::Game + Sync>(
             s.depth = a.depth;
             s.time_ms = a.time_ms;
             s.repetition = repetition;
+            s.openings = book_setting.clone();
+            s.random_plies = random_plies;
+            s.adjudicate = adjudication.map(|x| x.canonical());
             s.tournament = Some(Tournament {
                 pair: [i, j],
                 ..head.clone()
@@ -188,6 +253,7 @@ fn play<G: dagaz::ai::Game + Sync>(
             let identity = RunIdentity::new(&sides[i].identity, &sides[j].identity, &s);
             Pairing {
                 proto,
+                book,
                 settings: s,
                 identity: Some(identity),
             }
@@ -214,6 +280,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.threads = threads;
     cfg.shard = shard;
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
+    cfg.adjudication = adjudication;
     let todo = schedule.games_to_play(shard, &cfg.skip);
     let bar = ProgressBar::with_draw_target(
         Some(todo),
@@ -239,7 +306,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     });
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
-        .map(|p| GamesFile::open(p, &previous))
+        .map(|p| GamesFile::open(p, &previous, a.no_timing))
         .transpose()?;
     drop(previous);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
@@ -276,7 +343,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let table = TournamentSummary::new(a.seed, &head, a.games, &results);
     let ai: Vec<String> = sides
         .iter()
-        .map(|s| with_limits(s.ai.clone(), &pairings[0].settings).describe())
+        .map(|s| s.describe(&pairings[0].settings))
         .collect();
     let text = if a.json {
         let v = serde_json::json!({

@@ -12,6 +12,9 @@ pub const OK: u8 = 0;
 pub const PROBLEMS: u8 = 1;
 /// Exit code: usage or I/O error.
 pub const USAGE: u8 = 2;
+/// Exit code: a gate could not decide (its interval overlaps the accepted range; an SPRT
+/// ran out of games).
+pub const INCONCLUSIVE: u8 = 3;
 
 /// How diagnostics are printed on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -55,6 +58,18 @@ pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
 pub fn usage_error(msg: &str) -> u8 {
     eprintln!("error: {msg}");
     USAGE
+}
+
+/// Prints why a game name names no game (with its diagnostic code where it has one, in
+/// `format`) and returns [`USAGE`].
+pub fn spec_error(e: &dagaz::tournament::spec::SpecError, format: DiagFormat) -> u8 {
+    match e.to_diagnostic() {
+        Some(d) => {
+            print_diagnostics(&[d], &SourceMap::default(), format);
+            USAGE
+        }
+        None => usage_error(e.message()),
+    }
 }
 
 /// A compiled model's findings as perft, convert and autoplay show them: the names lint

@@ -1,13 +1,14 @@
 //! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax or expanded stage.
 
 use crate::common::{
-    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output,
+    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, spec_error, usage_error, write_output,
 };
 use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
 use dagaz::diagnostics::has_errors;
 use dagaz::expand::{Limits, load_path, load_syntax};
 use dagaz::render::{render_human, render_json};
 use dagaz::syntax::print_forms;
+use dagaz::tournament::resolve::{self, ResolveOptions, Source, choose_game};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,7 +39,8 @@ pub enum To {
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// the rules file (.zrf), a bundled game's name, or a tree XML file (.xml)
+    /// the rules file (.zrf), a bundled game or variant (`kiwipete`), FILE:VARIANT, or a
+    /// tree XML file (.xml)
     pub file: PathBuf,
     /// which tree to write
     #[arg(long, value_enum, default_value = "syntax")]
@@ -142,18 +144,50 @@ pub fn run(a: Args) -> u8 {
         }
         return run_from_xml(&a, &display);
     }
-    let bundled = (!a.file.exists())
-        .then(|| dagaz::games::find(&display))
-        .flatten();
+    // A name that is not a file: the library's resolver (a bundled game or variant slug,
+    // `FILE:VARIANT`).
+    let mut file = a.file.clone();
+    let mut bundled = None;
+    let mut variant = a.variant.clone();
+    if !a.file.exists() {
+        let name = match resolve::locate(&display, &ResolveOptions::default())
+            .and_then(|n| n.without_ai("convert"))
+        {
+            Ok(n) => n,
+            Err(e) => return spec_error(&e, a.format),
+        };
+        match name.source {
+            Source::Bundled(b) => bundled = Some(b),
+            Source::File(p) => file = p,
+            Source::Axiom(p) => {
+                return usage_error(&format!(
+                    "`{}` is an Axiom program: convert reads ZRF rules",
+                    p.display()
+                ));
+            }
+        }
+        match (&variant, name.variant) {
+            (Some(f), Some(v)) if *f != v => {
+                return usage_error(&format!(
+                    "`{display}` names the variant `{v}`, and --variant names `{f}`: give one"
+                ));
+            }
+            (_, Some(v)) if a.stage == Stage::Syntax => eprintln!(
+                "note: `{display}` names the variant `{v}`: the syntax stage is the whole file (--stage expanded keeps the variant alone)"
+            ),
+            (None, Some(v)) => variant = Some(v),
+            _ => {}
+        }
+    }
     let loaded = match (bundled, a.stage) {
         (Some(g), _) => Ok(dagaz::expand::load_text(
             &format!("{}.zrf", g.name),
             g.text,
             Limits::default(),
         )),
-        (None, Stage::Syntax) => load_syntax(&a.file, &display),
+        (None, Stage::Syntax) => load_syntax(&file, &display),
         (None, Stage::Expanded | Stage::Model) => load_path(
-            &a.file,
+            &file,
             &display,
             Limits {
                 include_dirs: a.include_dir.clone(),
@@ -176,17 +210,20 @@ pub fn run(a: Args) -> u8 {
     if has_errors(&loaded.diagnostics) {
         return PROBLEMS;
     }
-    let games: Vec<&dagaz::expand::GameDef> = match &a.variant {
+    let games: Vec<&dagaz::expand::GameDef> = match &variant {
         None => loaded.games.iter().collect(),
-        Some(_) if a.stage == Stage::Syntax => {
+        Some(_) if a.stage == Stage::Syntax && a.variant.is_some() => {
             return usage_error("--variant needs --stage expanded or model");
         }
-        Some(v) => match loaded.find_game(v) {
-            Ok(g) => vec![g],
-            Err(d) => {
-                print_diagnostics(&[d], &loaded.sources, a.format);
-                return USAGE;
+        Some(_) if a.stage == Stage::Syntax => loaded.games.iter().collect(),
+        Some(v) => match choose_game(&loaded, Some(v), &display) {
+            Ok((g, warning)) => {
+                if let Some(w) = warning {
+                    eprintln!("{w}");
+                }
+                vec![g]
             }
+            Err(e) => return spec_error(&e, a.format),
         },
     };
     if a.stage == Stage::Model {

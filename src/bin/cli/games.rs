@@ -3,22 +3,30 @@
 
 use crate::common::{OK, usage_error, write_output};
 use dagaz::ai::AiConfig;
-use dagaz::expand::{GameDef, Limits, Loaded, load_path, load_text};
-use std::path::PathBuf;
+use dagaz::expand::{GameDef, Limits, Loaded, load_text};
+use dagaz::tournament::resolve::{self, ResolveOptions, Source, choose_game};
+use dagaz::tournament::spec::{Player, resolve_player};
+use std::path::{Path, PathBuf};
 
 /// List the variants of the bundled games, or of rules files, with their slugs (usable as
 /// autoplay and perft players: `file.zrf:slug`), their seats and AIs.
 ///
-/// A folder is read as an Axiom folder: its variant files (`.4th`), with each player's
-/// engine.
+/// A file's variants are sorted by slug; variants that share a title get distinct slugs
+/// (`-2`, `-3`, … in file order) and a warning. A name is read as autoplay reads players:
+/// `FILE:VARIANT` or a bundled variant's slug lists that variant, and `@AI[:key=value,...]`
+/// shows the AI it gives. A folder is read as an Axiom folder: its variant files (`.4th`),
+/// with each player's engine.
 ///
 /// Examples:
 ///   dagaz games
 ///   dagaz games --json
+///   dagaz games chess
+///   dagaz games checkers@alphabeta:depth=4,material=1
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// rules files or Axiom folders to list (default: the bundled games)
+    /// rules files, game names (GAME[:VARIANT][@AI]) or Axiom folders to list (default:
+    /// the bundled games)
     pub files: Vec<PathBuf>,
     /// JSON instead of text
     #[arg(long)]
@@ -65,6 +73,105 @@ fn seats_of(g: &GameDef) -> Option<Vec<String>> {
     )
 }
 
+/// The row of an Axiom program: each player's engine.
+fn axiom_row(game: &str, p: &dagaz::axiom::Program, ai: Option<String>) -> Row {
+    let g = dagaz::axiom::AxiomGame::new(p, p, 1).ok();
+    let seats = g.as_ref().map(|g| {
+        dagaz::ai::Game::seats(g)
+            .iter()
+            .map(|&s| p.info.players[s].clone())
+            .collect()
+    });
+    let engines = p.engines();
+    let own = p
+        .info
+        .players
+        .iter()
+        .zip(&engines)
+        .map(|(pl, e)| format!("{pl} {e}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Row {
+        game: game.to_owned(),
+        slug: p.info.name.clone(),
+        title: p.info.name.clone(),
+        default: false,
+        ai: ai.unwrap_or(own),
+        seats,
+    }
+}
+
+/// The rows of one argument: an Axiom folder, or a name the resolver knows (a rules file, a
+/// bundled game or variant, `FILE:VARIANT`, an Axiom file; with `@AI`, the AI it gives).
+fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Result<(), String> {
+    let name = f.display().to_string();
+    if f.is_dir() {
+        // An Axiom folder: its variant files.
+        let (programs, skipped) = dagaz::axiom::Program::variants_in(f)
+            .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        if programs.is_empty() {
+            return Err(format!(
+                "`{name}` holds no Axiom variant file (a .4th file that loads with its folder's runtime)"
+            ));
+        }
+        if !skipped.is_empty() {
+            warnings.push(format!(
+                "note: {} file(s) of `{name}` are not whole programs (parts that other files LOAD, or files that fail): {}",
+                skipped.len(),
+                skipped.join(", ")
+            ));
+        }
+        rows.extend(programs.iter().map(|p| axiom_row(&name, p, None)));
+        return Ok(());
+    }
+    let opts = ResolveOptions::default();
+    let located = resolve::locate(&name, &opts)?;
+    if let Source::Axiom(_) = &located.source {
+        let player = match resolve_player(&name, &opts)? {
+            Player::Axiom(p) => p,
+            Player::Rules(_) => return Err(format!("`{name}` is not an Axiom program")),
+        };
+        let ai = player.ai_spec.is_some().then(|| player.ai.describe());
+        rows.push(axiom_row(&name, &player.program, ai));
+        return Ok(());
+    }
+    let loaded = located.load(&opts)?;
+    let game = match &located.source {
+        Source::Bundled(b) => b.name.to_owned(),
+        other => other.name(),
+    };
+    let mut these = rows_of(&game, &loaded, true);
+    // Sorted by slug: the same list whatever the order of the variants in the file.
+    these.sort_by(|x, y| x.slug.cmp(&y.slug));
+    for r in these.iter().filter(|_| located.variant.is_none()) {
+        let same: Vec<&Row> = these.iter().filter(|x| x.title == r.title).collect();
+        if same.len() > 1 && std::ptr::eq(same[0], r) {
+            let slugs: Vec<&str> = same.iter().map(|x| x.slug.as_str()).collect();
+            warnings.push(format!(
+                "warning: `{game}` has {} variants titled \"{}\": select them as {}",
+                same.len(),
+                r.title,
+                slugs.join(", ")
+            ));
+        }
+    }
+    if located.variant.is_some() || located.ai.is_some() {
+        // One variant, with the AI the name gives it.
+        let (g, warning) = choose_game(&loaded, located.variant.as_deref(), &game)?;
+        warnings.extend(warning);
+        these.retain(|r| r.slug == g.slug);
+        if located.ai.is_some() {
+            if let Player::Rules(p) = resolve_player(&name, &opts)? {
+                for r in &mut these {
+                    r.ai = p.ai.describe();
+                }
+            }
+        }
+    }
+    rows.extend(these);
+    Ok(())
+}
+
 pub fn run(a: Args) -> u8 {
     let mut rows = vec![];
     let mut warnings = vec![];
@@ -75,73 +182,12 @@ pub fn run(a: Args) -> u8 {
         }
     } else {
         for f in &a.files {
-            let name = f.display().to_string();
-            if f.is_dir() {
-                // An Axiom folder: its variant files.
-                let (programs, skipped) = match dagaz::axiom::Program::variants_in(f) {
-                    Ok(x) => x,
-                    Err(e) => return usage_error(&format!("cannot read `{name}`: {e}")),
-                };
-                if programs.is_empty() {
-                    return usage_error(&format!(
-                        "`{name}` holds no Axiom variant file (a .4th file that loads with its folder's runtime)"
-                    ));
+            if let Err(e) = rows_of_arg(f, &mut rows, &mut warnings) {
+                for w in &warnings {
+                    eprintln!("{w}");
                 }
-                if !skipped.is_empty() {
-                    warnings.push(format!(
-                        "note: {} file(s) of `{name}` are not whole programs (parts that other files LOAD, or files that fail): {}",
-                        skipped.len(),
-                        skipped.join(", ")
-                    ));
-                }
-                for p in &programs {
-                    let game = dagaz::axiom::AxiomGame::new(p, p, 1).ok();
-                    let seats = game.as_ref().map(|g| {
-                        dagaz::ai::Game::seats(g)
-                            .iter()
-                            .map(|&s| p.info.players[s].clone())
-                            .collect()
-                    });
-                    let engines = p.engines();
-                    let ai = p
-                        .info
-                        .players
-                        .iter()
-                        .zip(&engines)
-                        .map(|(pl, e)| format!("{pl} {e}"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    rows.push(Row {
-                        game: name.clone(),
-                        slug: p.info.name.clone(),
-                        title: p.info.name.clone(),
-                        default: false,
-                        ai,
-                        seats,
-                    });
-                }
-                continue;
+                return usage_error(&e);
             }
-            let loaded = match load_path(f, &name, Limits::default()) {
-                Ok(l) => l,
-                Err(d) => return usage_error(&format!("cannot read `{name}`: {}", d.message)),
-            };
-            let mut these = rows_of(&name, &loaded, true);
-            // Sorted by slug: the same list whatever the order of the variants in the file.
-            these.sort_by(|x, y| x.slug.cmp(&y.slug));
-            for r in &these {
-                let same: Vec<&Row> = these.iter().filter(|x| x.title == r.title).collect();
-                if same.len() > 1 && std::ptr::eq(same[0], r) {
-                    let slugs: Vec<&str> = same.iter().map(|x| x.slug.as_str()).collect();
-                    warnings.push(format!(
-                        "warning: `{name}` has {} variants titled \"{}\": select them as {}",
-                        same.len(),
-                        r.title,
-                        slugs.join(", ")
-                    ));
-                }
-            }
-            rows.extend(these);
         }
     }
     let data = if a.json {

@@ -6,6 +6,7 @@ use dagaz::lint::deep::DeepOptions;
 use dagaz::lint::{
     FileReport, Level, LintOptions, lint_forth_path, lint_loaded, lint_path, report, rules,
 };
+use dagaz::tournament::resolve::{self, ResolveOptions, Source};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,7 +47,7 @@ pub enum Format {
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// rules files (.zrf), Axiom variant files (.4th), folders (searched for .zrf and .4th
-    /// variant files), or bundled game names
+    /// variant files), or game names (a bundled game or variant: its whole file)
     #[arg(required_unless_present = "explain")]
     pub paths: Vec<PathBuf>,
     /// output format
@@ -200,20 +201,29 @@ pub fn run(a: Args) -> u8 {
     }
     let mut reports: Vec<FileReport> = Vec::new();
     for p in &a.paths {
-        let bundled = if p.exists() {
-            None
-        } else {
-            dagaz::games::find(&p.to_string_lossy())
-        };
-        if let Some(g) = bundled {
-            let name = format!("{}.zrf", g.name);
-            let loaded = dagaz::expand::load_text(&name, g.text, Default::default());
-            reports.push(lint_loaded(loaded, &name, &opts));
-            continue;
-        }
         let mut files = vec![];
-        if let Err(e) = collect(p, &mut files, &mut Default::default()) {
-            return usage_error(&format!("cannot read `{}`: {e}", p.display()));
+        if p.exists() {
+            if let Err(e) = collect(p, &mut files, &mut Default::default()) {
+                return usage_error(&format!("cannot read `{}`: {e}", p.display()));
+            }
+        } else {
+            // A name: a bundled game or variant, `FILE:VARIANT` (the whole file is linted),
+            // an Axiom file named without `.4th`.
+            let name = match resolve::locate(&p.to_string_lossy(), &ResolveOptions::default())
+                .and_then(|n| n.without_ai("lint"))
+            {
+                Ok(n) => n,
+                Err(e) => return usage_error(e.message()),
+            };
+            match name.source {
+                Source::Bundled(g) => {
+                    let name = format!("{}.zrf", g.name);
+                    let loaded = dagaz::expand::load_text(&name, g.text, Default::default());
+                    reports.push(lint_loaded(loaded, &name, &opts));
+                    continue;
+                }
+                Source::File(f) | Source::Axiom(f) => files.push(f),
+            }
         }
         for f in files {
             let display = f.to_string_lossy().into_owned();

@@ -2,12 +2,13 @@
 //! expected values, or runs a whole `.perft` suite.
 
 use crate::common::{
-    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, usage_error, write_output,
+    DiagFormat, OK, PROBLEMS, print_diagnostics, spec_error, usage_error, write_output,
 };
 use dagaz::engine::perft::{DivideEntry, divide};
 use dagaz::engine::{Engine, State};
-use dagaz::expand::{Limits, Loaded, load_path, load_text};
+use dagaz::expand::Loaded;
 use dagaz::model::Model;
+use dagaz::tournament::resolve::{self, GameName, ResolveOptions, Source, choose_game};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -16,19 +17,22 @@ const PERFT_SCHEMA_VERSION: u32 = 1;
 
 /// Count the leaves of the legal-move tree (perft) of a game.
 ///
-/// GAME is a bundled game (`chess`, `checkers`, …) or a path to a .zrf file. A suite file
-/// has one case per line, `GAME VARIANT DEPTH EXPECTED` (VARIANT `-` = the default game),
-/// `#` starting a comment; `--suite NAME` with a bundled game's name runs its own suite.
+/// GAME is a bundled game (`chess`, `tictactoe`), a bundled variant's slug (`kiwipete`,
+/// `tic-tac-toe`), a path to a .zrf file, `FILE:VARIANT`, or an Axiom variant file (.4th;
+/// also without the extension). A suite file has one case per line,
+/// `GAME VARIANT DEPTH EXPECTED` (VARIANT `-` = the default game), `#` starting a comment;
+/// `--suite NAME` with a bundled game's name runs its own suite.
 ///
 /// Examples:
 ///   dagaz perft chess --depth 3
 ///   dagaz perft chess --variant kiwipete --depth 2 --divide
+///   dagaz perft kiwipete --depth 2
 ///   dagaz perft checkers --depth 6 --expect 36768 -j 2
 ///   dagaz perft --suite tictactoe
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// bundled game name or path to a .zrf file
+    /// a bundled game or variant, a .zrf file (FILE:VARIANT), an Axiom .4th file
     pub game: Option<String>,
     /// a folder where includes may also be read (after the including file's own folder);
     /// repeatable. Includes never leave the main file's folder and these folders
@@ -63,79 +67,58 @@ pub struct Args {
     pub format: DiagFormat,
 }
 
-/// Loads GAME (bundled name or path). Errors are printed; the `Err` is the exit code.
-fn load(
-    spec: &str,
-    base: Option<&Path>,
-    include_dirs: &[PathBuf],
-    format: DiagFormat,
-) -> Result<(Loaded, Option<String>), u8> {
-    let path = match base {
-        Some(b) if Path::new(spec).is_relative() => b.join(spec),
-        _ => PathBuf::from(spec),
-    };
-    let loaded = if path.is_file() {
-        let limits = Limits {
-            include_dirs: include_dirs.to_vec(),
-            ..Limits::default()
-        };
-        match load_path(&path, spec, limits) {
-            Ok(l) => l,
-            Err(d) => {
-                print_diagnostics(&[d], &Default::default(), format);
-                return Err(USAGE);
-            }
-        }
-    } else if let Some(b) = dagaz::games::find(spec.trim_end_matches(".zrf")) {
-        load_text(&format!("{}.zrf", b.name), b.text, Limits::default())
-    } else {
-        // A bundled variant's slug (`kiwipete`), or a near name to suggest.
-        let slugs = dagaz::tournament::spec::bundled_slugs();
-        if let Some((slug, name, _)) = slugs.iter().find(|(s, _, _)| s == spec) {
-            let b = dagaz::games::find(name).expect("bundled game");
-            let loaded = load_text(&format!("{}.zrf", b.name), b.text, Limits::default());
-            return Ok((loaded, Some(slug.clone())));
-        }
-        let names: Vec<&str> = dagaz::games::all()
-            .map(|b| b.name)
-            .chain(slugs.iter().map(|(s, _, _)| s.as_str()))
-            .collect();
-        let squeezed = spec.replace(['-', '_', ' '], "");
-        let near = dagaz::text::suggestions(spec, names.iter().copied())
-            .into_iter()
-            .chain(names.iter().copied().filter(|n| *n == squeezed))
-            .next();
-        return Err(usage_error(&format!(
-            "`{spec}` is neither a file nor a bundled game or variant{}",
-            near.map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default()
-        )));
+/// Locates GAME (a bundled game or variant, a path, `path:variant`, an Axiom file) with the
+/// library's resolver. Errors are printed; the `Err` is the exit code.
+fn locate(spec: &str, base: Option<&Path>, a: &Args) -> Result<GameName, u8> {
+    let mut opts = ResolveOptions::with_include_dirs(&a.include_dir);
+    opts.base = base.map(Path::to_path_buf);
+    resolve::locate(spec, &opts)
+        .and_then(|g| g.without_ai("perft"))
+        .map_err(|e| spec_error(&e, a.format))
+}
+
+/// Reads the rules of a located game; prints their diagnostics. The `Err` is the exit code.
+fn load(name: &GameName, include_dirs: &[PathBuf], format: DiagFormat) -> Result<Loaded, u8> {
+    let loaded = match name.load(&ResolveOptions::with_include_dirs(include_dirs)) {
+        Ok(l) => l,
+        Err(e) => return Err(spec_error(&e, format)),
     };
     print_diagnostics(&loaded.diagnostics, &loaded.sources, format);
     if loaded.has_errors() {
         return Err(PROBLEMS);
     }
-    Ok((loaded, None))
+    Ok(loaded)
+}
+
+/// The variant to count: `--variant` (or a suite's VARIANT column; `-` is the default game)
+/// or the one the name gives (`kiwipete`, `file.zrf:slug`). Both at once must agree.
+fn variant_of<'a>(name: &'a GameName, flag: Option<&'a str>) -> Result<Option<&'a str>, u8> {
+    match (flag.filter(|f| *f != "-"), name.variant.as_deref()) {
+        (None, v) => Ok(v),
+        (Some(f), None) => Ok(Some(f)),
+        (Some(f), Some(v)) if f == v => Ok(Some(v)),
+        (Some(f), Some(v)) => Err(usage_error(&format!(
+            "`{}` names the variant `{v}`, and --variant names `{f}`: give one",
+            name.spec
+        ))),
+    }
 }
 
 /// Compiles the chosen game of a loaded file.
 fn engine_for(
     loaded: &Loaded,
     variant: Option<&str>,
+    shown: &str,
     format: DiagFormat,
 ) -> Result<(Engine, String), u8> {
-    let game = match variant {
-        None | Some("-") => loaded.default_game().or(loaded.games.first()),
-        Some(v) => match loaded.find_game(v) {
-            Ok(g) => Some(g),
-            Err(d) => {
-                print_diagnostics(&[d], &loaded.sources, format);
-                return Err(USAGE);
+    let game = match choose_game(loaded, variant, shown) {
+        Ok((g, warning)) => {
+            if let Some(w) = warning {
+                eprintln!("{w}");
             }
-        },
-    };
-    let Some(game) = game else {
-        return Err(usage_error("the file has no playable game"));
+            g
+        }
+        Err(e) => return Err(spec_error(&e, format)),
     };
     match Model::compile(game) {
         Ok(m) => {
@@ -188,23 +171,32 @@ pub fn run(a: Args) -> u8 {
     let (Some(game), Some(depth)) = (&a.game, a.depth) else {
         return usage_error("give GAME and --depth, or --suite");
     };
-    if let Some(path) = dagaz::axiom::program::variant_path(game) {
-        return run_axiom(&path, depth, &a);
+    let name = match locate(game, None, &a) {
+        Ok(n) => n,
+        Err(c) => return c,
+    };
+    let variant = match variant_of(&name, a.variant.as_deref()) {
+        Ok(v) => v,
+        Err(c) => return c,
+    };
+    if let Source::Axiom(path) = &name.source {
+        if let Some(v) = variant {
+            return usage_error(&format!(
+                "`{game}` is an Axiom variant file: it has no variant `{v}` (name its own .4th file)"
+            ));
+        }
+        return run_axiom(path, depth, &a);
     }
-    let (loaded, slug) = match load(game, None, &a.include_dir, a.format) {
+    let loaded = match load(&name, &a.include_dir, a.format) {
         Ok(l) => l,
         Err(c) => return c,
     };
-    let variant = a.variant.as_deref().or(slug.as_deref());
+    let shown = name.source.name();
     // A ZRF game whose moves come from Axiom: perft of its variant's `.4th` file.
-    if Path::new(game).is_file() {
-        let chosen = match variant {
-            None | Some("-") => loaded.default_game().or(loaded.games.first()),
-            Some(v) => loaded.find_game(v).ok(),
-        };
-        let found = chosen.and_then(|g| {
-            dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, Path::new(game))
-        });
+    if let Source::File(path) = &name.source {
+        let found = choose_game(&loaded, variant, &shown)
+            .ok()
+            .and_then(|(g, _)| dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, path));
         if let Some(r) = found {
             return match r {
                 Ok((file, dir)) => run_axiom_in(&file, Some(&dir), depth, &a),
@@ -215,7 +207,7 @@ pub fn run(a: Args) -> u8 {
             };
         }
     }
-    let (engine, title) = match engine_for(&loaded, variant, a.format) {
+    let (engine, title) = match engine_for(&loaded, variant, &shown, a.format) {
         Ok(e) => e,
         Err(c) => return c,
     };
@@ -308,12 +300,24 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
             Some((_, _, e)) => e.clone(),
             None => {
-                let (loaded, slug) = match load(game, base.as_deref(), &a.include_dir, a.format) {
+                let name = match locate(game, base.as_deref(), a) {
+                    Ok(n) => n,
+                    Err(c) => return c,
+                };
+                if matches!(name.source, Source::Axiom(_)) {
+                    return usage_error(&format!(
+                        "{spec}: `{game}` is an Axiom program; suites count ZRF games"
+                    ));
+                }
+                let loaded = match load(&name, &a.include_dir, a.format) {
                     Ok(l) => l,
                     Err(c) => return c,
                 };
-                let chosen = case.variant.as_deref().or(slug.as_deref());
-                let (e, _) = match engine_for(&loaded, chosen, a.format) {
+                let chosen = match variant_of(&name, Some(variant)) {
+                    Ok(v) => v,
+                    Err(c) => return c,
+                };
+                let (e, _) = match engine_for(&loaded, chosen, &name.source.name(), a.format) {
                     Ok(e) => e,
                     Err(c) => return c,
                 };

@@ -1,10 +1,12 @@
 //! `dagaz stats`: summaries of game records, shard merging, balance comparison.
 
-use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
+use dagaz::stats::gate::{Verdict, verdict_of};
+use dagaz::stats::html::HtmlReport;
 use dagaz::stats::ratings::{crosstable_csv, human as tournament_text, ratings_csv, tournaments};
 use dagaz::stats::{
-    Summary, Tolerances, compare, group_by_match, human, lengths_csv, matches_csv, merge,
-    seats_csv, solo_csv, summarize,
+    Summary, Tolerances, compare, games_csv, group_by_match, human, lengths_csv, matches_csv,
+    merge, seats_csv, solo_csv, summarize,
 };
 use dagaz::tournament::record::{GameRecord, read_records, write_records};
 use std::path::PathBuf;
@@ -30,6 +32,10 @@ pub enum Table {
     Crosstable,
     /// round robins and gauntlets: joint Elo ratings, one row per player
     Ratings,
+    /// one row per game: seeds, seats, result, score of A, plies, end, time
+    Games,
+    /// results per opening (`autoplay --openings`): one row per match and book line
+    Openings,
 }
 
 /// Summarise game records written by `autoplay --games-out`; merge shards; compare runs.
@@ -40,8 +46,10 @@ pub enum Table {
 ///   dagaz stats games.jsonl --format csv --table seats
 ///   dagaz autoplay ur-random ur-simple ur-aggressive -n 2 --games-out rr.jsonl
 ///   dagaz stats rr.jsonl --format csv --table ratings
+///   dagaz stats games.jsonl --format csv --table games --no-timing
+///   dagaz stats games.jsonl --html report.html
 ///   dagaz stats merge games.jsonl -o merged.jsonl
-///   dagaz stats compare games.jsonl merged.jsonl
+///   dagaz stats compare games.jsonl merged.jsonl --first-player 0.6 --draw-rate 0.6 --mean-length 0.6
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment, args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -57,6 +65,13 @@ pub struct Args {
     /// write here (atomically) instead of stdout
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// leave the wall-clock time out (the `time_ms` column of `--table games`), so that
+    /// the output of two runs can be diffed byte for byte
+    #[arg(long)]
+    pub no_timing: bool,
+    /// also write a self-contained HTML report (charts inline, nothing loaded) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -73,7 +88,11 @@ pub enum Sub {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
-    /// Fail (exit 1) when a balance figure moved beyond its tolerance between two runs.
+    /// Gate the balance of two runs: exit 0, 1 (moved) or 3 (inconclusive).
+    ///
+    /// Each figure's change gets a 95% interval: the gate passes when every interval lies
+    /// within its tolerance, fails when one lies beyond it, and is inconclusive otherwise.
+    /// The runs must be of the same players (and game); otherwise exit 2.
     Compare {
         before: PathBuf,
         after: PathBuf,
@@ -186,31 +205,50 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     draw_rate,
                     mean_length,
                 },
-            );
-            let ok = shifts.iter().all(|s| s.ok);
-            let text = if json {
-                serde_json::to_string_pretty(
-                    &serde_json::json!({"schema_version": 1, "ok": ok, "figures": shifts}),
+            )
+            .map_err(|e| {
+                format!(
+                    "cannot compare `{}` and `{}`: {e}",
+                    before.display(),
+                    after.display()
                 )
+            })?;
+            let verdict = verdict_of(&shifts);
+            let ok = verdict == Verdict::Pass;
+            let text = if json {
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "schema_version": 2, "ok": ok, "verdict": verdict, "figures": shifts
+                }))
                 .unwrap_or_default()
                     + "\n"
             } else {
                 let mut t = String::new();
                 for s in &shifts {
                     t += &format!(
-                        "{:<24} before {:>8.3}  after {:>8.3}  change {:>+8.3}  tolerance {:.3}  {}\n",
+                        "{:<24} before {:>8.3}  after {:>8.3}  change {:>+8.3} (95% CI {:+.3}..{:+.3})  tolerance ±{:.3}  {}\n",
                         s.figure,
                         s.before,
                         s.after,
                         s.change,
+                        s.low,
+                        s.high,
                         s.tolerance,
-                        if s.ok { "ok" } else { "MOVED" }
+                        match s.verdict {
+                            Verdict::Pass => "pass",
+                            Verdict::Fail => "MOVED",
+                            Verdict::Inconclusive => "inconclusive",
+                        }
                     );
                 }
+                t += &format!("verdict: {}\n", verdict.word());
                 t
             };
             write_output(None, text.as_bytes())?;
-            Ok(if ok { OK } else { PROBLEMS })
+            Ok(match verdict {
+                Verdict::Pass => OK,
+                Verdict::Fail => PROBLEMS,
+                Verdict::Inconclusive => INCONCLUSIVE,
+            })
         }
         None => {
             if a.files.is_empty() {
@@ -248,8 +286,21 @@ fn run_inner(a: Args) -> Result<u8, String> {
                     Table::Solo => solo_csv(&s)?,
                     Table::Crosstable => crosstable_csv(&t)?,
                     Table::Ratings => ratings_csv(&t)?,
+                    Table::Games => games_csv(&records, !a.no_timing)?,
+                    Table::Openings => dagaz::stats::openings_csv(&s)?,
                 },
             };
+            if let Some(path) = &a.html {
+                let sources = a.files.iter().map(|f| f.display().to_string()).collect();
+                let mut report = HtmlReport::new(s, sources);
+                // One round robin or gauntlet: its joint ratings.
+                if let [x] = t.as_slice() {
+                    report.ratings = Some(x.html_ratings());
+                }
+                let page = report.render();
+                dagaz::fsutil::write_atomic(path, page.as_bytes())
+                    .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+            }
             write_output(a.output.as_deref(), data.as_bytes())?;
             Ok(OK)
         }
