@@ -1407,9 +1407,10 @@ mod tests {
             moves: vec![],
             captures: [0, 0],
             nodes: [0, 0],
-            time_ms: 0.0,
+            time_ms: Some(0.0),
             error: None,
             identity: None,
+            opening: None,
         }
     }
 
