@@ -1407,7 +1407,7 @@ mod tests {
             moves: vec![],
             captures: [0, 0],
             nodes: [0, 0],
-            time_ms: None,
+            time_ms: Some(0.0),
             error: None,
             identity: None,
             opening: None,
