@@ -17,12 +17,37 @@ use crate::rng::Rng;
 use std::sync::Arc;
 
 /// A move list of the first program: record addresses and capture counts.
+///
+/// The records are compiled code in the VM's memory above the dictionary, which later
+/// generations reuse (a snapshot restores `HERE`, not that memory). A search that keeps
+/// lists of several positions (MCTS keeps one per tree node) may come back to a list whose
+/// memory was written over since, so the list keeps a copy of its memory and puts it back
+/// before one of its moves is played or named.
 #[derive(Clone, Debug, Default)]
 pub struct AxiomMoves {
     recs: Vec<u32>,
     captures: Vec<u32>,
     /// The memory the list occupies in the first program's VM.
     span: (u32, u32),
+    /// That memory as it was when the list was generated.
+    code: Vec<u8>,
+}
+
+impl AxiomMoves {
+    /// The NUL-terminated string at `a`, when it lies in the list's own memory.
+    fn saved_cstring(&self, a: u32) -> Option<String> {
+        let off = a.checked_sub(self.span.0)? as usize;
+        let tail = self.code.get(off..)?;
+        let end = tail.iter().position(|&b| b == 0)?;
+        Some(String::from_utf8_lossy(&tail[..end]).into_owned())
+    }
+
+    /// The cell at `a`, when it lies in the list's own memory.
+    fn saved_cell(&self, a: u32) -> Option<i32> {
+        let off = a.checked_sub(self.span.0)? as usize;
+        let b = self.code.get(off..off + 4)?;
+        Some(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
 }
 
 /// The game state of a match (see the module documentation).
@@ -223,6 +248,13 @@ impl Game for AxiomGame {
             Ok(v)
         });
         out.span = span;
+        out.code.clear();
+        if let Ok(b) = self.states[0]
+            .vm
+            .bytes(span.0, span.1.saturating_sub(span.0))
+        {
+            out.code.extend_from_slice(b);
+        }
         match r {
             Ok(v) => {
                 let st = &self.states[0];
@@ -266,6 +298,10 @@ impl Game for AxiomGame {
                     })
                     .and_then(|rec| {
                         let st = &mut self.states[0];
+                        // The list's memory may have been reused since (see AxiomMoves).
+                        if !moves.code.is_empty() {
+                            st.vm.write_bytes(moves.span.0, &moves.code)?;
+                        }
                         if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
                             st.record_position()?;
                         }
@@ -353,12 +389,16 @@ impl Game for AxiomGame {
 
     fn notation(&self, moves: &AxiomMoves, i: usize) -> String {
         let st = &self.states[0];
+        let Some(&r) = moves.recs.get(i) else {
+            return String::new();
+        };
+        let at = r.wrapping_sub(super::program::REC_NOTATION);
+        let Some(s) = moves.saved_cell(at).or_else(|| st.vm.cell(at).ok()) else {
+            return String::new();
+        };
         moves
-            .recs
-            .get(i)
-            .and_then(|&r| st.vm.cell(r - super::program::REC_NOTATION).ok())
-            .map(|s| st.vm.cstring(s as u32))
-            .unwrap_or_default()
+            .saved_cstring(s as u32)
+            .unwrap_or_else(|| st.vm.cstring(s as u32))
     }
 
     fn captures(moves: &AxiomMoves, i: usize) -> u32 {

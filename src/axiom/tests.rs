@@ -81,3 +81,41 @@ fn user_axiom_folder() {
     );
     assert_eq!(r[3], 0, "games ended in errors");
 }
+
+/// dagaz's own searching AIs play Axiom programs through make/unmake: a search keeps move
+/// lists of several positions at once (MCTS keeps one per tree node), whose records live in
+/// VM memory that later generations reuse; every list must stay playable.
+#[test]
+fn dagaz_searches_play_axiom_programs_without_stale_move_lists() {
+    use crate::ai::{AiConfig, AiKind};
+    use crate::tournament::record::RunSettings;
+    use crate::tournament::{RunConfig, run};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    for (file, games) in [("capture/Capture.4th", 4u64), ("race/Race.4th", 14)] {
+        let p = Program::load(&dir.join(file), None).unwrap_or_else(|e| panic!("{e}"));
+        let proto = AxiomGame::new(&p, &p, 3).expect("set-up");
+        let mut mcts = AiConfig::default();
+        mcts.kind = AiKind::Mcts;
+        mcts.limits.playouts = Some(60);
+        let mut ab = AiConfig::default();
+        ab.kind = AiKind::AlphaBeta;
+        ab.limits.depth = Some(2);
+        let settings = RunSettings::new(
+            ["mcts".into(), "ab".into()],
+            ["m".into(), "a".into()],
+            games,
+        );
+        let cfg = RunConfig::new(5, settings);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let out = run(&proto, [&mcts, &ab], &cfg, &stop, &|_| {}).expect("run");
+        for r in &out.records {
+            assert!(
+                r.error.is_none(),
+                "{file} game {}: {:?}",
+                r.game_index,
+                r.error
+            );
+        }
+        assert_eq!(out.records.len() as u64, games);
+    }
+}
