@@ -94,11 +94,15 @@ fn dagaz_searches_play_axiom_programs_without_stale_move_lists() {
     for (file, games) in [("capture/Capture.4th", 4u64), ("race/Race.4th", 14)] {
         let p = Program::load(&dir.join(file), None).unwrap_or_else(|e| panic!("{e}"));
         let proto = AxiomGame::new(&p, &p, 3).expect("set-up");
-        let mut mcts = AiConfig::default();
-        mcts.kind = AiKind::Mcts;
+        let mut mcts = AiConfig {
+            kind: AiKind::Mcts,
+            ..AiConfig::default()
+        };
         mcts.limits.playouts = Some(60);
-        let mut ab = AiConfig::default();
-        ab.kind = AiKind::AlphaBeta;
+        let mut ab = AiConfig {
+            kind: AiKind::AlphaBeta,
+            ..AiConfig::default()
+        };
         ab.limits.depth = Some(2);
         let settings = RunSettings::new(
             ["mcts".into(), "ab".into()],
