@@ -1563,6 +1563,16 @@ fn bad_openings_are_refused_with_their_line() {
         let e = String::from_utf8_lossy(&o);
         assert!(e.contains(want), "{text:?}: {e}");
     }
+    // Random plies must leave room under the ply cap (no endless opening).
+    let o = dagaz()
+        .args(["autoplay", "tic-tac-toe", "tic-tac-toe", "-n", "2"])
+        .args(["--random-plies", "4000000000", "--max-plies", "100"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&o).contains("leaves no ply to play"));
 }
 
 #[test]

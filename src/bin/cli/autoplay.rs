@@ -219,6 +219,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if a.max_plies == 0 {
         return Err("--max-plies must be at least 1".to_owned());
     }
+    if a.random_plies >= a.max_plies {
+        return Err(format!(
+            "--random-plies {} leaves no ply to play under --max-plies {}",
+            a.random_plies, a.max_plies
+        ));
+    }
     if let Some((k, n)) = shard.filter(|&(k, _)| !a.is_tournament() && (k - 1) * 2 >= a.games) {
         return Err(format!(
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
