@@ -1026,3 +1026,49 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
         .assert()
         .code(2);
 }
+
+#[test]
+fn forth_findings_are_silenced_by_line_comments() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = "tests/fixtures/axiom/lint-allow/Allowed.4th";
+    let out = dagaz()
+        .current_dir(root)
+        .args(["lint", "--format", "concise", file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let expected = "\
+tests/fixtures/axiom/lint-allow/Allowed.4th:8:21: error[DZ1001/forth-undefined-word]: undefined word `my-homes`
+    note: did you mean `my-home`?
+tests/fixtures/axiom/lint-allow/Allowed.4th:9:16: warning[DZ0261/unused-suppression]: `allow(DZ1031)` silences nothing: no DZ1031 finding on line 10
+tests/fixtures/axiom/lint-allow/Allowed.4th:11:16: warning[DZ0260/unknown-lint-code]: `DZ9999` is not a dagaz lint code: this suppression silences nothing
+";
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(summary.contains("2 suppressed"), "{summary}");
+    // Without the comments the two silenced findings are reported.
+    let text = std::fs::read_to_string(root.join(file)).unwrap();
+    let dir = common::tmp_in("lint", "forth-allow");
+    std::fs::create_dir_all(dir.join("race")).unwrap();
+    std::fs::copy(
+        root.join("tests/fixtures/axiom/race/Race.4th"),
+        dir.join("race/Race.4th"),
+    )
+    .unwrap();
+    let bare = dir.join("sub");
+    std::fs::create_dir_all(&bare).unwrap();
+    let stripped: String = text
+        .lines()
+        .map(|l| l.split("\\ dagaz:").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(bare.join("Allowed.4th"), stripped).unwrap();
+    let out = dagaz()
+        .args(["lint", "--format", "concise"])
+        .arg(bare.join("Allowed.4th"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("DZ1030"), "{text}");
+    assert!(text.contains("DZ1032"), "{text}");
+}

@@ -279,7 +279,27 @@ pub fn lint_forth_path(
     }
     let linted = crate::axiom::program::lint(path, None);
     let mut suppressed = vec![];
-    let diagnostics = apply_levels(linted.diagnostics, opts, &mut suppressed);
+    let mut sup = Suppressions::collect_forth(&linted.sources);
+    // No file is "main": every comment names its own file.
+    let main = FileId(u32::MAX);
+    let mut silence = |diags: Vec<Diagnostic>, sup: &mut Suppressions| {
+        let mut kept = Vec::with_capacity(diags.len());
+        for d in diags {
+            if sup.silences(&d, main) {
+                suppressed.push(Suppressed {
+                    diagnostic: d,
+                    kind: SuppressionKind::InSource,
+                });
+            } else {
+                kept.push(d);
+            }
+        }
+        kept
+    };
+    let mut diags = silence(linted.diagnostics, &mut sup);
+    let about = sup.findings(false);
+    diags.extend(silence(about, &mut sup));
+    let diagnostics = apply_levels(diags, opts, &mut suppressed);
     Ok(FileReport {
         display: display.to_owned(),
         sources: linted.sources,
@@ -417,6 +437,9 @@ struct Entry {
     /// What the comment says (`allow(unused-macro)`), for messages.
     written: String,
     used: bool,
+    /// The file whose findings it covers (Forth comments); `None`: the main file's lines,
+    /// or every finding for `allow-file` (ZRF comments).
+    file: Option<FileId>,
 }
 
 impl Suppressions {
@@ -489,6 +512,7 @@ impl Suppressions {
                                 if file_wide { "allow-file" } else { "allow" }
                             ),
                             used: false,
+                            file: None,
                         });
                     }
                 }
@@ -503,15 +527,106 @@ impl Suppressions {
         s
     }
 
+    /// `\ dagaz: allow(…)` and `\ dagaz: allow-file(…)` line comments in the files of an
+    /// Axiom program other than its runtime (`CORE.4TH`, `axiom.4th`): each covers findings
+    /// in its own file, on its own line when code precedes it, else on the next line. (A
+    /// `( … )` comment cannot hold them: it ends at the first `)`.)
+    fn collect_forth(sources: &SourceMap) -> Self {
+        let mut s = Suppressions::default();
+        for i in 0..sources.len() {
+            let id = FileId(i as u32);
+            let f = sources.get(id);
+            let name = f
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase());
+            let runtime = matches!(name.as_deref(), Some("core.4th" | "axiom.4th"));
+            if f.hidden || runtime || !f.path.is_file() {
+                continue;
+            }
+            let mut line_start = 0usize;
+            for (k, line) in f.text.split_inclusive('\n').enumerate() {
+                let lineno = k as u32 + 1;
+                let mut from = 0;
+                while let Some(rel) = line[from..].find("dagaz:") {
+                    let at = from + rel;
+                    from = at + "dagaz:".len();
+                    let before = line[..at].trim_end();
+                    let opener = before.chars().last();
+                    let code_before = before[..before.len().saturating_sub(1)].trim();
+                    let opener_alone = before.len() == 1
+                        || before[..before.len() - 1].ends_with(char::is_whitespace);
+                    if opener != Some('\\') || !opener_alone {
+                        continue;
+                    }
+                    let rest = line[from..].trim_start();
+                    let (file_wide, body) = if let Some(b) = rest.strip_prefix("allow-file(") {
+                        (true, b)
+                    } else if let Some(b) = rest.strip_prefix("allow(") {
+                        (false, b)
+                    } else {
+                        continue;
+                    };
+                    let body = body.split(')').next().unwrap_or("");
+                    let base = body.as_ptr() as usize - line.as_ptr() as usize;
+                    let mut pos = 0;
+                    for raw in body.split(',') {
+                        let key = raw.trim();
+                        let off = base + pos + (raw.len() - raw.trim_start().len());
+                        pos += raw.len() + 1;
+                        if key.is_empty() {
+                            continue;
+                        }
+                        let span = Span {
+                            file: id,
+                            line: lineno,
+                            col: line[..off].chars().count() as u32 + 1,
+                            offset: (line_start + off) as u32,
+                            len: key.len() as u32,
+                        };
+                        let Some(code) = resolve_code(key) else {
+                            s.unknown.push((key.to_owned(), span));
+                            continue;
+                        };
+                        let covered = if file_wide {
+                            None
+                        } else if code_before.is_empty() {
+                            Some(lineno + 1)
+                        } else {
+                            Some(lineno)
+                        };
+                        s.entries.push(Entry {
+                            id: code.id,
+                            line: covered,
+                            span,
+                            written: format!(
+                                "{}({key})",
+                                if file_wide { "allow-file" } else { "allow" }
+                            ),
+                            used: false,
+                            file: Some(id),
+                        });
+                    }
+                }
+                line_start += line.len();
+            }
+        }
+        s
+    }
+
     /// True when a comment silences `d`; marks the comment used.
     fn silences(&mut self, d: &Diagnostic, main: FileId) -> bool {
         if is_fatal(d.code) {
             return false;
         }
-        let line = d.span.filter(|s| s.file == main).map(|s| s.line);
         let mut hit = false;
         for e in &mut self.entries {
-            if e.id == d.code.id && (e.line.is_none() || e.line == line) {
+            let line = d
+                .span
+                .filter(|s| s.file == e.file.unwrap_or(main))
+                .map(|s| s.line);
+            let in_file = e.file.is_none() || line.is_some();
+            if e.id == d.code.id && in_file && (e.line.is_none() || e.line == line) {
                 e.used = true;
                 hit = true;
             }
