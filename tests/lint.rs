@@ -1072,3 +1072,53 @@ tests/fixtures/axiom/lint-allow/Allowed.4th:11:16: warning[DZ0260/unknown-lint-c
     assert!(text.contains("DZ1030"), "{text}");
     assert!(text.contains("DZ1032"), "{text}");
 }
+
+#[test]
+fn a_rules_file_with_an_axiom_engine_is_linted_with_its_programs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = dagaz()
+        .current_dir(root)
+        .args([
+            "lint",
+            "--format",
+            "json",
+            "tests/fixtures/axiom/race/race.zrf",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut files: Vec<String> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap().replace('\\', "/"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "tests/fixtures/axiom/race/Race-[first].4th",
+            "tests/fixtures/axiom/race/Race-[random].4th",
+            "tests/fixtures/axiom/race/Race.4th",
+            "tests/fixtures/axiom/race/race.zrf",
+        ]
+    );
+    // A folder with the rules file and its programs lints each program once.
+    let out = dagaz()
+        .current_dir(root)
+        .args(["lint", "--format", "json", "tests/fixtures/axiom/race"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "{files:?}");
+}

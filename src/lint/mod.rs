@@ -132,6 +132,10 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// The findings in-file comments or `--allow` silenced, sorted by position.
     pub suppressed: Vec<Suppressed>,
+    /// For a rules file whose games name an Axiom engine: the variants' `.4th` files that
+    /// dagaz would play, with their engine folders (lint them with
+    /// [`lint_forth_program`]).
+    pub axiom_programs: Vec<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 impl FileReport {
@@ -144,6 +148,21 @@ impl FileReport {
 /// game, the lint-only checks and, with `opts.deep`, the playout checks.
 pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileReport {
     let mut diags = loaded.diagnostics.clone();
+    let mut axiom_programs = vec![];
+    if !loaded.has_errors() {
+        let main_path = loaded.sources.get(loaded.main).path.clone();
+        for g in &loaded.games {
+            if checks::axiom_engine(g).is_none() {
+                continue;
+            }
+            let found = crate::axiom::program::zrf_engine_variant(&g.form, &g.title, &main_path);
+            if let Some(Ok(p)) = found {
+                if !axiom_programs.contains(&p) {
+                    axiom_programs.push(p);
+                }
+            }
+        }
+    }
     if !loaded.has_errors() {
         let mut per_game = Vec::with_capacity(loaded.games.len());
         for g in &loaded.games {
@@ -153,7 +172,7 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
                     Diagnostic::warning(
                         rules::codes::AXIOM_ENGINE,
                         format!(
-                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked (dagaz plays it through its variants' .4th files; lint them with `dagaz lint` on the .4th files)",
+                            "`{}`: moves and goals are defined by an Axiom engine; only the ZRF part is checked here (dagaz plays it through its variants' .4th files, which `dagaz lint` checks with the file when it finds them)",
                             g.title
                         ),
                     )
@@ -211,6 +230,7 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
         sources: loaded.sources,
         diagnostics: diags,
         suppressed,
+        axiom_programs,
     }
 }
 
@@ -265,6 +285,18 @@ pub fn lint_forth_path(
     display: &str,
     opts: &LintOptions,
 ) -> Result<FileReport, Diagnostic> {
+    lint_forth_program(path, None, display, opts)
+}
+
+/// [`lint_forth_path`] for a variant file whose `CORE.4TH` and `axiom.4th` may also be in
+/// `engine_dir` (the folder a ZRF file's `(engine …)` names), as `perft` and `autoplay`
+/// load it.
+pub fn lint_forth_program(
+    path: &std::path::Path,
+    engine_dir: Option<&std::path::Path>,
+    display: &str,
+    opts: &LintOptions,
+) -> Result<FileReport, Diagnostic> {
     if let Err(e) = std::fs::File::open(path).and_then(|f| {
         if f.metadata()?.is_file() {
             Ok(())
@@ -277,7 +309,7 @@ pub fn lint_forth_path(
             format!("cannot read `{display}`: {e}"),
         ));
     }
-    let linted = crate::axiom::program::lint(path, None);
+    let linted = crate::axiom::program::lint(path, engine_dir);
     let mut suppressed = vec![];
     let mut sup = Suppressions::collect_forth(&linted.sources);
     // No file is "main": every comment names its own file.
@@ -305,6 +337,7 @@ pub fn lint_forth_path(
         sources: linted.sources,
         diagnostics,
         suppressed,
+        axiom_programs: vec![],
     })
 }
 

@@ -520,7 +520,7 @@ pub static RULES: &[Rule] = &[
         codes::AXIOM_ENGINE,
         Warning,
         "moves and goals defined by an Axiom engine",
-        "`(engine \"…axiom.dll\")` hands the moves and the end of the game to Axiom's ForthScript files beside the rules file. The file is valid ZoG; lint checks its ZRF part (syntax, macros, board, pieces, setup, options) and skips what Axiom defines: the dummy move blocks, pieces without moves, the missing goals. `perft` and `autoplay` play the game through its variants' `.4th` files (docs/axiom.md gives the search order). Nothing to fix in the file; allow the code to silence it.",
+        "`(engine \"…axiom.dll\")` hands the moves and the end of the game to Axiom's ForthScript files beside the rules file. The file is valid ZoG; lint checks its ZRF part (syntax, macros, board, pieces, setup, options) and skips what Axiom defines: the dummy move blocks, pieces without moves, the missing goals. `perft` and `autoplay` play the game through its variants' `.4th` files (docs/axiom.md gives the search order), and `lint` checks the ones it finds along with the rules file (undefined words, words used before their definition, unbalanced structures, stack comments). Nothing to fix in the file; allow the code to silence it.",
         "axiom-engine"
     ),
     rule!(

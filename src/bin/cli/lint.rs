@@ -4,7 +4,8 @@ use crate::common::{OK, PROBLEMS, usage_error, write_output};
 use dagaz::diagnostics::Severity;
 use dagaz::lint::deep::DeepOptions;
 use dagaz::lint::{
-    FileReport, Level, LintOptions, lint_forth_path, lint_loaded, lint_path, report, rules,
+    FileReport, Level, LintOptions, lint_forth_path, lint_forth_program, lint_loaded, lint_path,
+    report, rules,
 };
 use dagaz::tournament::resolve::{self, ResolveOptions, Source};
 use std::path::{Path, PathBuf};
@@ -200,6 +201,8 @@ pub fn run(a: Args) -> u8 {
         });
     }
     let mut reports: Vec<FileReport> = Vec::new();
+    // Axiom programs already linted (a folder's variant files, a rules file's programs).
+    let mut forth_seen = std::collections::HashSet::new();
     for p in &a.paths {
         let mut files = vec![];
         if p.exists() {
@@ -228,13 +231,29 @@ pub fn run(a: Args) -> u8 {
         for f in files {
             let display = f.to_string_lossy().into_owned();
             let linted = if is_forth(&f) {
+                if !forth_seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())) {
+                    continue;
+                }
                 lint_forth_path(&f, &display, &opts)
             } else {
                 lint_path(&f, &display, &opts)
             };
-            match linted {
-                Ok(r) => reports.push(r),
+            let r = match linted {
+                Ok(r) => r,
                 Err(d) => return usage_error(&d.message),
+            };
+            // A rules file whose moves come from Axiom: its variants' programs too.
+            let programs = r.axiom_programs.clone();
+            reports.push(r);
+            for (p, engine_dir) in programs {
+                if !forth_seen.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
+                    continue;
+                }
+                let display = p.to_string_lossy().into_owned();
+                match lint_forth_program(&p, Some(&engine_dir), &display, &opts) {
+                    Ok(r) => reports.push(r),
+                    Err(d) => return usage_error(&d.message),
+                }
             }
         }
     }
