@@ -731,9 +731,12 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
         e.make(&mut s, &m);
         let sq = |name: &str| {
             let pos = e.model().position(name).unwrap();
-            s.cells[pos as usize]
+            s.cells[pos.index()]
         };
-        let hand = s.cells[e.model().hand_cell(0, dagaz::model::PieceTypeId::new(0)) as usize];
+        let hand = s.cells[e
+            .model()
+            .hand_cell(0, dagaz::model::PieceTypeId::new(0))
+            .index()];
         (sq("a1"), sq("a2"), sq("b1"), hand)
     };
     // In place: the Man on a1 is removed, nothing else changes.

@@ -8,7 +8,7 @@
 //! move. See docs/semantics.md.
 
 use super::{Engine, State};
-use crate::model::{GoalCond, GoalKind, Occupants, Owner, PieceTypeId, piece};
+use crate::model::{GoalCond, GoalKind, Occupants, Owner, PieceTypeId, PositionId, piece};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -197,21 +197,21 @@ impl Engine {
         if m.options.include_off_pieces {
             for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
                 if types.is_empty() || types.contains(&ty) {
-                    n += s.cells[m.hand_cell(p as u32, ty) as usize];
+                    n += s.cells[m.hand_cell(p as u32, ty).index()];
                 }
             }
         }
         n
     }
 
-    fn owns(&self, s: &State, pos: u32, p: usize, types: &[PieceTypeId]) -> bool {
-        let v = s.cells[pos as usize];
+    fn owns(&self, s: &State, pos: PositionId, p: usize, types: &[PieceTypeId]) -> bool {
+        let v = s.cells[pos.index()];
         v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
     }
 
     /// True when the square `pos` matches one of `occ`, tested for player `p`.
-    fn occupied(&self, s: &State, pos: u32, p: usize, occ: &Occupants) -> bool {
-        let v = s.cells[pos as usize];
+    fn occupied(&self, s: &State, pos: PositionId, p: usize, occ: &Occupants) -> bool {
+        let v = s.cells[pos.index()];
         occ.iter().any(|o| {
             let found = v != 0
                 && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
@@ -247,7 +247,7 @@ impl Engine {
                 let t = self.t.clone();
                 self.vm.board_changed();
                 self.vm.board.copy_from_slice(&s.cells);
-                (0..t.model.num_positions() as u32).any(|pos| {
+                t.model.position_ids().any(|pos| {
                     self.owns(s, pos, p, types) && self.vm.attacked_by_others(&t, pos, p as u32, 0)
                 })
             }
@@ -264,7 +264,7 @@ impl Engine {
                 let nt = m.piece_types.len();
                 types.iter().any(|&ty| {
                     let mut have = self.count_pieces_exact(s, p, ty);
-                    have += s.cells[m.hand_cell(p as u32, ty) as usize];
+                    have += s.cells[m.hand_cell(p as u32, ty).index()];
                     have < self.t.start_counts[p * nt + ty.index()]
                 })
             }
@@ -292,15 +292,15 @@ impl Engine {
             GoalCond::RelativeConfig { steps, dirs } => {
                 let t = &self.t;
                 let links = &t.links[p];
-                (0..t.model.num_positions() as u32).any(|start| {
+                t.model.position_ids().any(|start| {
                     let mut pos = start;
                     for (i, occ) in steps.iter().enumerate() {
                         if !self.occupied(s, pos, p, occ) {
                             return false;
                         }
                         if let Some(&d) = dirs.get(i) {
-                            pos = links[pos as usize * t.width + d as usize];
-                            if pos == crate::model::NONE {
+                            pos = links[pos.index() * t.width + d as usize];
+                            if pos.is_none() {
                                 return false;
                             }
                         }

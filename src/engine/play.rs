@@ -16,7 +16,7 @@
 //! ```
 
 use super::{Engine, Move, MoveList, State, Undo};
-use crate::model::{PieceTypeId, piece};
+use crate::model::{PieceTypeId, PositionId, piece};
 
 /// A piece on the board, decoded: its type (an index into
 /// [`crate::model::Model::piece_types`]) and its owner (an index into
@@ -78,11 +78,11 @@ fn normalise(s: &str) -> String {
 }
 
 impl Engine {
-    /// The piece on board position `pos`, if any (positions are indices into
-    /// [`crate::model::Model::positions`]; a position out of range holds nothing).
-    pub fn piece_at(&self, s: &State, pos: u32) -> Option<Piece> {
+    /// The piece on board position `pos`, if any (see [`crate::model::Model::position`] to look one up
+    /// by name; a position out of range, or [`PositionId::NONE`], holds nothing).
+    pub fn piece_at(&self, s: &State, pos: PositionId) -> Option<Piece> {
         let np = self.t.model.num_positions();
-        let v = *s.cells[..np].get(pos as usize)?;
+        let v = *s.cells[..np].get(pos.index())?;
         (v != 0).then(|| Piece {
             kind: piece::ty(v),
             owner: piece::owner(v),

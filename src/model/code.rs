@@ -8,7 +8,7 @@
 //! engine resolves both with a per-player link table.
 
 use super::names::{NameSet, Names};
-use super::{MoveType, NONE, PieceTypeId};
+use super::{MoveType, NONE, PieceTypeId, PositionId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
@@ -19,7 +19,7 @@ use crate::text::suggestions;
 pub enum Target {
     Here,
     Dir(u32),
-    Pos(u32),
+    Pos(PositionId),
 }
 
 /// A predicate.
@@ -32,7 +32,7 @@ pub enum Pred {
     Piece(PieceTypeId),
     InZone(u32),
     /// The square is this position.
-    Position(u32),
+    Position(PositionId),
     OnBoard,
     Marked,
     Flag(u32),
@@ -65,7 +65,7 @@ pub enum Op {
     /// Step along a direction slot; the branch fails when there is no link.
     Step(u32),
     /// Jump to a position.
-    Jump(u32),
+    Jump(PositionId),
     Mark,
     Back,
     /// Fix the destination at the current square.

@@ -14,15 +14,15 @@
 use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
-use crate::model::{MoveType, NONE, Op, PieceTypeId, Pred, Target, piece};
+use crate::model::{MoveType, NONE, Op, PieceTypeId, PositionId, Pred, Target, piece};
 
 /// Where the fast path hands a run over to the full interpreter: the instruction, the
 /// square the mark is on (where the run started), the current square, the accumulator and
 /// the `while` steps taken so far.
 pub(super) struct Resume {
     pub pc: usize,
-    pub start: u32,
-    pub pos: u32,
+    pub start: PositionId,
+    pub pos: PositionId,
     pub acc: bool,
     pub steps: u32,
 }
@@ -63,12 +63,12 @@ impl Scratch {
             flags: 0,
             piece,
         };
-        let mut to = NONE;
+        let mut to = PositionId::NONE;
         loop {
             match code[pc] {
                 Op::Step(s) => {
-                    let n = links[r.pos as usize * w + s as usize];
-                    if n == NONE {
+                    let n = links[r.pos.index() * w + s as usize];
+                    if n.is_none() {
                         return false;
                     }
                     r.pos = n;
@@ -110,7 +110,7 @@ impl Scratch {
                     }
                 }
                 op @ Op::Add { .. } => {
-                    let dest = if to != NONE { to } else { r.pos };
+                    let dest = if !to.is_none() { to } else { r.pos };
                     match out.as_deref_mut() {
                         None => {
                             let target = self.attack_target;
@@ -161,7 +161,7 @@ impl Scratch {
                 Op::Back => r.pos = r.mark,
                 Op::SetTo => to = r.pos,
                 Op::From => {
-                    let v = self.board[r.pos as usize];
+                    let v = self.board[r.pos.index()];
                     if v == 0 {
                         return false;
                     }
@@ -170,17 +170,17 @@ impl Scratch {
                     r.piece = v;
                 }
                 Op::Cascade => {
-                    let dest = if to != NONE { to } else { r.pos };
+                    let dest = if !to.is_none() { to } else { r.pos };
                     if piece != 0 {
                         self.frames[k].cascades.push((from, dest, piece));
                     }
                     // The new moving piece is whatever stands here (possibly nothing until
                     // a `from` picks one up).
-                    let v = self.board[r.pos as usize];
+                    let v = self.board[r.pos.index()];
                     from = r.pos;
                     piece = v;
                     r.piece = v;
-                    to = NONE;
+                    to = PositionId::NONE;
                 }
                 Op::Go(g) => {
                     use crate::model::code::GoWhere;
@@ -191,7 +191,7 @@ impl Scratch {
                         GoWhere::LastTo => self.last_to,
                         GoWhere::Mark => r.mark,
                     };
-                    if p == NONE {
+                    if p.is_none() {
                         return false;
                     }
                     r.pos = p;
@@ -265,9 +265,13 @@ impl Scratch {
     /// Returns the scan's net effect on the move flags as (mask, values). An attack run
     /// (`actions` false) needs the flags alone, and neither reads nor fills the cache: it
     /// may run with a ghost piece on the attacked square, which the cache does not see.
-    fn cached_scan(&mut self, t: &Tables, si: u32, pos: u32, actions: bool) -> (u64, u64) {
+    fn cached_scan(&mut self, t: &Tables, si: u32, pos: PositionId, actions: bool) -> (u64, u64) {
         let scan = t.scans.list[si as usize];
-        let start = if scan.start != NONE { scan.start } else { pos };
+        let start = if !scan.start.is_none() {
+            scan.start
+        } else {
+            pos
+        };
         let mover = self.mover;
         let key = scan.key;
         let hit = if actions {
@@ -287,8 +291,8 @@ impl Scratch {
                 let mut p = start;
                 let mut flags = (0u64, 0u64);
                 loop {
-                    p = links[p as usize * w + scan.slot as usize];
-                    if p == NONE {
+                    p = links[p.index() * w + scan.slot as usize];
+                    if p.is_none() {
                         break;
                     }
                     self.scan_body(t, links, &scan, p, pos, &mut flags);
@@ -325,10 +329,10 @@ impl Scratch {
     fn scan_body(
         &mut self,
         t: &Tables,
-        links: &[u32],
+        links: &[PositionId],
         scan: &Scan,
-        pos: u32,
-        mark: u32,
+        pos: PositionId,
+        mark: PositionId,
         flags: &mut (u64, u64),
     ) {
         let code = &t.model.code[..];
@@ -405,7 +409,7 @@ impl Scratch {
     fn test(
         &mut self,
         t: &Tables,
-        links: &[u32],
+        links: &[PositionId],
         pred: Pred,
         target: Target,
         r: &Regs,
@@ -413,13 +417,13 @@ impl Scratch {
     ) -> bool {
         let c = match target {
             Target::Here => r.pos,
-            Target::Dir(s) => links[r.pos as usize * t.width + s as usize],
+            Target::Dir(s) => links[r.pos.index() * t.width + s as usize],
             Target::Pos(p) => p,
         };
-        if c == NONE {
+        if c.is_none() {
             return false;
         }
-        let v = self.board[c as usize];
+        let v = self.board[c.index()];
         match pred {
             Pred::Empty => v == 0,
             Pred::Friend => v != 0 && piece::owner(v) == self.mover,
@@ -470,11 +474,11 @@ impl Scratch {
 }
 
 #[inline]
-fn resolve(links: &[u32], w: usize, pos: u32, t: Target) -> Option<u32> {
+fn resolve(links: &[PositionId], w: usize, pos: PositionId, t: Target) -> Option<PositionId> {
     let c = match t {
         Target::Here => pos,
-        Target::Dir(s) => links[pos as usize * w + s as usize],
+        Target::Dir(s) => links[pos.index() * w + s as usize],
         Target::Pos(p) => p,
     };
-    (c != NONE).then_some(c)
+    (!c.is_none()).then_some(c)
 }

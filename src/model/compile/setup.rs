@@ -5,7 +5,7 @@ use super::Ctx;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::board::Board;
 use crate::model::names::Names;
-use crate::model::{PieceType, PieceTypeId, piece};
+use crate::model::{PieceType, PieceTypeId, PositionId, piece};
 use crate::syntax::Node;
 use crate::text::name_suggestion;
 
@@ -13,7 +13,7 @@ use crate::text::name_suggestion;
 #[derive(Default)]
 pub(super) struct Setup {
     /// Pieces on the board: (position, packed piece).
-    pub on_board: Vec<(u32, u32)>,
+    pub on_board: Vec<(PositionId, u32)>,
     /// Pieces in hand: (player, type, count).
     pub in_hand: Vec<(u32, u32, u32)>,
 }
