@@ -126,7 +126,7 @@ fn print_position(game: &EngineGame, out: &mut impl Write) -> std::io::Result<()
                 "{} {} ({})",
                 m.positions[pos.index()],
                 m.piece_types[p.kind.index()].name,
-                m.players[p.owner as usize].name
+                m.players[p.owner.index()].name
             ));
         }
     }

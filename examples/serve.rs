@@ -152,7 +152,7 @@ fn state(s: &mut Session) -> Value {
             Some(json!({
                 "pos": m.positions[pos.index()],
                 "type": m.piece_types[p.kind.index()].name,
-                "owner": m.players[p.owner as usize].name,
+                "owner": m.players[p.owner.index()].name,
             }))
         })
         .collect();

@@ -26,7 +26,7 @@ impl EngineGame {
         let random: Vec<bool> = m.players.iter().map(|p| p.random).collect();
         let mut seats = vec![];
         for t in &m.turns {
-            let p = t.player as usize;
+            let p = t.player.index();
             if !random[p] && !seats.contains(&p) {
                 seats.push(p);
             }
@@ -136,7 +136,7 @@ impl Game for EngineGame {
                 continue;
             }
             let owner = if i < np {
-                piece::owner(v) as usize
+                piece::owner(v).index()
             } else {
                 (i - np) / nt.max(1)
             };
@@ -163,7 +163,7 @@ impl Game for EngineGame {
             if i < np {
                 f(PieceInfo {
                     pos: Some(PositionId::new(i as u32)),
-                    owner: piece::owner(v) as usize,
+                    owner: piece::owner(v).index(),
                     ty: piece::ty(v).index(),
                     count: 1,
                 });

@@ -32,8 +32,8 @@ pub fn model_element(m: &Model) -> Element {
     let turns = m.turns.iter().enumerate().map(|(i, t)| {
         let mut e = Element::new("turn")
             .attr("index", i)
-            .attr("player", &players[t.player as usize])
-            .attr("pieces-of", &players[t.pieces_of as usize]);
+            .attr("player", &players[t.player.index()])
+            .attr("pieces-of", &players[t.pieces_of.index()]);
         if let Some(ty) = t.move_type {
             e = e.attr("move-type", &m.move_types[ty.index()]);
         }
@@ -143,7 +143,7 @@ pub fn model_element(m: &Model) -> Element {
         setup = setup.child(
             Element::new("piece")
                 .attr("position", &m.positions[pos.index()])
-                .attr("owner", &players[crate::model::piece::owner(pc) as usize])
+                .attr("owner", &players[crate::model::piece::owner(pc).index()])
                 .attr(
                     "type",
                     &m.piece_types[crate::model::piece::ty(pc).index()].name,
@@ -153,7 +153,7 @@ pub fn model_element(m: &Model) -> Element {
     for &(pl, ty, count) in &m.hand_setup {
         setup = setup.child(
             Element::new("hand")
-                .attr("player", &players[pl as usize])
+                .attr("player", &players[pl.index()])
                 .attr("type", &m.piece_types[ty as usize].name)
                 .attr("count", count),
         );

@@ -231,7 +231,7 @@ impl Pipeline {
         let mut moved_royals = std::mem::take(&mut self.moved_royals);
         for pos in t.model.position_ids() {
             let v = vm.board[pos.index()];
-            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v) as usize] {
+            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v).index()] {
                 continue;
             }
             enemies.push(pos);

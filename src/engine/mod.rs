@@ -28,7 +28,7 @@ mod scan;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PositionId, piece};
+use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PlayerId, PositionId, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
@@ -190,8 +190,8 @@ pub struct State {
     /// after a pass).
     pub last_from: PositionId,
     pub last_to: PositionId,
-    /// The player who made the previous move ([`NONE`] at the start).
-    pub last_player: u32,
+    /// The player who made the previous move ([`PlayerId::NONE`] at the start).
+    pub last_player: PlayerId,
     /// Zobrist hash of cells and turn.
     pub hash: u64,
     /// Hashes of every position of the game so far, the current one last.
@@ -204,7 +204,7 @@ pub struct Undo {
     turn: u32,
     last_from: PositionId,
     last_to: PositionId,
-    last_player: u32,
+    last_player: PlayerId,
     hash: u64,
 }
 
@@ -348,7 +348,7 @@ impl Engine {
             .collect();
         let mut neutral = vec![true; model.players.len()];
         for t in &model.turns {
-            neutral[t.player as usize] = false;
+            neutral[t.player.index()] = false;
         }
         let mut royal = vec![false; model.piece_types.len()];
         for &r in &model.royal_types {
@@ -357,10 +357,10 @@ impl Engine {
         let nt = model.piece_types.len();
         let mut start_counts = vec![0; model.players.len() * nt];
         for &(_, pc) in &model.setup {
-            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc).index()] += 1;
+            start_counts[piece::owner(pc).index() * nt + piece::ty(pc).index()] += 1;
         }
         for &(p, ty, n) in &model.hand_setup {
-            start_counts[p as usize * nt + ty as usize] += n;
+            start_counts[p.index() * nt + ty as usize] += n;
         }
         let fast = vm::fast_ops(&model.code, fast_path);
         let scans = scan::Scans::find(&model.code, &links, width, np);
@@ -412,7 +412,7 @@ impl Engine {
             turn: 0,
             last_from: PositionId::NONE,
             last_to: PositionId::NONE,
-            last_player: NONE,
+            last_player: PlayerId::NONE,
             hash: 0,
             history: vec![],
         };
@@ -423,7 +423,7 @@ impl Engine {
 
     /// The player whose turn it is.
     pub fn current_player(&self, s: &State) -> usize {
-        self.t.model.turns[s.turn as usize].player as usize
+        self.t.model.turns[s.turn as usize].player.index()
     }
 
     /// True when the player to move is a random player (`?Name`): the caller should pick
@@ -467,7 +467,7 @@ impl Engine {
         }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
-        s.last_player = self.current_player(s) as u32;
+        s.last_player = self.t.model.turns[s.turn as usize].player;
         let nt = self.next_turn(s.turn);
         h ^= hash::turn_key(s.turn) ^ hash::turn_key(nt);
         s.turn = nt;

@@ -8,7 +8,9 @@
 //! move. See docs/semantics.md.
 
 use super::{Engine, State};
-use crate::model::{GoalCond, GoalKind, Occupants, Owner, PieceTypeId, PositionId, piece};
+use crate::model::{
+    GoalCond, GoalKind, Occupants, Owner, PieceTypeId, PlayerId, PositionId, piece,
+};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,7 +190,7 @@ impl Engine {
         let mut n = 0;
         for &v in &s.cells[..m.num_positions()] {
             if v != 0
-                && piece::owner(v) == p as u32
+                && piece::owner(v).index() == p
                 && (types.is_empty() || types.contains(&piece::ty(v)))
             {
                 n += 1;
@@ -197,7 +199,7 @@ impl Engine {
         if m.options.include_off_pieces {
             for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
                 if types.is_empty() || types.contains(&ty) {
-                    n += s.cells[m.hand_cell(p as u32, ty).index()];
+                    n += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
                 }
             }
         }
@@ -206,7 +208,9 @@ impl Engine {
 
     fn owns(&self, s: &State, pos: PositionId, p: usize, types: &[PieceTypeId]) -> bool {
         let v = s.cells[pos.index()];
-        v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
+        v != 0
+            && piece::owner(v).index() == p
+            && (types.is_empty() || types.contains(&piece::ty(v)))
     }
 
     /// True when the square `pos` matches one of `occ`, tested for player `p`.
@@ -216,8 +220,8 @@ impl Engine {
             let found = v != 0
                 && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
                 && match o.owner {
-                    Owner::Own => piece::owner(v) == p as u32,
-                    Owner::Opponent => piece::owner(v) != p as u32,
+                    Owner::Own => piece::owner(v).index() == p,
+                    Owner::Opponent => piece::owner(v).index() != p,
                     Owner::Any => true,
                 };
             found != o.negate
@@ -248,10 +252,13 @@ impl Engine {
                 self.vm.board_changed();
                 self.vm.board.copy_from_slice(&s.cells);
                 t.model.position_ids().any(|pos| {
-                    self.owns(s, pos, p, types) && self.vm.attacked_by_others(&t, pos, p as u32, 0)
+                    self.owns(s, pos, p, types)
+                        && self
+                            .vm
+                            .attacked_by_others(&t, pos, PlayerId::new(p as u32), 0)
                 })
             }
-            GoalCond::Repetition => repeated && s.last_player == p as u32,
+            GoalCond::Repetition => repeated && s.last_player.index() == p,
             GoalCond::PiecesRemaining { n, types } => self.count_pieces(s, p, types) == *n,
             GoalCond::TotalPieceCount { n, types } => {
                 (0..self.t.model.players.len())
@@ -264,7 +271,7 @@ impl Engine {
                 let nt = m.piece_types.len();
                 types.iter().any(|&ty| {
                     let mut have = self.count_pieces_exact(s, p, ty);
-                    have += s.cells[m.hand_cell(p as u32, ty).index()];
+                    have += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
                     have < self.t.start_counts[p * nt + ty.index()]
                 })
             }
@@ -315,7 +322,7 @@ impl Engine {
         let m = &self.t.model;
         s.cells[..m.num_positions()]
             .iter()
-            .filter(|&&v| v != 0 && piece::owner(v) == p as u32 && piece::ty(v) == ty)
+            .filter(|&&v| v != 0 && piece::owner(v).index() == p && piece::ty(v) == ty)
             .count() as u32
     }
 }

@@ -11,12 +11,12 @@
 //! engine.make_checked(&mut state, &m).unwrap();
 //! let b2 = engine.model().position_index["b2"];
 //! let piece = engine.piece_at(&state, b2).unwrap();
-//! assert_eq!(engine.model().players[piece.owner as usize].name, "X");
+//! assert_eq!(engine.model().players[piece.owner.index()].name, "X");
 //! assert!(engine.outcome(&state).is_none());
 //! ```
 
 use super::{Engine, Move, MoveList, State, Undo};
-use crate::model::{PieceTypeId, PositionId, piece};
+use crate::model::{PieceTypeId, PlayerId, PositionId, piece};
 
 /// A piece on the board, decoded: its type (an index into
 /// [`crate::model::Model::piece_types`]) and its owner (an index into
@@ -25,7 +25,7 @@ use crate::model::{PieceTypeId, PositionId, piece};
 #[non_exhaustive]
 pub struct Piece {
     pub kind: PieceTypeId,
-    pub owner: u32,
+    pub owner: PlayerId,
     /// Attribute bits (bit `i` = attribute `i` of [`crate::model::Model::attributes`]).
     pub attributes: u32,
 }

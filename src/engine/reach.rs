@@ -20,7 +20,7 @@
 //! (`drops`) themselves are never run in attack mode.
 
 use super::Tables;
-use crate::model::{NONE, Op, PosSet, PositionId, Pred, Target};
+use crate::model::{NONE, Op, PlayerId, PosSet, PositionId, Pred, Target};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -152,9 +152,9 @@ impl Reach {
     /// True unless the block starting at `pc` certainly cannot capture on `sq` when run by
     /// `player` from `from`.
     #[inline]
-    pub fn may_reach(&self, player: u32, pc: u32, from: PositionId, sq: PositionId) -> bool {
+    pub fn may_reach(&self, player: PlayerId, pc: u32, from: PositionId, sq: PositionId) -> bool {
         let b = self.block_id[pc as usize] as usize;
-        let base = ((player as usize * self.nblocks + b) * self.npos + from.index()) * self.words;
+        let base = ((player.index() * self.nblocks + b) * self.npos + from.index()) * self.words;
         let sq = sq.get();
         self.bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
@@ -162,9 +162,15 @@ impl Reach {
     /// True unless no move block of piece type `ty` can capture on `sq` when run by
     /// `player` from `from` (one lookup instead of one per block).
     #[inline]
-    pub fn may_reach_type(&self, player: u32, ty: u32, from: PositionId, sq: PositionId) -> bool {
+    pub fn may_reach_type(
+        &self,
+        player: PlayerId,
+        ty: u32,
+        from: PositionId,
+        sq: PositionId,
+    ) -> bool {
         let base =
-            ((player as usize * self.ntypes + ty as usize) * self.npos + from.index()) * self.words;
+            ((player.index() * self.ntypes + ty as usize) * self.npos + from.index()) * self.words;
         let sq = sq.get();
         self.type_bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
@@ -373,7 +379,7 @@ impl Reach {
 mod tests {
     use crate::engine::Engine;
     use crate::expand::{Limits, load_text};
-    use crate::model::{Model, PositionId};
+    use crate::model::{Model, PlayerId, PositionId};
 
     const GAME: &str = r#"
 (game (title "Reach")
@@ -406,7 +412,7 @@ mod tests {
         let blocks: Vec<u32> = m.piece_types[d].moves.iter().map(|b| b.start).collect();
         let reach = |b: usize, from: &str| -> Vec<PositionId> {
             m.position_ids()
-                .filter(|&sq| r.may_reach(0, blocks[b], pos(from), sq))
+                .filter(|&sq| r.may_reach(PlayerId::new(0), blocks[b], pos(from), sq))
                 .collect()
         };
         // The drop-like walk adds only on empty squares: it can never capture.
@@ -421,6 +427,6 @@ mod tests {
         // The king's step still reaches its neighbour.
         let k = m.piece_types.iter().position(|p| p.name == "K").unwrap();
         let kb = m.piece_types[k].moves[0].start;
-        assert!(r.may_reach(0, kb, pos("b1"), pos("b2")));
+        assert!(r.may_reach(PlayerId::new(0), kb, pos("b1"), pos("b2")));
     }
 }

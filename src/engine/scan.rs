@@ -34,7 +34,7 @@
 //! square, and is cached with the actions. An attack run does not skip it but computes that
 //! effect (without the cache, since it may run with a ghost piece on the attacked square).
 
-use crate::model::{NONE, Op, PositionId, Pred, Target};
+use crate::model::{NONE, Op, PlayerId, PositionId, Pred, Target};
 
 /// What a cacheable scan did on one board from one start: its queued actions
 /// (`scan_store[begin..end]`) and its net effect on the move flags (`flags & !flag_mask |
@@ -42,7 +42,7 @@ use crate::model::{NONE, Op, PositionId, Pred, Target};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ScanEntry {
     pub key: u32,
-    pub mover: u32,
+    pub mover: PlayerId,
     pub start: PositionId,
     pub begin: u32,
     pub end: u32,
@@ -93,13 +93,13 @@ impl Scans {
     /// `Loop` instructions the scan executes when it starts its walk on `pos` for `player`
     /// (saturating: a cycle never ends).
     #[inline]
-    pub fn iterations(&self, scan: &Scan, player: u32, pos: PositionId) -> u32 {
+    pub fn iterations(&self, scan: &Scan, player: PlayerId, pos: PositionId) -> u32 {
         let p = if !scan.start.is_none() {
             scan.start
         } else {
             pos
         };
-        self.chains[scan.chain as usize][player as usize * self.npos + p.index()].saturating_add(1)
+        self.chains[scan.chain as usize][player.index() * self.npos + p.index()].saturating_add(1)
     }
 
     /// Finds the scans of `code`; `links[player][pos * width + slot]`.

@@ -14,7 +14,7 @@ use super::rules::codes;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::engine::{Engine, Move, MoveList};
 use crate::expand::GameDef;
-use crate::model::{Model, piece};
+use crate::model::{Model, PlayerId, piece};
 use crate::rng::Rng;
 
 /// Settings of the deep checks.
@@ -39,7 +39,7 @@ impl Default for DeepOptions {
 }
 
 /// True when `m` removes a piece of `player` that is not the piece that moves.
-fn captures_friend(m: &Move, player: u32, board_cells: u32) -> bool {
+fn captures_friend(m: &Move, player: PlayerId, board_cells: u32) -> bool {
     m.changes.iter().any(|c| {
         c.cell.index() < board_cells as usize
             && c.old != 0
@@ -102,7 +102,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                     )));
                 }
             }
-            let player = engine.current_player(&s) as u32;
+            let player = PlayerId::new(engine.current_player(&s) as u32);
             if list.is_empty() {
                 match engine.outcome_given_moves(&s, false) {
                     Some(o)
@@ -115,7 +115,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                         first_deadlock.get_or_insert((
                             i,
                             ply,
-                            engine.model().players[player as usize].name.clone(),
+                            engine.model().players[player.index()].name.clone(),
                         ));
                     }
                     _ => {}

@@ -23,8 +23,7 @@ use std::collections::HashMap;
 pub use code::{Op, Pred, Target};
 pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 
-/// The raw "none" value of the id newtypes' `NONE` constants, and "no player" for the
-/// player ids that are still plain `u32`.
+/// The raw "none" value of the id newtypes' `NONE` constants.
 pub const NONE: u32 = u32::MAX;
 
 /// A move type: an index into [`Model::move_types`] (0 = the default, unnamed type).
@@ -222,6 +221,50 @@ impl std::fmt::Debug for CellId {
     }
 }
 
+/// A player: an index into [`Model::players`].
+///
+/// `#[repr(transparent)]` over `u32`, like [`MoveType`]: the owner field of a packed piece
+/// (see [`piece`]), the bytecode and states keep their layout. [`PlayerId::NONE`] stands
+/// for "none" inside packed data (the owner of `Op::Create` when it is the mover, no
+/// previous move in [`crate::engine::State::last_player`]). Tables indexed by player
+/// (link tables, zones, symmetry) take [`PlayerId::index`].
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(u32);
+
+impl PlayerId {
+    /// No player (a sentinel for packed data; see the type's documentation).
+    pub const NONE: PlayerId = PlayerId(NONE);
+
+    /// The player with index `i` into [`Model::players`].
+    #[inline]
+    pub const fn new(i: u32) -> PlayerId {
+        PlayerId(i)
+    }
+    /// The index into [`Model::players`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`PlayerId::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for PlayerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Most players a game may have (owner field of a packed piece).
 pub const MAX_PLAYERS: usize = 31;
 /// Most piece types a game may have.
@@ -232,7 +275,7 @@ pub const MAX_ATTRIBUTES: usize = 17;
 /// Packed pieces: a `u32` with the type (+1, so that 0 is "empty") in bits 0-9, the owner in
 /// bits 10-14 and one bit per attribute from bit 15.
 pub mod piece {
-    use super::PieceTypeId;
+    use super::{PieceTypeId, PlayerId};
 
     pub const TYPE_MASK: u32 = 0x3ff;
     pub const OWNER_SHIFT: u32 = 10;
@@ -241,8 +284,8 @@ pub mod piece {
 
     /// Packs a piece. `attrs` are the attribute bits (bit i = attribute i).
     #[inline]
-    pub fn make(ty: PieceTypeId, owner: u32, attrs: u32) -> u32 {
-        (ty.get() + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
+    pub fn make(ty: PieceTypeId, owner: PlayerId, attrs: u32) -> u32 {
+        (ty.get() + 1) | (owner.get() << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
     }
     /// The type index of a non-empty cell.
     #[inline]
@@ -251,8 +294,8 @@ pub mod piece {
     }
     /// The owner of a non-empty cell.
     #[inline]
-    pub fn owner(p: u32) -> u32 {
-        (p & OWNER_MASK) >> OWNER_SHIFT
+    pub fn owner(p: u32) -> PlayerId {
+        PlayerId::new((p & OWNER_MASK) >> OWNER_SHIFT)
     }
     /// Attribute `a` of a non-empty cell.
     #[inline]
@@ -269,8 +312,8 @@ pub mod piece {
         (p & !TYPE_MASK) | (ty.get() + 1)
     }
     #[inline]
-    pub fn with_owner(p: u32, owner: u32) -> u32 {
-        (p & !OWNER_MASK) | (owner << OWNER_SHIFT)
+    pub fn with_owner(p: u32, owner: PlayerId) -> u32 {
+        (p & !OWNER_MASK) | (owner.get() << OWNER_SHIFT)
     }
 }
 
@@ -326,9 +369,9 @@ pub struct Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// Whose turn it is.
-    pub player: u32,
+    pub player: PlayerId,
     /// Whose pieces, zones and symmetry are used (`(P Q)`); equal to `player` otherwise.
-    pub pieces_of: u32,
+    pub pieces_of: PlayerId,
     /// Only moves of this type are generated (`(P type)`).
     pub move_type: Option<MoveType>,
 }
@@ -435,7 +478,7 @@ pub struct Model {
     /// Pieces on the board at the start: (position, packed piece).
     pub setup: Vec<(PositionId, u32)>,
     /// Pieces in hand at the start: (player, type, count).
-    pub hand_setup: Vec<(u32, u32, u32)>,
+    pub hand_setup: Vec<(PlayerId, u32, u32)>,
     /// Per type: no `off N` count names it anywhere in the setup, so its drops are
     /// unlimited (docs/semantics.md).
     pub unlimited_drops: Vec<bool>,
@@ -477,9 +520,9 @@ impl Model {
     }
     /// Index of the hand counter of `player`'s pieces of type `ty` in the state's cells.
     #[inline]
-    pub fn hand_cell(&self, player: u32, ty: PieceTypeId) -> CellId {
+    pub fn hand_cell(&self, player: PlayerId, ty: PieceTypeId) -> CellId {
         CellId::new(
-            (self.positions.len() + player as usize * self.piece_types.len() + ty.index()) as u32,
+            (self.positions.len() + player.index() * self.piece_types.len() + ty.index()) as u32,
         )
     }
     /// Number of cells of a state: positions, then one hand counter per player and type.
@@ -489,11 +532,11 @@ impl Model {
     pub fn position(&self, name: &str) -> Option<PositionId> {
         self.position_index.get(name).copied()
     }
-    pub fn player(&self, name: &str) -> Option<u32> {
+    pub fn player(&self, name: &str) -> Option<PlayerId> {
         self.players
             .iter()
             .position(|p| p.name == name)
-            .map(|i| i as u32)
+            .map(|i| PlayerId::new(i as u32))
     }
     pub fn piece_type(&self, name: &str) -> Option<u32> {
         self.type_index.get(name).copied()

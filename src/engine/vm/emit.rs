@@ -8,7 +8,7 @@
 
 use super::{Action, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Tables};
-use crate::model::{CellId, MoveType, Op, PieceTypeId, PositionId, piece};
+use crate::model::{CellId, MoveType, Op, PieceTypeId, PlayerId, PositionId, piece};
 
 #[inline]
 fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: CellId, v: u32) {
@@ -155,7 +155,7 @@ impl Scratch {
                             board,
                             &mut m.changes,
                             c.cell(),
-                            piece::with_owner(v, (piece::owner(v) + 1) % n),
+                            piece::with_owner(v, PlayerId::new((piece::owner(v).get() + 1) % n)),
                         );
                     }
                 }

@@ -124,7 +124,7 @@ impl Scratch {
         // in `Tables::fast`, without setting up the full interpreter; at the first other
         // instruction the full interpreter resumes in the same state (the mark is still on
         // `start`, `to` unset, no flag set, nothing queued).
-        let links = &t.links[self.mover as usize][..];
+        let links = &t.links[self.mover.index()][..];
         let mut pc = b.start as usize;
         let mut pos = start;
         let mut acc = false;
@@ -150,8 +150,7 @@ impl Scratch {
                     pc += 1;
                 }
                 FastOp::InZone(z, negate) => {
-                    acc =
-                        t.model.zone_sets[self.mover as usize][z as usize].contains(pos) != negate;
+                    acc = t.model.zone_sets[self.mover.index()][z as usize].contains(pos) != negate;
                     pc += 1;
                 }
                 FastOp::Verify => {
@@ -221,7 +220,7 @@ impl Scratch {
             SimplePred::Empty => v == 0,
             SimplePred::Friend => v != 0 && piece::owner(v) == self.mover,
             SimplePred::Enemy => {
-                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v).index()]
             }
         }
     }

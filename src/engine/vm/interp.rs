@@ -14,7 +14,7 @@
 use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
-use crate::model::{MoveType, NONE, Op, PieceTypeId, PositionId, Pred, Target, piece};
+use crate::model::{MoveType, NONE, Op, PieceTypeId, PlayerId, PositionId, Pred, Target, piece};
 
 /// Where the fast path hands a run over to the full interpreter: the instruction, the
 /// square the mark is on (where the run started), the current square, the accumulator and
@@ -53,7 +53,7 @@ impl Scratch {
         let k = usize::from(out.is_none());
         self.frames[k].clear();
         let code = &t.model.code[..];
-        let mover = self.mover as usize;
+        let mover = self.mover.index();
         let links = &t.links[mover][..];
         let w = t.width;
         let mut pc = pc;
@@ -218,7 +218,7 @@ impl Scratch {
                 }
                 Op::Create { owner, ty, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
-                        let owner = if owner == NONE { self.mover } else { owner };
+                        let owner = if owner.is_none() { self.mover } else { owner };
                         // A type left out is the moving piece's (nothing to copy: no piece).
                         let ty = if !ty.is_none() {
                             ty
@@ -286,7 +286,7 @@ impl Scratch {
             Some(e) => e,
             None => {
                 let begin = self.scan_store.len() as u32;
-                let links = &t.links[mover as usize][..];
+                let links = &t.links[mover.index()][..];
                 let w = t.width;
                 let mut p = start;
                 let mut flags = (0u64, 0u64);
@@ -377,7 +377,7 @@ impl Scratch {
                     resolve(links, w, pos, tg).map(|c| Action::ChangeType(c, ty))
                 }
                 Op::Create { owner, ty, target } => resolve(links, w, pos, target).map(|c| {
-                    let owner = if owner == NONE { self.mover } else { owner };
+                    let owner = if owner.is_none() { self.mover } else { owner };
                     let pc = piece::make(ty, owner, t.model.piece_types[ty.index()].attrs);
                     Action::Create(c, pc)
                 }),
@@ -428,13 +428,13 @@ impl Scratch {
             Pred::Empty => v == 0,
             Pred::Friend => v != 0 && piece::owner(v) == self.mover,
             Pred::Enemy => {
-                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v).index()]
             }
             Pred::Neutral => {
-                v != 0 && piece::owner(v) != self.mover && t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && t.neutral[piece::owner(v).index()]
             }
             Pred::Piece(ty) => v != 0 && piece::ty(v) == ty,
-            Pred::InZone(z) => t.model.zone_sets[self.mover as usize][z as usize].contains(c),
+            Pred::InZone(z) => t.model.zone_sets[self.mover.index()][z as usize].contains(c),
             Pred::Position(p) => c == p,
             Pred::OnBoard => true,
             Pred::Marked => c == r.mark,
@@ -456,7 +456,8 @@ impl Scratch {
                 } else {
                     // Defended: attacked by the mover's side as if an opponent stood there.
                     let opp = (0..t.model.players.len() as u32)
-                        .find(|&p| p != self.mover && !t.neutral[p as usize])
+                        .map(PlayerId::new)
+                        .find(|&p| p != self.mover && !t.neutral[p.index()])
                         .unwrap_or(self.mover);
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)

@@ -23,7 +23,7 @@ mod interp;
 pub(crate) use fast::{FastOp, fast_ops};
 
 use super::{Move, State, Tables};
-use crate::model::{MoveType, PieceTypeId, PositionId, piece};
+use crate::model::{MoveType, PieceTypeId, PlayerId, PositionId, piece};
 
 /// A queued action of one block run.
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +77,7 @@ pub(crate) struct Scratch {
     /// Working copy of the state's cells (frozen while a block runs).
     pub board: Vec<u32>,
     /// The player whose pieces, zones and symmetry are in use.
-    pub mover: u32,
+    pub mover: PlayerId,
     pub last_from: PositionId,
     pub last_to: PositionId,
     /// `frames[0]`: normal runs, `frames[1]`: attack runs.
@@ -99,7 +99,7 @@ impl Scratch {
     pub(crate) fn new(t: &Tables) -> Scratch {
         Scratch {
             board: vec![0; t.model.num_cells()],
-            mover: 0,
+            mover: PlayerId::new(0),
             last_from: PositionId::NONE,
             last_to: PositionId::NONE,
             frames: Default::default(),
@@ -152,7 +152,7 @@ impl Scratch {
         &mut self,
         t: &Tables,
         sq: PositionId,
-        defender: u32,
+        defender: PlayerId,
         ghost: u32,
     ) -> bool {
         let was_empty = self.board[sq.index()] == 0;
@@ -167,7 +167,7 @@ impl Scratch {
                 continue;
             }
             let o = piece::owner(v);
-            if o == defender || t.neutral[o as usize] {
+            if o == defender || t.neutral[o.index()] {
                 continue;
             }
             if self.piece_attacks(t, cell, v, sq) {
