@@ -120,13 +120,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 fn print_position(game: &EngineGame, out: &mut impl Write) -> std::io::Result<()> {
     let m = game.engine.model();
     let mut cells = vec![];
-    for pos in 0..m.positions.len() as u32 {
+    for pos in m.position_ids() {
         if let Some(p) = game.engine.piece_at(&game.state, pos) {
             cells.push(format!(
                 "{} {} ({})",
-                m.positions[pos as usize],
+                m.positions[pos.index()],
                 m.piece_types[p.kind.index()].name,
-                m.players[p.owner as usize].name
+                m.players[p.owner.index()].name
             ));
         }
     }

@@ -145,13 +145,14 @@ fn state(s: &mut Session) -> Value {
     s.game.legal_moves(&mut s.moves);
     let outcome = s.game.outcome(&s.moves);
     let m = s.game.engine.model();
-    let pieces: Vec<Value> = (0..m.positions.len() as u32)
+    let pieces: Vec<Value> = m
+        .position_ids()
         .filter_map(|pos| {
             let p = s.game.engine.piece_at(&s.game.state, pos)?;
             Some(json!({
-                "pos": m.positions[pos as usize],
+                "pos": m.positions[pos.index()],
                 "type": m.piece_types[p.kind.index()].name,
-                "owner": m.players[p.owner as usize].name,
+                "owner": m.players[p.owner.index()].name,
             }))
         })
         .collect();

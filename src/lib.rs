@@ -50,7 +50,7 @@ pub use ai::engine_game::EngineGame;
 pub use ai::{Ai, AiConfig};
 pub use diagnostics::Diagnostic;
 pub use engine::{Engine, IllegalMove, Move, MoveList, Outcome, Piece, PlayerResult, State};
-pub use model::Model;
+pub use model::{Model, PlayerId, PositionId};
 pub use rng::Rng;
 
 /// Why [`load_game`] could not give a playable game.

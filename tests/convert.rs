@@ -468,7 +468,7 @@ fn bytecode_of_marks_flags_and_a_partial_move() {
 #[test]
 fn positions_carry_their_screen_rectangles() {
     let m = dagaz::load_game("tic-tac-toe").unwrap();
-    let rect = |m: &dagaz::Model, p: &str| m.position_rects[m.position_index[p] as usize];
+    let rect = |m: &dagaz::Model, p: &str| m.position_rects[m.position_index[p].index()];
     assert_eq!(rect(&m, "a3"), Some([4, 4, 104, 104]));
     assert_eq!(rect(&m, "c3"), Some([204, 4, 304, 104]));
     assert_eq!(rect(&m, "b1"), Some([104, 204, 204, 304]));

@@ -654,7 +654,7 @@ fn create_without_type_and_not_attributes() {
             p.map(|p| {
                 (
                     m.piece_types[p.kind.index()].name.clone(),
-                    m.players[p.owner as usize].name.clone(),
+                    m.players[p.owner.index()].name.clone(),
                 )
             })
         };
@@ -731,9 +731,15 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
         e.make(&mut s, &m);
         let sq = |name: &str| {
             let pos = e.model().position(name).unwrap();
-            s.cells[pos as usize]
+            s.cells[pos.index()]
         };
-        let hand = s.cells[e.model().hand_cell(0, dagaz::model::PieceTypeId::new(0)) as usize];
+        let hand = s.cells[e
+            .model()
+            .hand_cell(
+                dagaz::model::PlayerId::new(0),
+                dagaz::model::PieceTypeId::new(0),
+            )
+            .index()];
         (sq("a1"), sq("a2"), sq("b1"), hand)
     };
     // In place: the Man on a1 is removed, nothing else changes.
@@ -745,7 +751,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
     // Moving from a1 to b1 with a capture of b1: the Man lands on b1.
     let (a1, a2, b1, hand) = after("Man a1 x b1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
-    assert_eq!(dagaz::model::piece::owner(b1), 0);
+    assert_eq!(dagaz::model::piece::owner(b1).index(), 0);
 }
 
 /// Attack pruning (the reach table) never changes a legal move list: every corpus game

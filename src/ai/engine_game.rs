@@ -6,7 +6,7 @@
 
 use super::game::{Game, Outcome, PieceInfo};
 use crate::engine::{Engine, MoveList, PlayerResult, State, Undo};
-use crate::model::{Model, piece};
+use crate::model::{CellId, Model, PositionId, piece};
 
 /// One game being played on the engine.
 #[derive(Clone)]
@@ -26,7 +26,7 @@ impl EngineGame {
         let random: Vec<bool> = m.players.iter().map(|p| p.random).collect();
         let mut seats = vec![];
         for t in &m.turns {
-            let p = t.player as usize;
+            let p = t.player.index();
             if !random[p] && !seats.contains(&p) {
                 seats.push(p);
             }
@@ -136,12 +136,12 @@ impl Game for EngineGame {
                 continue;
             }
             let owner = if i < np {
-                piece::owner(v) as usize
+                piece::owner(v).index()
             } else {
                 (i - np) / nt.max(1)
             };
             if !self.random.get(owner).copied().unwrap_or(false) {
-                h ^= crate::engine::hash::cell_key(i as u32, v);
+                h ^= crate::engine::hash::cell_key(CellId::new(i as u32), v);
             }
         }
         h
@@ -162,8 +162,8 @@ impl Game for EngineGame {
             }
             if i < np {
                 f(PieceInfo {
-                    pos: Some(i as u32),
-                    owner: piece::owner(v) as usize,
+                    pos: Some(PositionId::new(i as u32)),
+                    owner: piece::owner(v).index(),
                     ty: piece::ty(v).index(),
                     count: 1,
                 });
@@ -190,7 +190,7 @@ impl Game for EngineGame {
     fn zone_index(&self, name: &str) -> Option<usize> {
         self.model().zones.iter().position(|z| z == name)
     }
-    fn in_zone(&self, zone: usize, player: usize, pos: u32) -> bool {
+    fn in_zone(&self, zone: usize, player: usize, pos: PositionId) -> bool {
         self.model()
             .zone_sets
             .get(player)
@@ -200,10 +200,9 @@ impl Game for EngineGame {
     fn direction_index(&self, name: &str) -> Option<usize> {
         self.model().direction_index.get(name).map(|&d| d as usize)
     }
-    fn link(&self, player: usize, dir: usize, pos: u32) -> Option<u32> {
+    fn link(&self, player: usize, dir: usize, pos: PositionId) -> Option<PositionId> {
         let m = self.model();
         let abs = *m.symmetry.get(player)?.get(dir)?;
-        let to = m.link(pos, abs);
-        (to != crate::model::NONE).then_some(to)
+        m.link(pos, abs).to_option()
     }
 }

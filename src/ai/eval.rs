@@ -18,6 +18,7 @@
 
 use super::config::AiConfig;
 use super::game::{Game, Outcome};
+use crate::model::PositionId;
 
 /// Score of a won game (far above any sum of terms).
 pub const WIN: f64 = 1.0e9;
@@ -75,7 +76,7 @@ impl Evaluator {
                 // Remaining steps to the end of the chain, or None on a cycle.
                 let remaining: Vec<Option<u32>> = (0..n as u32)
                     .map(|start| {
-                        let mut pos = start;
+                        let mut pos = PositionId::new(start);
                         let mut k = 0;
                         while let Some(next) = game.link(p, dir, pos) {
                             k += 1;
@@ -119,7 +120,7 @@ impl Evaluator {
                 if w.progress != 0.0 {
                     s += w.progress
                         * self.progress[pc.owner]
-                            .get(pos as usize)
+                            .get(pos.index())
                             .copied()
                             .unwrap_or(0.0)
                         * n;

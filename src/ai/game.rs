@@ -13,6 +13,7 @@
 /// A player's result and why a game ended are the engine's own small types: a `Game`
 /// other than the engine (the tests' toy race) uses them too.
 pub use crate::engine::{Ending, PlayerResult};
+pub use crate::model::PositionId;
 
 /// The end of a game: each player's result, and points for the searches.
 ///
@@ -80,7 +81,7 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceInfo {
     /// Board position, or `None` for pieces in hand (off the board).
-    pub pos: Option<u32>,
+    pub pos: Option<PositionId>,
     pub owner: usize,
     pub ty: usize,
     /// How many pieces this entry stands for (hand counters hold several).
@@ -148,8 +149,8 @@ pub trait Game: Clone + Send {
     fn num_positions(&self) -> usize;
     fn zone_index(&self, name: &str) -> Option<usize>;
     /// Is `pos` in zone `zone` as `player` sees it?
-    fn in_zone(&self, zone: usize, player: usize, pos: u32) -> bool;
+    fn in_zone(&self, zone: usize, player: usize, pos: PositionId) -> bool;
     fn direction_index(&self, name: &str) -> Option<usize>;
     /// The neighbour of `pos` along direction `dir` as `player` sees it (after symmetry).
-    fn link(&self, player: usize, dir: usize, pos: u32) -> Option<u32>;
+    fn link(&self, player: usize, dir: usize, pos: PositionId) -> Option<PositionId>;
 }

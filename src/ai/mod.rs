@@ -17,7 +17,7 @@ pub(crate) mod mcts;
 pub(crate) mod search;
 
 pub use config::{AiConfig, AiConfigError, AiKind, Limits};
-pub use game::{Ending, Game, Outcome, PieceInfo, PlayerResult};
+pub use game::{Ending, Game, Outcome, PieceInfo, PlayerResult, PositionId};
 
 use crate::rng::Rng;
 use eval::Evaluator;

@@ -10,7 +10,7 @@
 use super::natives::Runtime;
 use super::program::{GameInfo, Program};
 use super::state::{self, Snapshot, State, Verdict};
-use crate::ai::game::{Game, Outcome, PieceInfo};
+use crate::ai::game::{Game, Outcome, PieceInfo, PositionId};
 use crate::ai::{Ending, PlayerResult};
 use crate::forth::ForthError;
 use crate::rng::Rng;
@@ -417,7 +417,7 @@ impl Game for AxiomGame {
             }
             if let Some(owner) = self.info.player_index(v) {
                 f(PieceInfo {
-                    pos: Some(pos),
+                    pos: Some(PositionId::new(pos)),
                     owner,
                     ty: ty - 1,
                     count: 1,
@@ -445,7 +445,7 @@ impl Game for AxiomGame {
         None
     }
 
-    fn in_zone(&self, _zone: usize, _player: usize, _pos: u32) -> bool {
+    fn in_zone(&self, _zone: usize, _player: usize, _pos: PositionId) -> bool {
         false
     }
 
@@ -453,7 +453,7 @@ impl Game for AxiomGame {
         None
     }
 
-    fn link(&self, _player: usize, _dir: usize, _pos: u32) -> Option<u32> {
+    fn link(&self, _player: usize, _dir: usize, _pos: PositionId) -> Option<PositionId> {
         None
     }
 }

@@ -17,7 +17,6 @@ fn names(list: &[String], idx: impl IntoIterator<Item = u32>) -> String {
 /// One game's model.
 pub fn model_element(m: &Model) -> Element {
     let players: Vec<String> = m.players.iter().map(|p| p.name.clone()).collect();
-    let np = m.num_positions() as u32;
     let nd = m.num_directions() as u32;
     let mut model = Element::new("model").attr("title", &m.title);
 
@@ -33,8 +32,8 @@ pub fn model_element(m: &Model) -> Element {
     let turns = m.turns.iter().enumerate().map(|(i, t)| {
         let mut e = Element::new("turn")
             .attr("index", i)
-            .attr("player", &players[t.player as usize])
-            .attr("pieces-of", &players[t.pieces_of as usize]);
+            .attr("player", &players[t.player.index()])
+            .attr("pieces-of", &players[t.pieces_of.index()]);
         if let Some(ty) = t.move_type {
             e = e.attr("move-type", &m.move_types[ty.index()]);
         }
@@ -57,22 +56,24 @@ pub fn model_element(m: &Model) -> Element {
         e
     })));
 
-    model = model.child(Element::new("positions").children((0..np).map(|p| {
-        let mut e = Element::new("position")
-            .attr("index", p)
-            .attr("name", &m.positions[p as usize]);
-        if m.dummy_positions.contains(p) {
-            e = e.attr("dummy", true);
-        }
-        e.children((0..nd).filter_map(|d| {
-            let to = m.link(p, d);
-            (to != NONE).then(|| {
-                Element::new("link")
-                    .attr("direction", &m.directions[d as usize])
-                    .attr("to", &m.positions[to as usize])
-            })
-        }))
-    })));
+    model = model.child(
+        Element::new("positions").children(m.position_ids().map(|p| {
+            let mut e = Element::new("position")
+                .attr("index", p.get())
+                .attr("name", &m.positions[p.index()]);
+            if m.dummy_positions.contains(p) {
+                e = e.attr("dummy", true);
+            }
+            e.children((0..nd).filter_map(|d| {
+                let to = m.link(p, d);
+                (!to.is_none()).then(|| {
+                    Element::new("link")
+                        .attr("direction", &m.directions[d as usize])
+                        .attr("to", &m.positions[to.index()])
+                })
+            }))
+        })),
+    );
 
     let mut zones = Element::new("zones");
     for (pi, per_player) in m.zone_sets.iter().enumerate() {
@@ -82,7 +83,10 @@ pub fn model_element(m: &Model) -> Element {
                     Element::new("zone")
                         .attr("name", &m.zones[zi])
                         .attr("player", &players[pi])
-                        .attr("positions", names(&m.positions, set.iter())),
+                        .attr(
+                            "positions",
+                            names(&m.positions, set.iter().map(|p| p.get())),
+                        ),
                 );
             }
         }
@@ -138,8 +142,8 @@ pub fn model_element(m: &Model) -> Element {
     for &(pos, pc) in &m.setup {
         setup = setup.child(
             Element::new("piece")
-                .attr("position", &m.positions[pos as usize])
-                .attr("owner", &players[crate::model::piece::owner(pc) as usize])
+                .attr("position", &m.positions[pos.index()])
+                .attr("owner", &players[crate::model::piece::owner(pc).index()])
                 .attr(
                     "type",
                     &m.piece_types[crate::model::piece::ty(pc).index()].name,
@@ -149,7 +153,7 @@ pub fn model_element(m: &Model) -> Element {
     for &(pl, ty, count) in &m.hand_setup {
         setup = setup.child(
             Element::new("hand")
-                .attr("player", &players[pl as usize])
+                .attr("player", &players[pl.index()])
                 .attr("type", &m.piece_types[ty as usize].name)
                 .attr("count", count),
         );

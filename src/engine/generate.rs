@@ -16,7 +16,7 @@
 use super::vm::Scratch;
 use super::{Engine, Move, MoveList, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
-use crate::model::{MaximalCaptures, MoveType, NONE, PassTurn, PieceTypeId, piece};
+use crate::model::{MaximalCaptures, MoveType, PassTurn, PieceTypeId, PositionId, piece};
 
 /// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
 pub(crate) struct Pipeline {
@@ -28,12 +28,12 @@ pub(crate) struct Pipeline {
     chain_limit: u32,
     work: MoveList,
     keep: Vec<bool>,
-    royal_cells: Vec<u32>,
-    attackers: Vec<(u32, u32)>,
+    royal_cells: Vec<PositionId>,
+    attackers: Vec<(PositionId, PositionId)>,
     /// Cells of the opponents' pieces at the start of king safety.
-    enemy_cells: Vec<u32>,
+    enemy_cells: Vec<PositionId>,
     /// Royal cells after the move being tested.
-    moved_royals: Vec<u32>,
+    moved_royals: Vec<PositionId>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -41,8 +41,8 @@ pub(crate) struct Pipeline {
 fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     let m = &t.model;
     let mover = vm.mover;
-    for pos in 0..m.num_positions() as u32 {
-        let v = vm.board[pos as usize];
+    for pos in m.position_ids() {
+        let v = vm.board[pos.index()];
         if v == 0 || piece::owner(v) != mover {
             continue;
         }
@@ -56,12 +56,12 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &
     for (i, pt) in m.piece_types.iter().enumerate() {
         let ty = PieceTypeId::new(i as u32);
         if pt.drops.is_empty()
-            || (!m.unlimited_drops[i] && vm.board[m.hand_cell(mover, ty) as usize] == 0)
+            || (!m.unlimited_drops[i] && vm.board[m.hand_cell(mover, ty).index()] == 0)
         {
             continue;
         }
         let v = piece::make(ty, mover, pt.attrs);
-        for pos in 0..m.num_positions() as u32 {
+        for pos in m.position_ids() {
             if m.dummy_positions.contains(pos) {
                 continue;
             }
@@ -69,7 +69,7 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &
                 if only_type.is_some_and(|mt| mt != b.move_type) {
                     continue;
                 }
-                vm.run(t, b, pos, v, NONE, Some(out));
+                vm.run(t, b, pos, v, PositionId::NONE, Some(out));
             }
         }
     }
@@ -148,7 +148,7 @@ impl Pipeline {
             vm.last_from = m.last_from;
             vm.last_to = m.last_to;
             let dest = m.last_to;
-            let v = vm.board[dest as usize];
+            let v = vm.board[dest.index()];
             if v != 0 && piece::owner(v) == vm.mover {
                 for b in &t.model.piece_types[piece::ty(v).index()].moves {
                     if b.move_type == m.partial {
@@ -218,8 +218,8 @@ impl Pipeline {
         keep.clear();
         let mut royals = std::mem::take(&mut self.royal_cells);
         royals.clear();
-        for pos in 0..npos as u32 {
-            let v = vm.board[pos as usize];
+        for pos in t.model.position_ids() {
+            let v = vm.board[pos.index()];
             if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v).index()] {
                 royals.push(pos);
             }
@@ -229,9 +229,9 @@ impl Pipeline {
         let mut enemies = std::mem::take(&mut self.enemy_cells);
         enemies.clear();
         let mut moved_royals = std::mem::take(&mut self.moved_royals);
-        for pos in 0..npos as u32 {
-            let v = vm.board[pos as usize];
-            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v) as usize] {
+        for pos in t.model.position_ids() {
+            let v = vm.board[pos.index()];
+            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v).index()] {
                 continue;
             }
             enemies.push(pos);
@@ -243,7 +243,7 @@ impl Pipeline {
         }
         let fast = t.reach.is_some();
         for m in out.iter() {
-            let on_board = |c: &&super::Change| (c.cell as usize) < npos;
+            let on_board = |c: &&super::Change| c.cell.index() < npos;
             // A move that puts a piece of another player anywhere can create an attacker
             // the lists below do not know: test it the general way.
             let places_foreign = m
@@ -252,7 +252,8 @@ impl Pipeline {
                 .filter(on_board)
                 .any(|c| c.new != 0 && piece::owner(c.new) != mover);
             let moves_royal = m.changes.iter().filter(on_board).any(|c| {
-                royals.contains(&c.cell) || (c.new != 0 && t.royal[piece::ty(c.new).index()])
+                royals.contains(&c.cell.position())
+                    || (c.new != 0 && t.royal[piece::ty(c.new).index()])
             });
             let slow = !fast || places_foreign;
             vm.apply(m);
@@ -266,17 +267,18 @@ impl Pipeline {
                     let royal_now = c.new != 0
                         && piece::owner(c.new) == mover
                         && t.royal[piece::ty(c.new).index()];
-                    match moved_royals.iter().position(|&k| k == c.cell) {
+                    let sq = c.cell.position();
+                    match moved_royals.iter().position(|&k| k == sq) {
                         Some(i) if !royal_now => {
                             moved_royals.swap_remove(i);
                         }
-                        None if royal_now => moved_royals.push(c.cell),
+                        None if royal_now => moved_royals.push(sq),
                         _ => {}
                     }
                 }
                 !moved_royals.iter().any(|&k| {
                     enemies.iter().any(|&cell| {
-                        let v = vm.board[cell as usize];
+                        let v = vm.board[cell.index()];
                         v != 0
                             && piece::owner(v) != mover
                             && vm.may_attack(t, cell, v, k)
@@ -285,8 +287,8 @@ impl Pipeline {
                 })
             } else if slow {
                 let mut safe = true;
-                for pos in 0..npos as u32 {
-                    let v = vm.board[pos as usize];
+                for pos in t.model.position_ids() {
+                    let v = vm.board[pos.index()];
                     if v != 0
                         && piece::owner(v) == mover
                         && t.royal[piece::ty(v).index()]
@@ -299,7 +301,7 @@ impl Pipeline {
                 safe
             } else {
                 !attackers.iter().any(|&(k, cell)| {
-                    let v = vm.board[cell as usize];
+                    let v = vm.board[cell.index()];
                     v != 0 && piece::owner(v) != mover && vm.piece_attacks(t, cell, v, k)
                 })
             };

@@ -3,6 +3,8 @@
 //! is the XOR of its cells' keys and the key of its turn index, so a change of one cell
 //! updates it with two keys.
 
+use crate::model::CellId;
+
 #[inline]
 fn mix(mut z: u64) -> u64 {
     // splitmix64 finaliser.
@@ -14,11 +16,11 @@ fn mix(mut z: u64) -> u64 {
 
 /// Key of `cell` holding `value` (0 when the value is 0).
 #[inline]
-pub fn cell_key(cell: u32, value: u32) -> u64 {
+pub fn cell_key(cell: CellId, value: u32) -> u64 {
     if value == 0 {
         0
     } else {
-        mix(((cell as u64) << 32) | value as u64)
+        mix(((cell.get() as u64) << 32) | value as u64)
     }
 }
 

@@ -28,7 +28,7 @@ mod scan;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{Model, MoveType, NONE, PieceTypeId, piece};
+use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PlayerId, PositionId, piece};
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
@@ -38,7 +38,7 @@ pub use play::{IllegalMove, Piece};
 /// applied in order and undone in reverse order; a cell may appear several times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Change {
-    pub cell: u32,
+    pub cell: CellId,
     pub old: u32,
     pub new: u32,
 }
@@ -48,12 +48,12 @@ pub struct Change {
 pub struct MoveNote {
     /// Type of the piece that moved (before promotion).
     pub ty: PieceTypeId,
-    /// Origin square, or [`NONE`] for a drop.
-    pub from: u32,
-    pub to: u32,
+    /// Origin square, or [`PositionId::NONE`] for a drop.
+    pub from: PositionId,
+    pub to: PositionId,
     /// The part captured something.
     pub capture: bool,
-    /// New type after the move, or [`NONE`].
+    /// New type after the move, or [`PieceTypeId::NONE`].
     pub promote: PieceTypeId,
     /// A piece moved by `cascade` (e.g. the rook of a castling move).
     pub cascade: bool,
@@ -69,14 +69,16 @@ pub struct Move {
     /// Captured pieces whose type is not the first declared type ("kings" for
     /// `"maximal captures" 2`).
     pub king_captures: u32,
-    /// Origin and destination of the last part (what `last-from?`/`last-to?` see next).
-    pub last_from: u32,
-    pub last_to: u32,
+    /// Origin and destination of the last part (what `last-from?`/`last-to?` see next;
+    /// [`PositionId::NONE`] for a pass).
+    pub last_from: PositionId,
+    pub last_to: PositionId,
     /// Move type of the first part.
     pub move_type: MoveType,
     /// A pass: no change at all.
     pub pass: bool,
-    /// Continuation move type while a chain is being built ([`NONE`] when complete).
+    /// Continuation move type while a chain is being built ([`MoveType::NONE`] when
+    /// complete).
     pub(crate) partial: MoveType,
 }
 
@@ -86,8 +88,8 @@ impl Move {
         self.notes.clear();
         self.captures = 0;
         self.king_captures = 0;
-        self.last_from = NONE;
-        self.last_to = NONE;
+        self.last_from = PositionId::NONE;
+        self.last_to = PositionId::NONE;
         self.move_type = MoveType::DEFAULT;
         self.pass = false;
         self.partial = MoveType::NONE;
@@ -184,11 +186,12 @@ pub struct State {
     pub cells: Vec<u32>,
     /// Index into the model's turn order.
     pub turn: u32,
-    /// The previous move's origin and destination ([`NONE`] at the start or after a pass).
-    pub last_from: u32,
-    pub last_to: u32,
-    /// The player who made the previous move ([`NONE`] at the start).
-    pub last_player: u32,
+    /// The previous move's origin and destination ([`PositionId::NONE`] at the start or
+    /// after a pass).
+    pub last_from: PositionId,
+    pub last_to: PositionId,
+    /// The player who made the previous move ([`PlayerId::NONE`] at the start).
+    pub last_player: PlayerId,
     /// Zobrist hash of cells and turn.
     pub hash: u64,
     /// Hashes of every position of the game so far, the current one last.
@@ -199,9 +202,9 @@ pub struct State {
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     turn: u32,
-    last_from: u32,
-    last_to: u32,
-    last_player: u32,
+    last_from: PositionId,
+    last_to: PositionId,
+    last_player: PlayerId,
     hash: u64,
 }
 
@@ -211,7 +214,7 @@ pub(crate) struct Tables {
     pub model: Model,
     /// `links[player][pos * width + slot]`: slot `d` is direction `d` after the player's
     /// symmetry, slot `nd + d` its opposite.
-    pub links: Vec<Vec<u32>>,
+    pub links: Vec<Vec<PositionId>>,
     pub width: usize,
     /// Players that never take a turn of their own (their pieces are neutral).
     pub neutral: Vec<bool>,
@@ -325,17 +328,18 @@ impl Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
         let width = 2 * nd;
-        let links: Vec<Vec<u32>> = (0..model.players.len())
+        let links: Vec<Vec<PositionId>> = (0..model.players.len())
             .map(|p| {
                 let sym = &model.symmetry[p];
-                let mut v = vec![NONE; np * width];
-                for pos in 0..np as u32 {
+                let mut v = vec![PositionId::NONE; np * width];
+                for i in 0..np {
+                    let pos = PositionId::new(i as u32);
                     for d in 0..nd {
                         let abs = sym[d];
-                        v[pos as usize * width + d] = model.link(pos, abs);
+                        v[i * width + d] = model.link(pos, abs);
                         let opp = model.opposite[abs as usize];
                         if opp != NONE {
-                            v[pos as usize * width + nd + d] = model.link(pos, opp);
+                            v[i * width + nd + d] = model.link(pos, opp);
                         }
                     }
                 }
@@ -344,7 +348,7 @@ impl Engine {
             .collect();
         let mut neutral = vec![true; model.players.len()];
         for t in &model.turns {
-            neutral[t.player as usize] = false;
+            neutral[t.player.index()] = false;
         }
         let mut royal = vec![false; model.piece_types.len()];
         for &r in &model.royal_types {
@@ -353,10 +357,10 @@ impl Engine {
         let nt = model.piece_types.len();
         let mut start_counts = vec![0; model.players.len() * nt];
         for &(_, pc) in &model.setup {
-            start_counts[piece::owner(pc) as usize * nt + piece::ty(pc).index()] += 1;
+            start_counts[piece::owner(pc).index() * nt + piece::ty(pc).index()] += 1;
         }
         for &(p, ty, n) in &model.hand_setup {
-            start_counts[p as usize * nt + ty as usize] += n;
+            start_counts[p.index() * nt + ty as usize] += n;
         }
         let fast = vm::fast_ops(&model.code, fast_path);
         let scans = scan::Scans::find(&model.code, &links, width, np);
@@ -398,17 +402,17 @@ impl Engine {
         let m = &self.t.model;
         let mut cells = vec![0u32; m.num_cells()];
         for &(pos, pc) in &m.setup {
-            cells[pos as usize] = pc;
+            cells[pos.index()] = pc;
         }
         for &(p, ty, n) in &m.hand_setup {
-            cells[m.hand_cell(p, PieceTypeId::new(ty)) as usize] += n;
+            cells[m.hand_cell(p, PieceTypeId::new(ty)).index()] += n;
         }
         let mut s = State {
             cells,
             turn: 0,
-            last_from: NONE,
-            last_to: NONE,
-            last_player: NONE,
+            last_from: PositionId::NONE,
+            last_to: PositionId::NONE,
+            last_player: PlayerId::NONE,
             hash: 0,
             history: vec![],
         };
@@ -419,7 +423,7 @@ impl Engine {
 
     /// The player whose turn it is.
     pub fn current_player(&self, s: &State) -> usize {
-        self.t.model.turns[s.turn as usize].player as usize
+        self.t.model.turns[s.turn as usize].player.index()
     }
 
     /// True when the player to move is a random player (`?Name`): the caller should pick
@@ -442,7 +446,7 @@ impl Engine {
     pub fn full_hash(&self, s: &State) -> u64 {
         let mut h = hash::turn_key(s.turn);
         for (i, &v) in s.cells.iter().enumerate() {
-            h ^= hash::cell_key(i as u32, v);
+            h ^= hash::cell_key(CellId::new(i as u32), v);
         }
         h
     }
@@ -458,12 +462,12 @@ impl Engine {
         };
         let mut h = s.hash;
         for c in &m.changes {
-            s.cells[c.cell as usize] = c.new;
+            s.cells[c.cell.index()] = c.new;
             h ^= hash::cell_key(c.cell, c.old) ^ hash::cell_key(c.cell, c.new);
         }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
-        s.last_player = self.current_player(s) as u32;
+        s.last_player = self.t.model.turns[s.turn as usize].player;
         let nt = self.next_turn(s.turn);
         h ^= hash::turn_key(s.turn) ^ hash::turn_key(nt);
         s.turn = nt;
@@ -475,7 +479,7 @@ impl Engine {
     /// Takes back `m`, which must be the last move made on `s`.
     pub fn unmake(&self, s: &mut State, m: &Move, u: Undo) {
         for c in m.changes.iter().rev() {
-            s.cells[c.cell as usize] = c.old;
+            s.cells[c.cell.index()] = c.old;
         }
         s.turn = u.turn;
         s.last_from = u.last_from;

@@ -12,7 +12,7 @@
 //! Pieces are written with their type name.
 
 use super::{Engine, Move};
-use crate::model::NONE;
+use crate::model::PositionId;
 
 impl Engine {
     /// The move in Zillions-like notation (see the module documentation).
@@ -21,12 +21,12 @@ impl Engine {
             return "pass".to_owned();
         }
         let model = &self.t.model;
-        let name = |p: u32| model.positions[p as usize].as_str();
+        let name = |p: PositionId| model.positions[p.index()].as_str();
         let mut out = String::new();
-        let mut last_to = NONE;
+        let mut last_to = PositionId::NONE;
         for n in &m.notes {
             let sep = if n.capture { " x " } else { " - " };
-            if !n.cascade && n.from != NONE && n.from == last_to {
+            if !n.cascade && !n.from.is_none() && n.from == last_to {
                 out.push_str(sep);
                 out.push_str(name(n.to));
             } else {
@@ -35,7 +35,7 @@ impl Engine {
                 }
                 out.push_str(&model.piece_types[n.ty.index()].name);
                 out.push(' ');
-                if n.from == NONE {
+                if n.from.is_none() {
                     out.push_str(name(n.to));
                 } else {
                     out.push_str(name(n.from));

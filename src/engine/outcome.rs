@@ -8,7 +8,9 @@
 //! move. See docs/semantics.md.
 
 use super::{Engine, State};
-use crate::model::{GoalCond, GoalKind, Occupants, Owner, PieceTypeId, piece};
+use crate::model::{
+    GoalCond, GoalKind, Occupants, Owner, PieceTypeId, PlayerId, PositionId, piece,
+};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,7 +190,7 @@ impl Engine {
         let mut n = 0;
         for &v in &s.cells[..m.num_positions()] {
             if v != 0
-                && piece::owner(v) == p as u32
+                && piece::owner(v).index() == p
                 && (types.is_empty() || types.contains(&piece::ty(v)))
             {
                 n += 1;
@@ -197,27 +199,29 @@ impl Engine {
         if m.options.include_off_pieces {
             for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
                 if types.is_empty() || types.contains(&ty) {
-                    n += s.cells[m.hand_cell(p as u32, ty) as usize];
+                    n += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
                 }
             }
         }
         n
     }
 
-    fn owns(&self, s: &State, pos: u32, p: usize, types: &[PieceTypeId]) -> bool {
-        let v = s.cells[pos as usize];
-        v != 0 && piece::owner(v) == p as u32 && (types.is_empty() || types.contains(&piece::ty(v)))
+    fn owns(&self, s: &State, pos: PositionId, p: usize, types: &[PieceTypeId]) -> bool {
+        let v = s.cells[pos.index()];
+        v != 0
+            && piece::owner(v).index() == p
+            && (types.is_empty() || types.contains(&piece::ty(v)))
     }
 
     /// True when the square `pos` matches one of `occ`, tested for player `p`.
-    fn occupied(&self, s: &State, pos: u32, p: usize, occ: &Occupants) -> bool {
-        let v = s.cells[pos as usize];
+    fn occupied(&self, s: &State, pos: PositionId, p: usize, occ: &Occupants) -> bool {
+        let v = s.cells[pos.index()];
         occ.iter().any(|o| {
             let found = v != 0
                 && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
                 && match o.owner {
-                    Owner::Own => piece::owner(v) == p as u32,
-                    Owner::Opponent => piece::owner(v) != p as u32,
+                    Owner::Own => piece::owner(v).index() == p,
+                    Owner::Opponent => piece::owner(v).index() != p,
                     Owner::Any => true,
                 };
             found != o.negate
@@ -247,11 +251,14 @@ impl Engine {
                 let t = self.t.clone();
                 self.vm.board_changed();
                 self.vm.board.copy_from_slice(&s.cells);
-                (0..t.model.num_positions() as u32).any(|pos| {
-                    self.owns(s, pos, p, types) && self.vm.attacked_by_others(&t, pos, p as u32, 0)
+                t.model.position_ids().any(|pos| {
+                    self.owns(s, pos, p, types)
+                        && self
+                            .vm
+                            .attacked_by_others(&t, pos, PlayerId::new(p as u32), 0)
                 })
             }
-            GoalCond::Repetition => repeated && s.last_player == p as u32,
+            GoalCond::Repetition => repeated && s.last_player.index() == p,
             GoalCond::PiecesRemaining { n, types } => self.count_pieces(s, p, types) == *n,
             GoalCond::TotalPieceCount { n, types } => {
                 (0..self.t.model.players.len())
@@ -264,7 +271,7 @@ impl Engine {
                 let nt = m.piece_types.len();
                 types.iter().any(|&ty| {
                     let mut have = self.count_pieces_exact(s, p, ty);
-                    have += s.cells[m.hand_cell(p as u32, ty) as usize];
+                    have += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
                     have < self.t.start_counts[p * nt + ty.index()]
                 })
             }
@@ -292,15 +299,15 @@ impl Engine {
             GoalCond::RelativeConfig { steps, dirs } => {
                 let t = &self.t;
                 let links = &t.links[p];
-                (0..t.model.num_positions() as u32).any(|start| {
+                t.model.position_ids().any(|start| {
                     let mut pos = start;
                     for (i, occ) in steps.iter().enumerate() {
                         if !self.occupied(s, pos, p, occ) {
                             return false;
                         }
                         if let Some(&d) = dirs.get(i) {
-                            pos = links[pos as usize * t.width + d as usize];
-                            if pos == crate::model::NONE {
+                            pos = links[pos.index() * t.width + d as usize];
+                            if pos.is_none() {
                                 return false;
                             }
                         }
@@ -315,7 +322,7 @@ impl Engine {
         let m = &self.t.model;
         s.cells[..m.num_positions()]
             .iter()
-            .filter(|&&v| v != 0 && piece::owner(v) == p as u32 && piece::ty(v) == ty)
+            .filter(|&&v| v != 0 && piece::owner(v).index() == p && piece::ty(v) == ty)
             .count() as u32
     }
 }

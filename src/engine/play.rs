@@ -11,12 +11,12 @@
 //! engine.make_checked(&mut state, &m).unwrap();
 //! let b2 = engine.model().position_index["b2"];
 //! let piece = engine.piece_at(&state, b2).unwrap();
-//! assert_eq!(engine.model().players[piece.owner as usize].name, "X");
+//! assert_eq!(engine.model().players[piece.owner.index()].name, "X");
 //! assert!(engine.outcome(&state).is_none());
 //! ```
 
 use super::{Engine, Move, MoveList, State, Undo};
-use crate::model::{PieceTypeId, piece};
+use crate::model::{PieceTypeId, PlayerId, PositionId, piece};
 
 /// A piece on the board, decoded: its type (an index into
 /// [`crate::model::Model::piece_types`]) and its owner (an index into
@@ -25,7 +25,7 @@ use crate::model::{PieceTypeId, piece};
 #[non_exhaustive]
 pub struct Piece {
     pub kind: PieceTypeId,
-    pub owner: u32,
+    pub owner: PlayerId,
     /// Attribute bits (bit `i` = attribute `i` of [`crate::model::Model::attributes`]).
     pub attributes: u32,
 }
@@ -78,11 +78,11 @@ fn normalise(s: &str) -> String {
 }
 
 impl Engine {
-    /// The piece on board position `pos`, if any (positions are indices into
-    /// [`crate::model::Model::positions`]; a position out of range holds nothing).
-    pub fn piece_at(&self, s: &State, pos: u32) -> Option<Piece> {
+    /// The piece on board position `pos`, if any (see [`crate::model::Model::position`] to look one up
+    /// by name; a position out of range, or [`PositionId::NONE`], holds nothing).
+    pub fn piece_at(&self, s: &State, pos: PositionId) -> Option<Piece> {
         let np = self.t.model.num_positions();
-        let v = *s.cells[..np].get(pos as usize)?;
+        let v = *s.cells[..np].get(pos.index())?;
         (v != 0).then(|| Piece {
             kind: piece::ty(v),
             owner: piece::owner(v),

@@ -20,7 +20,7 @@
 //! (`drops`) themselves are never run in attack mode.
 
 use super::Tables;
-use crate::model::{NONE, Op, PosSet, Pred, Target};
+use crate::model::{NONE, Op, PlayerId, PosSet, PositionId, Pred, Target};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -50,13 +50,13 @@ impl Hasher for FxHasher {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Node {
     pc: u32,
-    pos: u32,
-    mark: u32,
-    to: u32,
+    pos: PositionId,
+    mark: PositionId,
+    to: PositionId,
     acc: Acc,
     /// A square this path found empty, kept only while it is the current square or the
-    /// destination ([`NONE`]: none).
-    empty: u32,
+    /// destination ([`PositionId::NONE`]: none).
+    empty: PositionId,
 }
 
 /// The accumulator as far as the exploration knows it: unknown, a constant, or
@@ -73,8 +73,8 @@ impl Acc {
         if b { Acc::TRUE } else { Acc::FALSE }
     }
 
-    fn empty_of(c: u32) -> Acc {
-        Acc(4 + 2 * c)
+    fn empty_of(c: PositionId) -> Acc {
+        Acc(4 + 2 * c.get())
     }
 
     fn negate(self, n: bool) -> Acc {
@@ -89,13 +89,17 @@ impl Acc {
 
     /// The path on which the accumulator is `value`: `None` when it cannot be, else the
     /// square known empty on it (`empty` unless this assumption proves another one empty).
-    fn assume(self, value: bool, empty: u32) -> Option<u32> {
+    fn assume(self, value: bool, empty: PositionId) -> Option<PositionId> {
         match self.0 {
             0 => Some(empty),
             1 | 2 => (value == (self.0 == 2)).then_some(empty),
             v => {
                 let (c, negated) = ((v - 4) / 2, v & 1 == 1);
-                Some(if value != negated { c } else { empty })
+                Some(if value != negated {
+                    PositionId::new(c)
+                } else {
+                    empty
+                })
             }
         }
     }
@@ -103,8 +107,8 @@ impl Acc {
 
 /// The abstract value of `pred` on square `c` (not negated) in state `n` of an attack run
 /// of the player whose zones are `zones`.
-fn test(pred: Pred, c: u32, n: &Node, zones: &[PosSet]) -> Acc {
-    if c == NONE {
+fn test(pred: Pred, c: PositionId, n: &Node, zones: &[PosSet]) -> Acc {
+    if c.is_none() {
         return Acc::FALSE;
     }
     let known_empty = c == n.empty;
@@ -148,18 +152,26 @@ impl Reach {
     /// True unless the block starting at `pc` certainly cannot capture on `sq` when run by
     /// `player` from `from`.
     #[inline]
-    pub fn may_reach(&self, player: u32, pc: u32, from: u32, sq: u32) -> bool {
+    pub fn may_reach(&self, player: PlayerId, pc: u32, from: PositionId, sq: PositionId) -> bool {
         let b = self.block_id[pc as usize] as usize;
-        let base = ((player as usize * self.nblocks + b) * self.npos + from as usize) * self.words;
+        let base = ((player.index() * self.nblocks + b) * self.npos + from.index()) * self.words;
+        let sq = sq.get();
         self.bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
 
     /// True unless no move block of piece type `ty` can capture on `sq` when run by
     /// `player` from `from` (one lookup instead of one per block).
     #[inline]
-    pub fn may_reach_type(&self, player: u32, ty: u32, from: u32, sq: u32) -> bool {
-        let base = ((player as usize * self.ntypes + ty as usize) * self.npos + from as usize)
-            * self.words;
+    pub fn may_reach_type(
+        &self,
+        player: PlayerId,
+        ty: u32,
+        from: PositionId,
+        sq: PositionId,
+    ) -> bool {
+        let base =
+            ((player.index() * self.ntypes + ty as usize) * self.npos + from.index()) * self.words;
+        let sq = sq.get();
         self.type_bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
 
@@ -210,9 +222,13 @@ impl Reach {
             let links = &t.links[p];
             let zones = &m.zone_sets[p];
             for (bi, &start) in starts.iter().enumerate() {
-                for from in 0..npos as u32 {
-                    let base = ((p * nblocks + bi) * npos + from as usize) * words;
-                    let mut add = |sq: u32| bits[base + sq as usize / 64] |= 1 << (sq % 64);
+                for fi in 0..npos {
+                    let from = PositionId::new(fi as u32);
+                    let base = ((p * nblocks + bi) * npos + fi) * words;
+                    let mut add = |sq: PositionId| {
+                        let sq = sq.get();
+                        bits[base + sq as usize / 64] |= 1 << (sq % 64)
+                    };
                     seen.clear();
                     stack.clear();
                     // A run starts with the accumulator false and nothing known empty.
@@ -220,15 +236,15 @@ impl Reach {
                         pc: start,
                         pos: from,
                         mark: from,
-                        to: NONE,
+                        to: PositionId::NONE,
                         acc: Acc::FALSE,
-                        empty: NONE,
+                        empty: PositionId::NONE,
                     });
                     while let Some(mut n) = stack.pop() {
                         // Only a known-empty current square or destination is kept: an
                         // older one would multiply the states of every board walk.
                         if n.empty != n.pos && n.empty != n.to {
-                            n.empty = NONE;
+                            n.empty = PositionId::NONE;
                         }
                         if acc_dead[n.pc as usize] {
                             n.acc = Acc::UNKNOWN;
@@ -239,7 +255,7 @@ impl Reach {
                         budget = budget.checked_sub(1)?;
                         let (pc, pos) = (n.pc, n.pos);
                         let next = Node { pc: pc + 1, ..n };
-                        let step = |s: u32| links[pos as usize * t.width + s as usize];
+                        let step = |s: u32| links[pos.index() * t.width + s as usize];
                         let resolve = |tg: Target| match tg {
                             Target::Here => pos,
                             Target::Pos(q) => q,
@@ -248,7 +264,7 @@ impl Reach {
                         match m.code[pc as usize] {
                             Op::Step(s) => {
                                 let q = step(s);
-                                if q != NONE {
+                                if !q.is_none() {
                                     stack.push(Node { pos: q, ..next });
                                 }
                             }
@@ -304,7 +320,7 @@ impl Reach {
                             Op::Goto(a) => stack.push(Node { pc: a, ..n }),
                             Op::Capture(tg) => {
                                 let c = resolve(tg);
-                                if c != NONE {
+                                if !c.is_none() {
                                     add(c);
                                 }
                                 stack.push(next);
@@ -312,13 +328,16 @@ impl Reach {
                             Op::Add { .. } => {
                                 // An attack target is never empty: an `add` landing on a
                                 // square this run found empty cannot hit it.
-                                let dest = if n.to != NONE { n.to } else { pos };
+                                let dest = if !n.to.is_none() { n.to } else { pos };
                                 if dest != n.empty {
                                     add(dest);
                                 }
                                 stack.push(next);
                             }
-                            Op::Cascade => stack.push(Node { to: NONE, ..next }),
+                            Op::Cascade => stack.push(Node {
+                                to: PositionId::NONE,
+                                ..next
+                            }),
                             Op::End => {}
                             // `go` may jump anywhere: give up on bounding this game.
                             Op::Go(_) => return None,
@@ -360,7 +379,7 @@ impl Reach {
 mod tests {
     use crate::engine::Engine;
     use crate::expand::{Limits, load_text};
-    use crate::model::Model;
+    use crate::model::{Model, PlayerId, PositionId};
 
     const GAME: &str = r#"
 (game (title "Reach")
@@ -391,10 +410,9 @@ mod tests {
         let pos = |n: &str| m.position(n).expect("position");
         let d = m.piece_types.iter().position(|p| p.name == "D").unwrap();
         let blocks: Vec<u32> = m.piece_types[d].moves.iter().map(|b| b.start).collect();
-        let npos = m.num_positions() as u32;
-        let reach = |b: usize, from: &str| -> Vec<u32> {
-            (0..npos)
-                .filter(|&sq| r.may_reach(0, blocks[b], pos(from), sq))
+        let reach = |b: usize, from: &str| -> Vec<PositionId> {
+            m.position_ids()
+                .filter(|&sq| r.may_reach(PlayerId::new(0), blocks[b], pos(from), sq))
                 .collect()
         };
         // The drop-like walk adds only on empty squares: it can never capture.
@@ -409,6 +427,6 @@ mod tests {
         // The king's step still reaches its neighbour.
         let k = m.piece_types.iter().position(|p| p.name == "K").unwrap();
         let kb = m.piece_types[k].moves[0].start;
-        assert!(r.may_reach(0, kb, pos("b1"), pos("b2")));
+        assert!(r.may_reach(PlayerId::new(0), kb, pos("b1"), pos("b2")));
     }
 }

@@ -34,7 +34,7 @@
 //! square, and is cached with the actions. An attack run does not skip it but computes that
 //! effect (without the cache, since it may run with a ghost piece on the attacked square).
 
-use crate::model::{NONE, Op, Pred, Target};
+use crate::model::{NONE, Op, PlayerId, PositionId, Pred, Target};
 
 /// What a cacheable scan did on one board from one start: its queued actions
 /// (`scan_store[begin..end]`) and its net effect on the move flags (`flags & !flag_mask |
@@ -42,8 +42,8 @@ use crate::model::{NONE, Op, Pred, Target};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ScanEntry {
     pub key: u32,
-    pub mover: u32,
-    pub start: u32,
+    pub mover: PlayerId,
+    pub start: PositionId,
     pub begin: u32,
     pub end: u32,
     pub flag_mask: u64,
@@ -55,8 +55,9 @@ pub(crate) struct ScanEntry {
 pub(crate) struct Scan {
     /// The instruction after `back`.
     pub resume: u32,
-    /// The position jumped to after `mark` ([`NONE`]: the walk starts on the current square).
-    pub start: u32,
+    /// The position jumped to after `mark` ([`PositionId::NONE`]: the walk starts on the
+    /// current square).
+    pub start: PositionId,
     /// Index into [`Scans::chains`].
     pub chain: u32,
     /// The direction slot walked.
@@ -92,13 +93,17 @@ impl Scans {
     /// `Loop` instructions the scan executes when it starts its walk on `pos` for `player`
     /// (saturating: a cycle never ends).
     #[inline]
-    pub fn iterations(&self, scan: &Scan, player: u32, pos: u32) -> u32 {
-        let p = if scan.start != NONE { scan.start } else { pos };
-        self.chains[scan.chain as usize][player as usize * self.npos + p as usize].saturating_add(1)
+    pub fn iterations(&self, scan: &Scan, player: PlayerId, pos: PositionId) -> u32 {
+        let p = if !scan.start.is_none() {
+            scan.start
+        } else {
+            pos
+        };
+        self.chains[scan.chain as usize][player.index() * self.npos + p.index()].saturating_add(1)
     }
 
     /// Finds the scans of `code`; `links[player][pos * width + slot]`.
-    pub fn find(code: &[Op], links: &[Vec<u32>], width: usize, npos: usize) -> Scans {
+    pub fn find(code: &[Op], links: &[Vec<PositionId>], width: usize, npos: usize) -> Scans {
         let mut at = vec![NONE; code.len()];
         let mut list = Vec::new();
         let mut slots: Vec<u32> = Vec::new();
@@ -182,10 +187,10 @@ impl Scans {
 }
 
 /// Matches the shape of the module documentation at the `mark` on `i`: (pc of `back`, slot,
-/// start position or [`NONE`], pc of the body).
-fn shape(code: &[Op], i: usize) -> Option<(usize, u32, u32, usize)> {
+/// start position or [`PositionId::NONE`], pc of the body).
+fn shape(code: &[Op], i: usize) -> Option<(usize, u32, PositionId, usize)> {
     let mut a = i + 1;
-    let mut start = NONE;
+    let mut start = PositionId::NONE;
     if let Some(&Op::Jump(q)) = code.get(a) {
         start = q;
         a += 1;
@@ -264,7 +269,7 @@ pub(crate) fn acc_dead(code: &[Op], mut pc: usize) -> bool {
 }
 
 /// Links followed along `slot` from every position, per player (`u32::MAX` on a cycle).
-fn chain_lengths(links: &[Vec<u32>], width: usize, npos: usize, slot: u32) -> Vec<u32> {
+fn chain_lengths(links: &[Vec<PositionId>], width: usize, npos: usize, slot: u32) -> Vec<u32> {
     const UNKNOWN: u32 = u32::MAX - 1;
     const CYCLE: u32 = u32::MAX;
     let mut len = vec![UNKNOWN; links.len() * npos];
@@ -278,33 +283,33 @@ fn chain_lengths(links: &[Vec<u32>], width: usize, npos: usize, slot: u32) -> Ve
             // Walk until a known length, the end of the chain, or a square of this walk.
             stamp += 1;
             path.clear();
-            let mut pos = s as u32;
+            let mut pos = PositionId::new(s as u32);
             let mut tail = loop {
-                let known = len[base + pos as usize];
+                let known = len[base + pos.index()];
                 if known != UNKNOWN {
                     break known;
                 }
-                if on_path[pos as usize] == stamp {
+                if on_path[pos.index()] == stamp {
                     break CYCLE;
                 }
-                on_path[pos as usize] = stamp;
+                on_path[pos.index()] = stamp;
                 path.push(pos);
-                let n = l[pos as usize * width + slot as usize];
-                if n == NONE {
+                let n = l[pos.index() * width + slot as usize];
+                if n.is_none() {
                     break 0;
                 }
                 pos = n;
             };
             for &q in path.iter().rev() {
-                let n = l[q as usize * width + slot as usize];
+                let n = l[q.index() * width + slot as usize];
                 tail = if tail == CYCLE {
                     CYCLE
-                } else if n == NONE {
+                } else if n.is_none() {
                     0
                 } else {
                     tail + 1
                 };
-                len[base + q as usize] = tail;
+                len[base + q.index()] = tail;
             }
         }
     }

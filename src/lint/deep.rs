@@ -14,7 +14,7 @@ use super::rules::codes;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::engine::{Engine, Move, MoveList};
 use crate::expand::GameDef;
-use crate::model::{Model, NONE, piece};
+use crate::model::{Model, PlayerId, piece};
 use crate::rng::Rng;
 
 /// Settings of the deep checks.
@@ -39,13 +39,13 @@ impl Default for DeepOptions {
 }
 
 /// True when `m` removes a piece of `player` that is not the piece that moves.
-fn captures_friend(m: &Move, player: u32, board_cells: u32) -> bool {
+fn captures_friend(m: &Move, player: PlayerId, board_cells: u32) -> bool {
     m.changes.iter().any(|c| {
-        c.cell < board_cells
+        c.cell.index() < board_cells as usize
             && c.old != 0
             && piece::owner(c.old) == player
             && (c.new == 0 || piece::owner(c.new) != player)
-            && !m.notes.iter().any(|n| n.from == c.cell)
+            && !m.notes.iter().any(|n| n.from.cell() == c.cell)
     })
 }
 
@@ -55,7 +55,10 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
     let mut out: Vec<Diagnostic> = Vec::new();
     let np = model.num_positions() as u32;
     let ntypes = model.piece_types.len();
-    let dummy: Vec<bool> = (0..np).map(|p| model.dummy_positions.contains(p)).collect();
+    let dummy: Vec<bool> = model
+        .position_ids()
+        .map(|p| model.dummy_positions.contains(p))
+        .collect();
     let type_names: Vec<String> = model.piece_types.iter().map(|t| t.name.clone()).collect();
     // Types without move blocks (walls, markers, drop-only pieces) are not expected to move.
     let static_type: Vec<bool> = model
@@ -99,7 +102,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                     )));
                 }
             }
-            let player = engine.current_player(&s) as u32;
+            let player = PlayerId::new(engine.current_player(&s) as u32);
             if list.is_empty() {
                 match engine.outcome_given_moves(&s, false) {
                     Some(o)
@@ -112,7 +115,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
                         first_deadlock.get_or_insert((
                             i,
                             ply,
-                            engine.model().players[player as usize].name.clone(),
+                            engine.model().players[player.index()].name.clone(),
                         ));
                     }
                     _ => {}
@@ -122,7 +125,7 @@ pub fn check_game(g: &GameDef, model: Model, opts: &DeepOptions) -> Vec<Diagnost
             }
             let m = list.get(rng.below(list.len())).cloned().unwrap_or_default();
             for n in &m.notes {
-                if n.from != NONE && n.ty.index() < ntypes {
+                if !n.from.is_none() && n.ty.index() < ntypes {
                     moved[n.ty.index()] = true;
                 }
             }

@@ -6,7 +6,7 @@
 //! index deltas per dimension; a link exists only when the target is inside the grid on
 //! every axis.
 
-use super::{NONE, PosSet};
+use super::{NONE, PosSet, PositionId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::Node;
 use std::collections::HashMap;
@@ -34,11 +34,11 @@ pub type Rect = [i32; 4];
 /// The finished board: names, indices, the flat link table, dummy positions.
 pub struct Board {
     pub positions: Vec<String>,
-    pub position_index: HashMap<String, u32>,
+    pub position_index: HashMap<String, PositionId>,
     pub directions: Vec<String>,
     pub direction_index: HashMap<String, u32>,
     /// `links[pos * directions.len() + dir]`.
-    pub links: Vec<u32>,
+    pub links: Vec<PositionId>,
     pub dummy: PosSet,
     /// Names of positions that `kill-positions` removed: known to the board, but gone.
     pub killed: std::collections::HashSet<String>,
@@ -416,17 +416,17 @@ impl BoardBuilder {
             }
         }
         let nd = self.directions.len();
-        let mut links = vec![NONE; names.len() * nd];
+        let mut links = vec![PositionId::NONE; names.len() * nd];
         for (&(f, d), &t) in &self.links {
             let (f, t) = (remap[f as usize], remap[t as usize]);
             if f != NONE && t != NONE {
-                links[f as usize * nd + d as usize] = t;
+                links[f as usize * nd + d as usize] = PositionId::new(t);
             }
         }
         let index = names
             .iter()
             .enumerate()
-            .map(|(i, n)| (n.clone(), i as u32))
+            .map(|(i, n)| (n.clone(), PositionId::new(i as u32)))
             .collect();
         let mut rects = vec![None; names.len()];
         for (i, r) in self.rects.iter().enumerate() {
@@ -437,7 +437,7 @@ impl BoardBuilder {
         let mut dummy = PosSet::new(names.len());
         for p in self.dummy {
             if remap[p as usize] != NONE {
-                dummy.insert(remap[p as usize]);
+                dummy.insert(PositionId::new(remap[p as usize]));
             }
         }
         let killed = self
@@ -463,15 +463,15 @@ impl BoardBuilder {
 /// The opposite of each direction: x is the opposite of d when every link a→b along d has a
 /// link b→a along x (and d has at least one link). Prefers a direction whose reverse is also
 /// exact. [`NONE`] when there is none.
-pub fn opposites(links: &[u32], npos: usize, nd: usize) -> Vec<u32> {
+pub fn opposites(links: &[PositionId], npos: usize, nd: usize) -> Vec<u32> {
     let mut opp = vec![NONE; nd];
     let reverses = |d: usize, x: usize| -> bool {
         let mut any = false;
         for a in 0..npos {
             let b = links[a * nd + d];
-            if b != NONE {
+            if !b.is_none() {
                 any = true;
-                if links[b as usize * nd + x] != a as u32 {
+                if links[b.index() * nd + x] != PositionId::new(a as u32) {
                     return false;
                 }
             }

@@ -8,7 +8,7 @@
 //! engine resolves both with a per-player link table.
 
 use super::names::{NameSet, Names};
-use super::{MoveType, NONE, PieceTypeId};
+use super::{MoveType, PieceTypeId, PlayerId, PositionId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::{Kind, Node};
 use crate::text::suggestions;
@@ -19,7 +19,7 @@ use crate::text::suggestions;
 pub enum Target {
     Here,
     Dir(u32),
-    Pos(u32),
+    Pos(PositionId),
 }
 
 /// A predicate.
@@ -32,7 +32,7 @@ pub enum Pred {
     Piece(PieceTypeId),
     InZone(u32),
     /// The square is this position.
-    Position(u32),
+    Position(PositionId),
     OnBoard,
     Marked,
     Flag(u32),
@@ -65,7 +65,7 @@ pub enum Op {
     /// Step along a direction slot; the branch fails when there is no link.
     Step(u32),
     /// Jump to a position.
-    Jump(u32),
+    Jump(PositionId),
     Mark,
     Back,
     /// Fix the destination at the current square.
@@ -95,9 +95,10 @@ pub enum Op {
     Flip(Target),
     ChangeOwner(Target),
     ChangeType(PieceTypeId, Target),
-    /// Owner [`NONE`] means the mover; type [`PieceTypeId::NONE`] the moving piece's type.
+    /// Owner [`PlayerId::NONE`] means the mover; type [`PieceTypeId::NONE`] the moving
+    /// piece's type.
     Create {
-        owner: u32,
+        owner: PlayerId,
         ty: PieceTypeId,
         target: Target,
     },
@@ -480,13 +481,13 @@ impl<'a> Compiler<'a> {
             }
             "create" => {
                 let mut rest = args;
-                let mut owner = NONE;
+                let mut owner = PlayerId::NONE;
                 if let Some(p) = rest
                     .first()
                     .and_then(Node::word)
                     .and_then(|w| self.names.players.get(w))
                 {
-                    owner = *p;
+                    owner = PlayerId::new(*p);
                     rest = &rest[1..];
                 }
                 // The piece type may be left out (`(create White)`, `(create a1)`): the

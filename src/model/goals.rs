@@ -2,8 +2,8 @@
 //! conditions they test (see docs/semantics.md for the decisions taken where ZoG's rule is
 //! unknown).
 
-use super::PieceTypeId;
 use super::names::Names;
+use super::{PieceTypeId, PositionId};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::syntax::Node;
 
@@ -43,7 +43,7 @@ pub enum GoalCond {
     /// `any_position`) and in the listed zones (one cell each).
     AbsoluteConfig {
         occupants: Occupants,
-        positions: Vec<u32>,
+        positions: Vec<PositionId>,
         zones: Vec<u32>,
         any_position: bool,
     },

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 pub use code::{Op, Pred, Target};
 pub use goals::{Goal, GoalCond, GoalKind, Occupant, Occupants, Owner};
 
-/// "No link", "no position".
+/// The raw "none" value of the id newtypes' `NONE` constants.
 pub const NONE: u32 = u32::MAX;
 
 /// A move type: an index into [`Model::move_types`] (0 = the default, unnamed type).
@@ -115,6 +115,156 @@ impl std::fmt::Debug for PieceTypeId {
     }
 }
 
+/// A board position: an index into [`Model::positions`].
+///
+/// `#[repr(transparent)]` over `u32`, like [`MoveType`]: the link tables, the bytecode
+/// ([`Op::Jump`], [`Target::Pos`], [`Pred::Position`]), moves and states store it exactly as
+/// the plain index they stored before. [`PositionId::NONE`] stands for "no position" inside
+/// packed data: a missing link in [`Model::links`] and the engine's link tables, no origin
+/// (a drop) in a [`crate::engine::MoveNote`], no previous move in
+/// [`crate::engine::State::last_from`]; elsewhere it is an `Option<PositionId>`.
+///
+/// A position is also a cell of a state (board cells come first, see [`CellId`]):
+/// [`PositionId::cell`] converts at no cost.
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PositionId(u32);
+
+impl PositionId {
+    /// No position (a sentinel for packed data; see the type's documentation).
+    pub const NONE: PositionId = PositionId(NONE);
+
+    /// The position with index `i` into [`Model::positions`].
+    #[inline]
+    pub const fn new(i: u32) -> PositionId {
+        PositionId(i)
+    }
+    /// The index into [`Model::positions`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`PositionId::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+    /// The position, or `None` for [`PositionId::NONE`].
+    #[inline]
+    pub const fn to_option(self) -> Option<PositionId> {
+        if self.is_none() { None } else { Some(self) }
+    }
+    /// The state cell holding this position's piece (same index).
+    #[inline]
+    pub const fn cell(self) -> CellId {
+        CellId(self.0)
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for PositionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A cell of a state: an index into [`crate::engine::State::cells`].
+///
+/// Board positions come first (cell `i` is [`PositionId`] `i`, see [`PositionId::cell`]),
+/// then one hand counter per player and piece type ([`Model::hand_cell`]).
+/// `#[repr(transparent)]` over `u32`, so [`crate::engine::Change`] keeps its layout. Every
+/// cell id is a real cell: there is no sentinel.
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellId(u32);
+
+impl CellId {
+    /// The cell with index `i` into the state's cells.
+    #[inline]
+    pub const fn new(i: u32) -> CellId {
+        CellId(i)
+    }
+    /// The index into the state's cells.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// The position of a board cell (same index). Only meaningful for a cell below
+    /// [`Model::num_positions`]; a hand counter has no position.
+    #[inline]
+    pub const fn position(self) -> PositionId {
+        PositionId(self.0)
+    }
+}
+
+impl From<PositionId> for CellId {
+    #[inline]
+    fn from(p: PositionId) -> CellId {
+        p.cell()
+    }
+}
+
+/// The bare index.
+impl std::fmt::Debug for CellId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A player: an index into [`Model::players`].
+///
+/// `#[repr(transparent)]` over `u32`, like [`MoveType`]: the owner field of a packed piece
+/// (see [`piece`]), the bytecode and states keep their layout. [`PlayerId::NONE`] stands
+/// for "none" inside packed data (the owner of `Op::Create` when it is the mover, no
+/// previous move in [`crate::engine::State::last_player`]). Tables indexed by player
+/// (link tables, zones, symmetry) take [`PlayerId::index`].
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(u32);
+
+impl PlayerId {
+    /// No player (a sentinel for packed data; see the type's documentation).
+    pub const NONE: PlayerId = PlayerId(NONE);
+
+    /// The player with index `i` into [`Model::players`].
+    #[inline]
+    pub const fn new(i: u32) -> PlayerId {
+        PlayerId(i)
+    }
+    /// The index into [`Model::players`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The index as stored.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+    /// True for [`PlayerId::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == NONE
+    }
+}
+
+/// The bare index, as model listings (`convert --stage model`) have always shown it.
+impl std::fmt::Debug for PlayerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// Most players a game may have (owner field of a packed piece).
 pub const MAX_PLAYERS: usize = 31;
 /// Most piece types a game may have.
@@ -125,7 +275,7 @@ pub const MAX_ATTRIBUTES: usize = 17;
 /// Packed pieces: a `u32` with the type (+1, so that 0 is "empty") in bits 0-9, the owner in
 /// bits 10-14 and one bit per attribute from bit 15.
 pub mod piece {
-    use super::PieceTypeId;
+    use super::{PieceTypeId, PlayerId};
 
     pub const TYPE_MASK: u32 = 0x3ff;
     pub const OWNER_SHIFT: u32 = 10;
@@ -134,8 +284,8 @@ pub mod piece {
 
     /// Packs a piece. `attrs` are the attribute bits (bit i = attribute i).
     #[inline]
-    pub fn make(ty: PieceTypeId, owner: u32, attrs: u32) -> u32 {
-        (ty.get() + 1) | (owner << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
+    pub fn make(ty: PieceTypeId, owner: PlayerId, attrs: u32) -> u32 {
+        (ty.get() + 1) | (owner.get() << OWNER_SHIFT) | (attrs << ATTR_SHIFT)
     }
     /// The type index of a non-empty cell.
     #[inline]
@@ -144,8 +294,8 @@ pub mod piece {
     }
     /// The owner of a non-empty cell.
     #[inline]
-    pub fn owner(p: u32) -> u32 {
-        (p & OWNER_MASK) >> OWNER_SHIFT
+    pub fn owner(p: u32) -> PlayerId {
+        PlayerId::new((p & OWNER_MASK) >> OWNER_SHIFT)
     }
     /// Attribute `a` of a non-empty cell.
     #[inline]
@@ -162,8 +312,8 @@ pub mod piece {
         (p & !TYPE_MASK) | (ty.get() + 1)
     }
     #[inline]
-    pub fn with_owner(p: u32, owner: u32) -> u32 {
-        (p & !OWNER_MASK) | (owner << OWNER_SHIFT)
+    pub fn with_owner(p: u32, owner: PlayerId) -> u32 {
+        (p & !OWNER_MASK) | (owner.get() << OWNER_SHIFT)
     }
 }
 
@@ -180,23 +330,25 @@ impl PosSet {
         }
     }
     #[inline]
-    pub fn contains(&self, p: u32) -> bool {
+    pub fn contains(&self, p: PositionId) -> bool {
+        let p = p.get();
         self.words
             .get(p as usize / 64)
             .is_some_and(|w| w >> (p % 64) & 1 == 1)
     }
-    pub fn insert(&mut self, p: u32) {
+    pub fn insert(&mut self, p: PositionId) {
+        let p = p.get();
         let i = p as usize / 64;
         if i >= self.words.len() {
             self.words.resize(i + 1, 0);
         }
         self.words[i] |= 1 << (p % 64);
     }
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = PositionId> + '_ {
         self.words.iter().enumerate().flat_map(|(i, &w)| {
             (0..64)
                 .filter(move |b| w >> b & 1 == 1)
-                .map(move |b| (i * 64 + b) as u32)
+                .map(move |b| PositionId::new((i * 64 + b) as u32))
         })
     }
     pub fn is_empty(&self) -> bool {
@@ -217,9 +369,9 @@ pub struct Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// Whose turn it is.
-    pub player: u32,
+    pub player: PlayerId,
     /// Whose pieces, zones and symmetry are used (`(P Q)`); equal to `player` otherwise.
-    pub pieces_of: u32,
+    pub pieces_of: PlayerId,
     /// Only moves of this type are generated (`(P type)`).
     pub move_type: Option<MoveType>,
 }
@@ -289,14 +441,14 @@ pub struct Model {
     /// file's pixels), when the file lays it out (`start-rectangle` of a grid, or explicit
     /// `positions` rectangles); `None` for positions without a layout.
     pub position_rects: Vec<Option<board::Rect>>,
-    pub position_index: HashMap<String, u32>,
+    pub position_index: HashMap<String, PositionId>,
     /// Positions declared with `(dummy …)` on the board: real cells, but no drop targets.
     pub dummy_positions: PosSet,
     /// Direction names, by index.
     pub directions: Vec<String>,
     pub direction_index: HashMap<String, u32>,
-    /// `links[pos * directions.len() + dir]`: the neighbour, or [`NONE`].
-    pub links: Vec<u32>,
+    /// `links[pos * directions.len() + dir]`: the neighbour, or [`PositionId::NONE`].
+    pub links: Vec<PositionId>,
     /// The reverse of each direction, from the link graph.
     pub opposite: Vec<u32>,
     /// `symmetry[player][dir]`: the absolute direction that `dir` means for `player`.
@@ -324,9 +476,9 @@ pub struct Model {
     pub goals: Vec<Goal>,
     pub options: Options,
     /// Pieces on the board at the start: (position, packed piece).
-    pub setup: Vec<(u32, u32)>,
+    pub setup: Vec<(PositionId, u32)>,
     /// Pieces in hand at the start: (player, type, count).
-    pub hand_setup: Vec<(u32, u32, u32)>,
+    pub hand_setup: Vec<(PlayerId, u32, u32)>,
     /// Per type: no `off N` count names it anywhere in the setup, so its drops are
     /// unlimited (docs/semantics.md).
     pub unlimited_drops: Vec<bool>,
@@ -353,32 +505,38 @@ impl Model {
     pub fn num_positions(&self) -> usize {
         self.positions.len()
     }
+    /// Every position, in index order.
+    pub fn position_ids(&self) -> impl Iterator<Item = PositionId> + use<> {
+        (0..self.positions.len() as u32).map(PositionId::new)
+    }
     #[inline]
     pub fn num_directions(&self) -> usize {
         self.directions.len()
     }
     /// The neighbour of `pos` along absolute direction `dir`.
     #[inline]
-    pub fn link(&self, pos: u32, dir: u32) -> u32 {
-        self.links[pos as usize * self.directions.len() + dir as usize]
+    pub fn link(&self, pos: PositionId, dir: u32) -> PositionId {
+        self.links[pos.index() * self.directions.len() + dir as usize]
     }
     /// Index of the hand counter of `player`'s pieces of type `ty` in the state's cells.
     #[inline]
-    pub fn hand_cell(&self, player: u32, ty: PieceTypeId) -> u32 {
-        (self.positions.len() + player as usize * self.piece_types.len() + ty.index()) as u32
+    pub fn hand_cell(&self, player: PlayerId, ty: PieceTypeId) -> CellId {
+        CellId::new(
+            (self.positions.len() + player.index() * self.piece_types.len() + ty.index()) as u32,
+        )
     }
     /// Number of cells of a state: positions, then one hand counter per player and type.
     pub fn num_cells(&self) -> usize {
         self.positions.len() + self.players.len() * self.piece_types.len()
     }
-    pub fn position(&self, name: &str) -> Option<u32> {
+    pub fn position(&self, name: &str) -> Option<PositionId> {
         self.position_index.get(name).copied()
     }
-    pub fn player(&self, name: &str) -> Option<u32> {
+    pub fn player(&self, name: &str) -> Option<PlayerId> {
         self.players
             .iter()
             .position(|p| p.name == name)
-            .map(|i| i as u32)
+            .map(|i| PlayerId::new(i as u32))
     }
     pub fn piece_type(&self, name: &str) -> Option<u32> {
         self.type_index.get(name).copied()

@@ -5,6 +5,8 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
+use super::PositionId;
+
 /// A small multiplicative hash for name look-ups: compiling a large expansion looks names up
 /// millions of times (directions, positions, piece types for every predicate), and SipHash
 /// dominated the compile of such files.
@@ -35,13 +37,13 @@ impl std::hash::Hasher for NameHasher {
 }
 
 /// Names to indices, hashed with [`NameHasher`].
-pub type NameMap = HashMap<String, u32, BuildHasherDefault<NameHasher>>;
+pub type NameMap<T = u32> = HashMap<String, T, BuildHasherDefault<NameHasher>>;
 
 /// A set of names, hashed with [`NameHasher`].
 pub type NameSet = HashSet<String, BuildHasherDefault<NameHasher>>;
 
 /// A [`NameMap`] with the entries of a standard map (the model keeps standard maps).
-pub fn name_map(m: &HashMap<String, u32>) -> NameMap {
+pub fn name_map<T: Copy>(m: &HashMap<String, T>) -> NameMap<T> {
     m.iter().map(|(k, &v)| (k.clone(), v)).collect()
 }
 
@@ -57,7 +59,7 @@ pub fn index_of<'a>(names: impl IntoIterator<Item = &'a String>) -> NameMap {
 /// Every name a move block or a goal may refer to, with its index.
 #[derive(Default)]
 pub struct Names {
-    pub positions: NameMap,
+    pub positions: NameMap<PositionId>,
     pub directions: NameMap,
     pub types: NameMap,
     pub zones: NameMap,

@@ -7,7 +7,7 @@
 //! enemy man sends it back to its owner's hand, except on the safe square 3 (where it is
 //! not allowed). The first seat to bear off all its men wins. No move: a pass.
 
-use dagaz::ai::{Game, Outcome, PieceInfo};
+use dagaz::ai::{Game, Outcome, PieceInfo, PositionId};
 
 pub const TRACK: u32 = 8;
 pub const MEN: u32 = 2;
@@ -201,7 +201,7 @@ impl Game for Toy {
         for (pos, c) in self.board.iter().enumerate() {
             if let Some(o) = c {
                 f(PieceInfo {
-                    pos: Some(pos as u32),
+                    pos: Some(PositionId::new(pos as u32)),
                     owner: *o as usize,
                     ty: 0,
                     count: 1,
@@ -219,7 +219,7 @@ impl Game for Toy {
             }
             if self.home[s] > 0 {
                 f(PieceInfo {
-                    pos: Some(TRACK + s as u32),
+                    pos: Some(PositionId::new(TRACK + s as u32)),
                     owner: s,
                     ty: 0,
                     count: self.home[s],
@@ -239,16 +239,16 @@ impl Game for Toy {
     fn zone_index(&self, name: &str) -> Option<usize> {
         (name == "safe").then_some(0)
     }
-    fn in_zone(&self, _zone: usize, _player: usize, pos: u32) -> bool {
-        pos == 3
+    fn in_zone(&self, _zone: usize, _player: usize, pos: PositionId) -> bool {
+        pos == PositionId::new(3)
     }
     fn direction_index(&self, name: &str) -> Option<usize> {
         (name == "next").then_some(0)
     }
-    fn link(&self, player: usize, _dir: usize, pos: u32) -> Option<u32> {
-        match pos {
-            p if p + 1 < TRACK => Some(p + 1),
-            p if p + 1 == TRACK => Some(TRACK + player as u32),
+    fn link(&self, player: usize, _dir: usize, pos: PositionId) -> Option<PositionId> {
+        match pos.get() {
+            p if p + 1 < TRACK => Some(PositionId::new(p + 1)),
+            p if p + 1 == TRACK => Some(PositionId::new(TRACK + player as u32)),
             _ => None,
         }
     }

@@ -8,13 +8,13 @@
 
 use super::{Action, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Tables};
-use crate::model::{MoveType, NONE, Op, PieceTypeId, piece};
+use crate::model::{CellId, MoveType, Op, PieceTypeId, PlayerId, PositionId, piece};
 
 #[inline]
-fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: u32, v: u32) {
-    let old = board[cell as usize];
+fn set(board: &mut [u32], changes: &mut Vec<Change>, cell: CellId, v: u32) {
+    let old = board[cell.index()];
     changes.push(Change { cell, old, new: v });
-    board[cell as usize] = v;
+    board[cell.index()] = v;
 }
 
 impl Scratch {
@@ -26,7 +26,7 @@ impl Scratch {
         t: &Tables,
         op: Op,
         moving: Moving,
-        dest: u32,
+        dest: PositionId,
         out: &mut MoveList,
     ) {
         let Op::Add {
@@ -52,7 +52,8 @@ impl Scratch {
         }
     }
 
-    /// Builds one move of `add`, with the moving piece promoted to `promote` ([`NONE`]:
+    /// Builds one move of `add`, with the moving piece promoted to `promote`
+    /// ([`PieceTypeId::NONE`]:
     /// keeping its type), from the queued work in `frames[0]`; see the module
     /// documentation.
     #[inline(never)]
@@ -76,24 +77,24 @@ impl Scratch {
         let recycle = t.model.options.recycle_captures;
         let mut captures = 0u32;
         let mut kings = 0u32;
-        let mut capture_at = |board: &mut [u32], changes: &mut Vec<Change>, c: u32| {
-            let v = board[c as usize];
+        let mut capture_at = |board: &mut [u32], changes: &mut Vec<Change>, c: PositionId| {
+            let v = board[c.index()];
             if v != 0 {
                 captures += 1;
                 if piece::ty(v) != PieceTypeId::new(0) {
                     kings += 1;
                 }
-                set(board, changes, c, 0);
+                set(board, changes, c.cell(), 0);
                 if recycle {
                     let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
-                    set(board, changes, h, board[h as usize] + 1);
+                    set(board, changes, h, board[h.index()] + 1);
                 }
             }
         };
         // A move that stays on its square, or a drop, whose block captures its own landing
         // square removes what lands there: the capture is applied after the landing (ZoG's
         // "remove a piece" idiom `capture add`, see docs/semantics.md).
-        let in_place = from == NONE || from == dest;
+        let in_place = from.is_none() || from == dest;
         let removes_landing = in_place
             && f.actions
                 .iter()
@@ -107,15 +108,15 @@ impl Scratch {
         }
         // Origins: cascaded pieces, then the main piece (which stays with `copy`).
         let vacate =
-            |board: &mut [u32], changes: &mut Vec<Change>, fr: u32, pc: u32, keep: bool| {
-                if fr == NONE {
+            |board: &mut [u32], changes: &mut Vec<Change>, fr: PositionId, pc: u32, keep: bool| {
+                if fr.is_none() {
                     if !t.model.unlimited_drops[piece::ty(pc).index()] {
                         let h = t.model.hand_cell(piece::owner(pc), piece::ty(pc));
-                        let n = board[h as usize];
+                        let n = board[h.index()];
                         set(board, changes, h, n.saturating_sub(1));
                     }
-                } else if !keep && board[fr as usize] != 0 {
-                    set(board, changes, fr, 0);
+                } else if !keep && board[fr.index()] != 0 {
+                    set(board, changes, fr.cell(), 0);
                 }
             };
         for &(fr, _, pc) in &f.cascades {
@@ -125,7 +126,7 @@ impl Scratch {
         // Landings: cascaded pieces, then the main piece.
         for &(_, to, pc) in &f.cascades {
             capture_at(board, &mut m.changes, to);
-            set(board, &mut m.changes, to, pc);
+            set(board, &mut m.changes, to.cell(), pc);
         }
         let landing = if !promote.is_none() {
             piece::with_type(piece_v, promote)
@@ -133,7 +134,7 @@ impl Scratch {
             piece_v
         };
         capture_at(board, &mut m.changes, dest);
-        set(board, &mut m.changes, dest, landing);
+        set(board, &mut m.changes, dest.cell(), landing);
         if removes_landing {
             capture_at(board, &mut m.changes, dest);
         }
@@ -141,40 +142,40 @@ impl Scratch {
             match *a {
                 Action::Capture(_) => {}
                 Action::ChangeType(c, ty) => {
-                    let v = board[c as usize];
+                    let v = board[c.index()];
                     if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_type(v, ty));
+                        set(board, &mut m.changes, c.cell(), piece::with_type(v, ty));
                     }
                 }
                 Action::Flip(c) => {
-                    let v = board[c as usize];
+                    let v = board[c.index()];
                     if v != 0 {
                         let n = t.model.players.len() as u32;
                         set(
                             board,
                             &mut m.changes,
-                            c,
-                            piece::with_owner(v, (piece::owner(v) + 1) % n),
+                            c.cell(),
+                            piece::with_owner(v, PlayerId::new((piece::owner(v).get() + 1) % n)),
                         );
                     }
                 }
                 Action::ChangeOwner(c) => {
-                    let v = board[c as usize];
+                    let v = board[c.index()];
                     if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_owner(v, mover));
+                        set(board, &mut m.changes, c.cell(), piece::with_owner(v, mover));
                     }
                 }
-                Action::Create(c, pc) => set(board, &mut m.changes, c, pc),
+                Action::Create(c, pc) => set(board, &mut m.changes, c.cell(), pc),
                 Action::SetAttr(c, a, val) => {
-                    let v = board[c as usize];
+                    let v = board[c.index()];
                     if v != 0 {
-                        set(board, &mut m.changes, c, piece::with_attr(v, a, val));
+                        set(board, &mut m.changes, c.cell(), piece::with_attr(v, a, val));
                     }
                 }
             }
         }
         for c in m.changes.iter().rev() {
-            board[c.cell as usize] = c.old;
+            board[c.cell.index()] = c.old;
         }
         m.notes.push(MoveNote {
             ty: piece::ty(piece_v),
@@ -214,7 +215,7 @@ impl Scratch {
 struct Add {
     moving: Moving,
     /// The landing square of the moving piece.
-    dest: u32,
+    dest: PositionId,
     /// The piece stays on its origin (`add-copy`).
     copy: bool,
     /// The move type of the continuation (`add-partial`), or [`MoveType::NONE`].

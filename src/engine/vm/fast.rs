@@ -11,7 +11,7 @@
 use super::interp::Resume;
 use super::{Moving, Scratch};
 use crate::engine::{MoveList, Tables};
-use crate::model::{Block, NONE, Op, Pred, Target, piece};
+use crate::model::{Block, Op, PositionId, Pred, Target, piece};
 
 /// A predicate on the current square that [`Scratch::run`]'s fast path evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,8 +97,8 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
 }
 
 impl Scratch {
-    /// Runs the block `b` for `piece` starting on `start`. `from` is the origin ([`NONE`]
-    /// for a drop). Emits moves into `out`, or in attack mode (`out` = `None`) returns true
+    /// Runs the block `b` for `piece` starting on `start`. `from` is the origin
+    /// ([`PositionId::NONE`] for a drop). Emits moves into `out`, or in attack mode (`out` = `None`) returns true
     /// as soon as some `add` would capture on the attack target.
     ///
     /// Normal runs queue their work in `frames[0]`, attack runs in `frames[1]`: an attack
@@ -114,9 +114,9 @@ impl Scratch {
         &mut self,
         t: &Tables,
         b: &Block,
-        start: u32,
+        start: PositionId,
         piece: u32,
-        from: u32,
+        from: PositionId,
         mut out: Option<&mut MoveList>,
     ) -> bool {
         // Most blocks (and most runs of the others) use only steps, simple tests, jumps
@@ -124,7 +124,7 @@ impl Scratch {
         // in `Tables::fast`, without setting up the full interpreter; at the first other
         // instruction the full interpreter resumes in the same state (the mark is still on
         // `start`, `to` unset, no flag set, nothing queued).
-        let links = &t.links[self.mover as usize][..];
+        let links = &t.links[self.mover.index()][..];
         let mut pc = b.start as usize;
         let mut pos = start;
         let mut acc = false;
@@ -132,8 +132,8 @@ impl Scratch {
         loop {
             match t.fast[pc] {
                 FastOp::Step(s) => {
-                    pos = links[pos as usize * t.width + s as usize];
-                    if pos == NONE {
+                    pos = links[pos.index() * t.width + s as usize];
+                    if pos.is_none() {
                         return false;
                     }
                     pc += 1;
@@ -150,8 +150,7 @@ impl Scratch {
                     pc += 1;
                 }
                 FastOp::InZone(z, negate) => {
-                    acc =
-                        t.model.zone_sets[self.mover as usize][z as usize].contains(pos) != negate;
+                    acc = t.model.zone_sets[self.mover.index()][z as usize].contains(pos) != negate;
                     pc += 1;
                 }
                 FastOp::Verify => {
@@ -215,13 +214,13 @@ impl Scratch {
 
     /// Evaluates a [`SimplePred`] on `pos` of the frozen board.
     #[inline(always)]
-    fn simple_test(&self, t: &Tables, pred: SimplePred, pos: u32) -> bool {
-        let v = self.board[pos as usize];
+    fn simple_test(&self, t: &Tables, pred: SimplePred, pos: PositionId) -> bool {
+        let v = self.board[pos.index()];
         match pred {
             SimplePred::Empty => v == 0,
             SimplePred::Friend => v != 0 && piece::owner(v) == self.mover,
             SimplePred::Enemy => {
-                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v).index()]
             }
         }
     }

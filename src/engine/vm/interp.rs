@@ -14,15 +14,15 @@
 use super::{Action, Moving, Regs, Scratch};
 use crate::engine::scan::Scan;
 use crate::engine::{MoveList, Tables};
-use crate::model::{MoveType, NONE, Op, PieceTypeId, Pred, Target, piece};
+use crate::model::{MoveType, NONE, Op, PieceTypeId, PlayerId, PositionId, Pred, Target, piece};
 
 /// Where the fast path hands a run over to the full interpreter: the instruction, the
 /// square the mark is on (where the run started), the current square, the accumulator and
 /// the `while` steps taken so far.
 pub(super) struct Resume {
     pub pc: usize,
-    pub start: u32,
-    pub pos: u32,
+    pub start: PositionId,
+    pub pos: PositionId,
     pub acc: bool,
     pub steps: u32,
 }
@@ -53,7 +53,7 @@ impl Scratch {
         let k = usize::from(out.is_none());
         self.frames[k].clear();
         let code = &t.model.code[..];
-        let mover = self.mover as usize;
+        let mover = self.mover.index();
         let links = &t.links[mover][..];
         let w = t.width;
         let mut pc = pc;
@@ -63,12 +63,12 @@ impl Scratch {
             flags: 0,
             piece,
         };
-        let mut to = NONE;
+        let mut to = PositionId::NONE;
         loop {
             match code[pc] {
                 Op::Step(s) => {
-                    let n = links[r.pos as usize * w + s as usize];
-                    if n == NONE {
+                    let n = links[r.pos.index() * w + s as usize];
+                    if n.is_none() {
                         return false;
                     }
                     r.pos = n;
@@ -110,7 +110,7 @@ impl Scratch {
                     }
                 }
                 op @ Op::Add { .. } => {
-                    let dest = if to != NONE { to } else { r.pos };
+                    let dest = if !to.is_none() { to } else { r.pos };
                     match out.as_deref_mut() {
                         None => {
                             let target = self.attack_target;
@@ -161,7 +161,7 @@ impl Scratch {
                 Op::Back => r.pos = r.mark,
                 Op::SetTo => to = r.pos,
                 Op::From => {
-                    let v = self.board[r.pos as usize];
+                    let v = self.board[r.pos.index()];
                     if v == 0 {
                         return false;
                     }
@@ -170,17 +170,17 @@ impl Scratch {
                     r.piece = v;
                 }
                 Op::Cascade => {
-                    let dest = if to != NONE { to } else { r.pos };
+                    let dest = if !to.is_none() { to } else { r.pos };
                     if piece != 0 {
                         self.frames[k].cascades.push((from, dest, piece));
                     }
                     // The new moving piece is whatever stands here (possibly nothing until
                     // a `from` picks one up).
-                    let v = self.board[r.pos as usize];
+                    let v = self.board[r.pos.index()];
                     from = r.pos;
                     piece = v;
                     r.piece = v;
-                    to = NONE;
+                    to = PositionId::NONE;
                 }
                 Op::Go(g) => {
                     use crate::model::code::GoWhere;
@@ -191,7 +191,7 @@ impl Scratch {
                         GoWhere::LastTo => self.last_to,
                         GoWhere::Mark => r.mark,
                     };
-                    if p == NONE {
+                    if p.is_none() {
                         return false;
                     }
                     r.pos = p;
@@ -218,7 +218,7 @@ impl Scratch {
                 }
                 Op::Create { owner, ty, target } => {
                     if let Some(c) = resolve(links, w, r.pos, target) {
-                        let owner = if owner == NONE { self.mover } else { owner };
+                        let owner = if owner.is_none() { self.mover } else { owner };
                         // A type left out is the moving piece's (nothing to copy: no piece).
                         let ty = if !ty.is_none() {
                             ty
@@ -265,9 +265,13 @@ impl Scratch {
     /// Returns the scan's net effect on the move flags as (mask, values). An attack run
     /// (`actions` false) needs the flags alone, and neither reads nor fills the cache: it
     /// may run with a ghost piece on the attacked square, which the cache does not see.
-    fn cached_scan(&mut self, t: &Tables, si: u32, pos: u32, actions: bool) -> (u64, u64) {
+    fn cached_scan(&mut self, t: &Tables, si: u32, pos: PositionId, actions: bool) -> (u64, u64) {
         let scan = t.scans.list[si as usize];
-        let start = if scan.start != NONE { scan.start } else { pos };
+        let start = if !scan.start.is_none() {
+            scan.start
+        } else {
+            pos
+        };
         let mover = self.mover;
         let key = scan.key;
         let hit = if actions {
@@ -282,13 +286,13 @@ impl Scratch {
             Some(e) => e,
             None => {
                 let begin = self.scan_store.len() as u32;
-                let links = &t.links[mover as usize][..];
+                let links = &t.links[mover.index()][..];
                 let w = t.width;
                 let mut p = start;
                 let mut flags = (0u64, 0u64);
                 loop {
-                    p = links[p as usize * w + scan.slot as usize];
-                    if p == NONE {
+                    p = links[p.index() * w + scan.slot as usize];
+                    if p.is_none() {
                         break;
                     }
                     self.scan_body(t, links, &scan, p, pos, &mut flags);
@@ -325,10 +329,10 @@ impl Scratch {
     fn scan_body(
         &mut self,
         t: &Tables,
-        links: &[u32],
+        links: &[PositionId],
         scan: &Scan,
-        pos: u32,
-        mark: u32,
+        pos: PositionId,
+        mark: PositionId,
         flags: &mut (u64, u64),
     ) {
         let code = &t.model.code[..];
@@ -373,7 +377,7 @@ impl Scratch {
                     resolve(links, w, pos, tg).map(|c| Action::ChangeType(c, ty))
                 }
                 Op::Create { owner, ty, target } => resolve(links, w, pos, target).map(|c| {
-                    let owner = if owner == NONE { self.mover } else { owner };
+                    let owner = if owner.is_none() { self.mover } else { owner };
                     let pc = piece::make(ty, owner, t.model.piece_types[ty.index()].attrs);
                     Action::Create(c, pc)
                 }),
@@ -405,7 +409,7 @@ impl Scratch {
     fn test(
         &mut self,
         t: &Tables,
-        links: &[u32],
+        links: &[PositionId],
         pred: Pred,
         target: Target,
         r: &Regs,
@@ -413,24 +417,24 @@ impl Scratch {
     ) -> bool {
         let c = match target {
             Target::Here => r.pos,
-            Target::Dir(s) => links[r.pos as usize * t.width + s as usize],
+            Target::Dir(s) => links[r.pos.index() * t.width + s as usize],
             Target::Pos(p) => p,
         };
-        if c == NONE {
+        if c.is_none() {
             return false;
         }
-        let v = self.board[c as usize];
+        let v = self.board[c.index()];
         match pred {
             Pred::Empty => v == 0,
             Pred::Friend => v != 0 && piece::owner(v) == self.mover,
             Pred::Enemy => {
-                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && !t.neutral[piece::owner(v).index()]
             }
             Pred::Neutral => {
-                v != 0 && piece::owner(v) != self.mover && t.neutral[piece::owner(v) as usize]
+                v != 0 && piece::owner(v) != self.mover && t.neutral[piece::owner(v).index()]
             }
             Pred::Piece(ty) => v != 0 && piece::ty(v) == ty,
-            Pred::InZone(z) => t.model.zone_sets[self.mover as usize][z as usize].contains(c),
+            Pred::InZone(z) => t.model.zone_sets[self.mover.index()][z as usize].contains(c),
             Pred::Position(p) => c == p,
             Pred::OnBoard => true,
             Pred::Marked => c == r.mark,
@@ -452,7 +456,8 @@ impl Scratch {
                 } else {
                     // Defended: attacked by the mover's side as if an opponent stood there.
                     let opp = (0..t.model.players.len() as u32)
-                        .find(|&p| p != self.mover && !t.neutral[p as usize])
+                        .map(PlayerId::new)
+                        .find(|&p| p != self.mover && !t.neutral[p.index()])
                         .unwrap_or(self.mover);
                     let ghost = piece::make(ghost_ty, opp, 0);
                     self.attacked_by_others(t, c, opp, ghost)
@@ -470,11 +475,11 @@ impl Scratch {
 }
 
 #[inline]
-fn resolve(links: &[u32], w: usize, pos: u32, t: Target) -> Option<u32> {
+fn resolve(links: &[PositionId], w: usize, pos: PositionId, t: Target) -> Option<PositionId> {
     let c = match t {
         Target::Here => pos,
-        Target::Dir(s) => links[pos as usize * w + s as usize],
+        Target::Dir(s) => links[pos.index() * w + s as usize],
         Target::Pos(p) => p,
     };
-    (c != NONE).then_some(c)
+    (!c.is_none()).then_some(c)
 }

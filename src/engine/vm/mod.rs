@@ -23,17 +23,17 @@ mod interp;
 pub(crate) use fast::{FastOp, fast_ops};
 
 use super::{Move, State, Tables};
-use crate::model::{MoveType, NONE, PieceTypeId, piece};
+use crate::model::{MoveType, PieceTypeId, PlayerId, PositionId, piece};
 
 /// A queued action of one block run.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Action {
-    Capture(u32),
-    Flip(u32),
-    ChangeOwner(u32),
-    ChangeType(u32, PieceTypeId),
-    Create(u32, u32),
-    SetAttr(u32, u32, bool),
+    Capture(PositionId),
+    Flip(PositionId),
+    ChangeOwner(PositionId),
+    ChangeType(PositionId, PieceTypeId),
+    Create(PositionId, u32),
+    SetAttr(PositionId, u32, bool),
 }
 
 /// Queued work of one block run.
@@ -41,9 +41,9 @@ pub(crate) enum Action {
 pub(crate) struct Frame {
     pub actions: Vec<Action>,
     /// Earlier movements of a cascading block: (from, to, piece).
-    pub cascades: Vec<(u32, u32, u32)>,
+    pub cascades: Vec<(PositionId, PositionId, u32)>,
     /// Position flags set to true: (flag, position).
-    pub posflags: Vec<(u32, u32)>,
+    pub posflags: Vec<(u32, PositionId)>,
 }
 
 impl Frame {
@@ -56,18 +56,19 @@ impl Frame {
 
 /// Per-run registers handed to [`Scratch::test`].
 pub(crate) struct Regs {
-    pub pos: u32,
-    pub mark: u32,
+    pub pos: PositionId,
+    pub mark: PositionId,
     pub flags: u64,
     pub piece: u32,
 }
 
-/// The moving piece of a run: what `add` moves, from where ([`NONE`] for a drop), under
+/// The moving piece of a run: what `add` moves, from where ([`PositionId::NONE`] for a
+/// drop), under
 /// the block's move type.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Moving {
     pub piece: u32,
-    pub from: u32,
+    pub from: PositionId,
     pub move_type: MoveType,
 }
 
@@ -76,12 +77,12 @@ pub(crate) struct Scratch {
     /// Working copy of the state's cells (frozen while a block runs).
     pub board: Vec<u32>,
     /// The player whose pieces, zones and symmetry are in use.
-    pub mover: u32,
-    pub last_from: u32,
-    pub last_to: u32,
+    pub mover: PlayerId,
+    pub last_from: PositionId,
+    pub last_to: PositionId,
     /// `frames[0]`: normal runs, `frames[1]`: attack runs.
     pub frames: [Frame; 2],
-    pub attack_target: u32,
+    pub attack_target: PositionId,
     /// Only blocks of this move type attack ([`MoveType::NONE`]: all), for
     /// `(attacked? MOVE-TYPE)`.
     pub attack_move_type: MoveType,
@@ -98,11 +99,11 @@ impl Scratch {
     pub(crate) fn new(t: &Tables) -> Scratch {
         Scratch {
             board: vec![0; t.model.num_cells()],
-            mover: 0,
-            last_from: NONE,
-            last_to: NONE,
+            mover: PlayerId::new(0),
+            last_from: PositionId::NONE,
+            last_to: PositionId::NONE,
             frames: Default::default(),
-            attack_target: NONE,
+            attack_target: PositionId::NONE,
             attack_move_type: MoveType::NONE,
             in_attack: false,
             loop_budget: 10_000,
@@ -133,7 +134,7 @@ impl Scratch {
     pub(crate) fn apply(&mut self, m: &Move) {
         self.board_changed();
         for c in &m.changes {
-            self.board[c.cell as usize] = c.new;
+            self.board[c.cell.index()] = c.new;
         }
     }
 
@@ -141,7 +142,7 @@ impl Scratch {
     pub(crate) fn revert(&mut self, m: &Move) {
         self.board_changed();
         for c in m.changes.iter().rev() {
-            self.board[c.cell as usize] = c.old;
+            self.board[c.cell.index()] = c.old;
         }
     }
 
@@ -150,22 +151,23 @@ impl Scratch {
     pub(crate) fn attacked_by_others(
         &mut self,
         t: &Tables,
-        sq: u32,
-        defender: u32,
+        sq: PositionId,
+        defender: PlayerId,
         ghost: u32,
     ) -> bool {
-        let was_empty = self.board[sq as usize] == 0;
+        let was_empty = self.board[sq.index()] == 0;
         if was_empty {
-            self.board[sq as usize] = ghost;
+            self.board[sq.index()] = ghost;
         }
         let mut found = false;
-        for cell in 0..t.model.num_positions() as u32 {
-            let v = self.board[cell as usize];
+        for i in 0..t.model.num_positions() {
+            let v = self.board[i];
+            let cell = PositionId::new(i as u32);
             if v == 0 {
                 continue;
             }
             let o = piece::owner(v);
-            if o == defender || t.neutral[o as usize] {
+            if o == defender || t.neutral[o.index()] {
                 continue;
             }
             if self.piece_attacks(t, cell, v, sq) {
@@ -174,13 +176,19 @@ impl Scratch {
             }
         }
         if was_empty {
-            self.board[sq as usize] = 0;
+            self.board[sq.index()] = 0;
         }
         found
     }
 
     /// True when the piece `v` on `cell` (moving for its owner) could capture on `sq`.
-    pub(crate) fn piece_attacks(&mut self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
+    pub(crate) fn piece_attacks(
+        &mut self,
+        t: &Tables,
+        cell: PositionId,
+        v: u32,
+        sq: PositionId,
+    ) -> bool {
         let o = piece::owner(v);
         let saved_mover = self.mover;
         let saved_target = self.attack_target;
@@ -212,7 +220,7 @@ impl Scratch {
 
     /// True when some block of the piece `v` on `cell` might capture on `sq` (always true
     /// without a reach table).
-    pub(crate) fn may_attack(&self, t: &Tables, cell: u32, v: u32, sq: u32) -> bool {
+    pub(crate) fn may_attack(&self, t: &Tables, cell: PositionId, v: u32, sq: PositionId) -> bool {
         match &t.reach {
             None => true,
             Some(r) => r.may_reach_type(piece::owner(v), piece::ty(v).get(), cell, sq),

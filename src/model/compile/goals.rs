@@ -64,7 +64,7 @@ fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &Setup) {
                         .iter()
                         .filter(|&&(_, pc)| {
                             occupants.iter().any(|o| {
-                                owned(o, p, piece::owner(pc))
+                                owned(o, p, piece::owner(pc).get())
                                     && (o.types.is_empty() || o.types.contains(&piece::ty(pc)))
                             })
                         })
@@ -74,7 +74,7 @@ fn fix_absolute(c: &mut GoalCond, players: &[u32], setup: &Setup) {
                         .iter()
                         .filter(|&&(hp, t, _)| {
                             occupants.iter().any(|o| {
-                                owned(o, p, hp)
+                                owned(o, p, hp.get())
                                     && (o.types.is_empty()
                                         || o.types.contains(&PieceTypeId::new(t)))
                             })

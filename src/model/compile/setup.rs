@@ -5,7 +5,7 @@ use super::Ctx;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::board::Board;
 use crate::model::names::Names;
-use crate::model::{PieceType, PieceTypeId, piece};
+use crate::model::{PieceType, PieceTypeId, PlayerId, PositionId, piece};
 use crate::syntax::Node;
 use crate::text::name_suggestion;
 
@@ -13,9 +13,9 @@ use crate::text::name_suggestion;
 #[derive(Default)]
 pub(super) struct Setup {
     /// Pieces on the board: (position, packed piece).
-    pub on_board: Vec<(u32, u32)>,
+    pub on_board: Vec<(PositionId, u32)>,
     /// Pieces in hand: (player, type, count).
-    pub in_hand: Vec<(u32, u32, u32)>,
+    pub in_hand: Vec<(PlayerId, u32, u32)>,
 }
 
 impl Setup {
@@ -45,7 +45,7 @@ pub(super) fn board_setup(
         let Some(pname) = pl.head().or_else(|| pl.items.first().and_then(Node::word)) else {
             continue;
         };
-        let Some(&p) = names.players.get(pname) else {
+        let Some(p) = names.players.get(pname).map(|&p| PlayerId::new(p)) else {
             cx.diags.push(
                 Diagnostic::error(
                     codes::UNKNOWN_PLAYER,

@@ -5,7 +5,7 @@ use super::Ctx;
 use super::pieces::unknown_move_type;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::code::Compiler;
-use crate::model::{Player, Turn};
+use crate::model::{Player, PlayerId, Turn};
 use crate::syntax::Node;
 
 /// Reads the last `turn-order` section (each player in turn when there is none): returns the
@@ -32,7 +32,7 @@ pub(super) fn turn_order(
             let Some(pname) = ws.first().and_then(|n| n.word()) else {
                 continue;
             };
-            let Some(&p) = compiler.names.players.get(pname) else {
+            let Some(p) = compiler.names.players.get(pname).map(|&p| PlayerId::new(p)) else {
                 cx.diags.push(
                     Diagnostic::error(
                         codes::UNKNOWN_PLAYER,
@@ -50,7 +50,7 @@ pub(super) fn turn_order(
             for wn in &ws[1..] {
                 let w = wn.word().unwrap_or("");
                 match compiler.names.players.get(w) {
-                    Some(&q) => turn.pieces_of = q,
+                    Some(&q) => turn.pieces_of = PlayerId::new(q),
                     None => {
                         if !compiler.declared_move_types().contains(w) {
                             cx.soft.push(unknown_move_type(
@@ -80,6 +80,7 @@ pub(super) fn turn_order(
     }
     if turns.is_empty() {
         turns = (0..players.len() as u32)
+            .map(PlayerId::new)
             .map(|p| Turn {
                 player: p,
                 pieces_of: p,
