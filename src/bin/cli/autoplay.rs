@@ -328,29 +328,38 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let mut proto = EngineGame::new(model);
     proto.engine.repetition = rule;
     // A book line `variant: SPEC` starts from that variant's position.
-    let setup_variant = |spec: &str| -> Result<EngineGame, String> {
-        let v = match resolve_player(spec, &opts).map_err(|e| e.to_string())? {
-            Player::Rules(v) => v,
-            Player::Axiom(_) => {
-                return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
-            }
-        };
-        if !same_rules_but_setup(&pa, &v) {
-            return Err(format!(
-                "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
-                v.title, pa.spec
-            ));
-        }
-        let mut g = EngineGame::new(compile(&v)?);
-        g.engine.repetition = rule;
-        Ok(g)
-    };
+    let setup_variant = |spec: &str| setup_variant_game(spec, &opts, &pa, rule);
     let book = opening_book(&a, &proto, setup_variant)?;
     let sides = [Side::zrf(&pa), Side::zrf(&pb)];
     let conduct = Conduct { book, adjudication };
     play(
         a, proto, sides, goalless, shard, expects, sprt, repetition, conduct,
     )
+}
+
+/// The start position of a book line `variant: SPEC`: that variant of `player`'s rules,
+/// which may differ from them only in its `board-setup`.
+pub(crate) fn setup_variant_game(
+    spec: &str,
+    opts: &ResolveOptions,
+    player: &PlayerSpec,
+    rule: dagaz::engine::RepetitionRule,
+) -> Result<EngineGame, String> {
+    let v = match resolve_player(spec, opts).map_err(|e| e.to_string())? {
+        Player::Rules(v) => v,
+        Player::Axiom(_) => {
+            return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
+        }
+    };
+    if !same_rules_but_setup(player, &v) {
+        return Err(format!(
+            "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
+            v.title, player.spec
+        ));
+    }
+    let mut g = EngineGame::new(compile(&v)?);
+    g.engine.repetition = rule;
+    Ok(g)
 }
 
 /// How the games of a run start and may be ended early.
@@ -474,6 +483,38 @@ fn zrf_axiom(p: &PlayerSpec) -> Option<Result<(PathBuf, PathBuf), String>> {
     }
     dagaz::axiom::program::zrf_engine_variant(&p.game.form, &p.title, Path::new(&p.source))
         .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
+}
+
+/// The progress bar of a run of `todo` games, on stderr when it is a terminal.
+pub(crate) fn progress_bar(todo: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(todo),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP set [`STOP`]; a second one quits at once (exit 130). ctrlc
+/// gives one portable handler (Unix signals and the Windows console) without unsafe code.
+pub(crate) fn stop_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: stopping the games in progress, recorded as interrupted (Ctrl-C again to quit now)"
+        );
+    });
 }
 
 /// Plays the match and reports it (everything after the players are known).
@@ -607,30 +648,8 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.summary_only = true;
     cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
-    let bar = ProgressBar::with_draw_target(
-        Some(todo),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    // ctrlc: one portable handler (Unix signals and the Windows console) without unsafe
-    // code; a second Ctrl-C quits at once.
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\ninterrupted: stopping the games in progress, recorded as interrupted (Ctrl-C again to quit now)"
-        );
-    });
+    let bar = progress_bar(todo);
+    stop_on_signals();
     // The games file is opened, locked and filled with the resumed games before the first
     // game, so that a bad path fails at once and a kill loses only games in progress.
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());

@@ -4,7 +4,7 @@
 
 use super::{
     Args, Conduct, GamesFile, STOP, Side, compile, no_setup_variants, opening_book, program_ai,
-    zrf_axiom,
+    progress_bar, setup_variant_game, stop_on_signals, zrf_axiom,
 };
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
@@ -12,7 +12,7 @@ use dagaz::axiom::{AxiomGame, Program};
 use dagaz::stats::ratings::{PairTally, TournamentSummary, human as tournament_text};
 use dagaz::stats::{Accumulator, human};
 use dagaz::tournament::adjudication::AdjudicationSpec;
-use dagaz::tournament::openings::{OpeningBook, same_rules_but_setup};
+use dagaz::tournament::openings::OpeningBook;
 use dagaz::tournament::record::{
     GameRecord, GameResult, Repetition, RunIdentity, RunSettings, Tournament, read_run,
     settings_difference,
@@ -20,8 +20,6 @@ use dagaz::tournament::record::{
 use dagaz::tournament::resolve::ResolveOptions;
 use dagaz::tournament::round_robin::{self, Pairing, Schedule};
 use dagaz::tournament::spec::{Player, PlayerSpec, resolve_player, same_rules};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -157,23 +155,7 @@ pub(super) fn run(
     let mut proto = EngineGame::new(model);
     proto.engine.repetition = rule;
     // A book line `variant: SPEC` starts from that variant's position.
-    let setup_variant = |spec: &str| -> Result<EngineGame, String> {
-        let v = match resolve_player(spec, &opts).map_err(|e| e.to_string())? {
-            Player::Rules(v) => v,
-            Player::Axiom(_) => {
-                return Err(format!("`{spec}` is an Axiom program, not a ZRF variant"));
-            }
-        };
-        if !same_rules_but_setup(first, &v) {
-            return Err(format!(
-                "`{spec}` (\"{}\") is not a start position of `{}`: its rules differ in more than the board-setup",
-                v.title, first.spec
-            ));
-        }
-        let mut g = EngineGame::new(compile(&v)?);
-        g.engine.repetition = rule;
-        Ok(g)
-    };
+    let setup_variant = |spec: &str| setup_variant_game(spec, &opts, first, rule);
     let (book, book_setting) = opening_book(&a, &proto, setup_variant)?;
     let sides = specs.iter().map(Side::zrf).collect();
     let pairs = schedule.pairs().len();
@@ -282,28 +264,8 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
     cfg.adjudication = adjudication;
     let todo = schedule.games_to_play(shard, &cfg.skip);
-    let bar = ProgressBar::with_draw_target(
-        Some(todo),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\ninterrupted: stopping the games in progress, recorded as interrupted (Ctrl-C again to quit now)"
-        );
-    });
+    let bar = progress_bar(todo);
+    stop_on_signals();
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous, a.no_timing))
