@@ -736,12 +736,21 @@ fn bad_ai_parts_are_explained() {
         "random takes no settings",
     );
     fails("ur-randm@random", "ur", "did you mean: ur-random");
-    let race = axiom_fixture("race").join("Race.4th@alphabeta");
-    fails(
-        &race.to_string_lossy(),
-        &race.to_string_lossy(),
-        "plays with its own engines",
-    );
+    // dagaz's searching AIs play Axiom programs too (against the program's own engines).
+    let race = axiom_fixture("race");
+    let out = dagaz()
+        .arg("autoplay")
+        .arg(race.join("Race-[random].4th@mcts:playouts=40"))
+        .arg(race.join("Race-[random].4th"))
+        .args(["-n", "4", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["summary"]["errors"], 0, "{v}");
+    assert!(v["ai"][0].as_str().unwrap().starts_with("mcts"), "{v}");
 }
 
 /// One resolver for every subcommand: bundled games by name, bundled variants by slug,

@@ -213,13 +213,6 @@ pub fn resolve_player(spec: &str, opts: &ResolveOptions) -> Result<Player, SpecE
                 p.title
             )));
         }
-        if p.has_engine() && !matches!(ai.kind, AiKind::Program | AiKind::Random | AiKind::First) {
-            return Err(SpecError::Ai(format!(
-                "`{spec}`: \"{}\" is played through its Axiom program, with the program's own engines (`@program`, the default), or `@random` or `@first`; dagaz's `{}` plays ZRF rules",
-                p.title,
-                ai.kind.name()
-            )));
-        }
         p.ai = ai.apply(&p.ai);
     }
     Ok(Player::Rules(p))
@@ -245,17 +238,10 @@ fn axiom_player(
     let program = Program::load(path, None)
         .map_err(|e| SpecError::Invalid(format!("`{}` cannot be played: {e}", path.display())))?;
     let config = match &ai {
-        Some(a) if a.kind == AiKind::Program => a.apply(&AiConfig::default()),
-        // As Axiom's `{random}` and `{first}` engines do.
-        Some(a) if matches!(a.kind, AiKind::Random | AiKind::First) => {
-            a.apply(&AiConfig::default())
-        }
-        Some(a) => {
-            return Err(SpecError::Ai(format!(
-                "`{spec}`: an Axiom program plays with its own engines (`@program`, the default: its `{{players}}` and `OnEvaluate`), or `@random` or `@first`; dagaz's `{}` plays ZRF rules",
-                a.kind.name()
-            )));
-        }
+        // `@program`, `@random` and `@first` play as Axiom's own, `{random}` and `{first}`
+        // engines do; dagaz's searching AIs play through make/unmake with dagaz's
+        // evaluation (material: the program's pieces have no zones or directions for it).
+        Some(a) => a.apply(&AiConfig::default()),
         None => AiConfig {
             kind: AiKind::Program,
             ..AiConfig::default()
@@ -411,11 +397,12 @@ mod tests {
         };
         assert_eq!(p.ai.kind, AiKind::Random);
         assert_eq!(describe_program(&p.program, None), "program (first)");
-        let e = resolve_player(&spec("Race.4th@mcts"), &opts).err().unwrap();
-        assert!(
-            matches!(&e, SpecError::Ai(m) if m.contains("plays with its own engines")),
-            "{e}"
-        );
+        let Player::Axiom(p) = resolve_player(&spec("Race.4th@mcts:playouts=50"), &opts).unwrap()
+        else {
+            panic!("an Axiom program");
+        };
+        assert_eq!(p.ai.kind, AiKind::Mcts);
+        assert_eq!(p.ai.limits.playouts, Some(50));
         let e = resolve_player(&spec("Race.4th:x"), &opts).err().unwrap();
         assert!(e.message().contains("is one variant"), "{e}");
         assert!(
