@@ -329,22 +329,6 @@ fn random_plies<G: Game>(start: &G, k: u32, rng: &mut Rng, buf: &mut G::Moves) -
     cut
 }
 
-/// True when `start` plays the same rules as `player` except for its start position
-/// (`board-setup`), so that it can give a book line's start position. Titles, descriptive
-/// texts and `ai …` options are set aside as [`super::spec::same_rules`] does.
-pub fn same_rules_but_setup(
-    player: &super::spec::PlayerSpec,
-    start: &super::spec::PlayerSpec,
-) -> bool {
-    let forms = |p: &super::spec::PlayerSpec| -> Vec<crate::syntax::Node> {
-        super::spec::rules_forms(&p.game.form)
-            .into_iter()
-            .filter(|n| n.head() != Some("board-setup"))
-            .collect()
-    };
-    crate::syntax::tree::same_forms(&forms(player), &forms(start))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -313,6 +313,19 @@ pub fn same_rules(a: &PlayerSpec, b: &PlayerSpec) -> bool {
     crate::syntax::tree::same_forms(&rules_forms(&a.game.form), &rules_forms(&b.game.form))
 }
 
+/// True when `start` plays the same rules as `player` except for its start position
+/// (`board-setup`), so that it can give a book line's start position. Titles, descriptive
+/// texts and `ai …` options are set aside as [`same_rules`] does.
+pub fn same_rules_but_setup(player: &PlayerSpec, start: &PlayerSpec) -> bool {
+    let forms = |p: &PlayerSpec| -> Vec<crate::syntax::Node> {
+        rules_forms(&p.game.form)
+            .into_iter()
+            .filter(|n| n.head() != Some("board-setup"))
+            .collect()
+    };
+    crate::syntax::tree::same_forms(&forms(player), &forms(start))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

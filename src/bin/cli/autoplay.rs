@@ -9,12 +9,14 @@ use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
 use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::adjudication::AdjudicationSpec;
-use dagaz::tournament::openings::{Opening, OpeningBook, parse_book, same_rules_but_setup};
+use dagaz::tournament::openings::{Opening, OpeningBook, parse_book};
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
 };
 use dagaz::tournament::resolve::ResolveOptions;
-use dagaz::tournament::spec::{Player, PlayerSpec, describe_program, resolve_player, same_rules};
+use dagaz::tournament::spec::{
+    Player, PlayerSpec, describe_program, resolve_player, same_rules, same_rules_but_setup,
+};
 use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
