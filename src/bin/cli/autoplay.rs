@@ -506,6 +506,24 @@ pub(crate) fn progress_bar(todo: u64) -> ProgressBar {
     bar
 }
 
+/// After each game: advances the bar and appends the record to the games file; a failed
+/// write stops the run (the first error is kept in `write_error`).
+fn game_done(
+    bar: &ProgressBar,
+    games_file: Option<&GamesFile>,
+    write_error: &Mutex<Option<String>>,
+    r: &GameRecord,
+) {
+    bar.inc(1);
+    if let Some(Err(e)) = games_file.map(|f| f.append(r)) {
+        STOP.store(true, Ordering::SeqCst);
+        write_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(e);
+    }
+}
+
 /// Ctrl-C, SIGTERM and SIGHUP set [`STOP`]; a second one quits at once (exit 130). ctrlc
 /// gives one portable handler (Unix signals and the Windows console) without unsafe code.
 pub(crate) fn stop_on_signals() {
@@ -677,16 +695,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         None => Vec::new(),
     };
     let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_done = |r: &GameRecord| {
-        bar.inc(1);
-        if let Some(Err(e)) = games_file.as_ref().map(|f| f.append(r)) {
-            STOP.store(true, Ordering::SeqCst);
-            write_error
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    };
+    let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
     let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {

@@ -3,8 +3,8 @@
 //! summaries, a crosstable and joint Elo ratings.
 
 use super::{
-    Args, Conduct, GamesFile, STOP, Side, compile, no_setup_variants, opening_book, program_ai,
-    progress_bar, setup_variant_game, stop_on_signals, zrf_axiom,
+    Args, Conduct, GamesFile, STOP, Side, compile, game_done, no_setup_variants, opening_book,
+    program_ai, progress_bar, setup_variant_game, stop_on_signals, zrf_axiom,
 };
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
@@ -22,7 +22,6 @@ use dagaz::tournament::round_robin::{self, Pairing, Schedule};
 use dagaz::tournament::spec::{Player, PlayerSpec, resolve_player, same_rules};
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 
 /// Runs a round robin or gauntlet: resolves the players, builds the game of every
 /// pairing, and plays. `checks`: `--expect-score` or `--sprt` were given (refused: they
@@ -272,16 +271,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         .transpose()?;
     drop(previous);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_done = |r: &GameRecord| {
-        bar.inc(1);
-        if let Some(Err(e)) = games_file.as_ref().map(|f| f.append(r)) {
-            STOP.store(true, Ordering::SeqCst);
-            write_error
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    };
+    let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
     let configs: Vec<_> = sides.iter().map(|s| s.ai.clone()).collect();
     let outcome = round_robin::run(schedule, &configs, &pairings, &cfg, &STOP, &on_done)?;
     bar.finish_and_clear();
