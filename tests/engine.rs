@@ -808,3 +808,66 @@ fn attack_pruning_never_changes_the_legal_moves() {
     assert!(games >= 50, "only {games} corpus games with attack pruning");
     assert!(positions >= 2_000, "only {positions} positions compared");
 }
+
+/// The incremental goal checks (goal counters updated by make and unmake) against the full
+/// re-evaluation of every goal: random playouts of every corpus game with a board-local goal
+/// (`relative-config`, `absolute-config`, piece counts), where every position reached and
+/// up to 6 positions one move further (made, compared, unmade) must have the counters
+/// recomputed from the cells and the reference outcome.
+#[test]
+fn incremental_goals_match_the_reference() {
+    let (mut games, mut positions, mut decided) = (0usize, 0usize, 0usize);
+    let mut check = |e: &mut Engine, s: &State, what: &str| {
+        assert!(e.goal_counts_consistent(s), "{what}: goal counters");
+        let fast = e.outcome(s);
+        assert_eq!(fast, e.outcome_reference(s), "{what}: outcome");
+        positions += 1;
+        decided += usize::from(fast.is_some_and(|o| o.goal.is_some()));
+    };
+    for path in common::corpus_files() {
+        let rel = common::corpus_rel(&path);
+        let loaded = load_path(&path, &rel, Limits::default()).expect("readable");
+        if loaded.has_errors() {
+            continue;
+        }
+        for g in &loaded.games {
+            let Ok(m) = Model::compile(g) else { continue };
+            let mut e = Engine::new(m);
+            e.budget.chain_nodes = 20_000;
+            if e.initial_state().goal_counts().is_empty() {
+                continue;
+            }
+            games += 1;
+            for seed in 0..2u64 {
+                let mut rng = Rng::new(seed);
+                let mut s = e.initial_state();
+                let mut list = MoveList::new();
+                for ply in 0..120 {
+                    let what = format!("{rel} / {} ply {ply} seed {seed}", g.title);
+                    check(&mut e, &s, &what);
+                    e.legal_moves(&s, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    for _ in 0..list.len().min(6) {
+                        let m = list.get(rng.below(list.len())).unwrap().clone();
+                        let u = e.make(&mut s, &m);
+                        let what = format!("{what} after {}", e.notation(&m));
+                        check(&mut e, &s, &what);
+                        e.unmake(&mut s, &m, u);
+                    }
+                    let m = list.get(rng.below(list.len())).unwrap().clone();
+                    e.make(&mut s, &m);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "incremental goals: {games} games, {positions} positions, {decided} decided by a goal"
+    );
+    assert!(
+        games >= 100,
+        "only {games} corpus games with board-local goals"
+    );
+    assert!(decided >= 200, "only {decided} positions decided by a goal");
+}

@@ -337,68 +337,82 @@ impl Engine {
 
     /// Steps 2-7 of the pipeline, without the goal test.
     pub(crate) fn generate(&mut self, s: &State, out: &mut MoveList) {
-        out.clear();
-        let t = &*self.t;
-        let (vm, p) = (&mut self.vm, &mut self.pipe);
-        vm.loop_budget = self.budget.loop_steps;
-        p.chain_limit = self.budget.chain_nodes;
-        vm.load(t, s);
-        let turn = t.model.turns[s.turn as usize];
-        first_parts(vm, t, turn.move_type, out);
-        if t.model.has_priorities && out.len() > 1 {
-            let best = out
-                .iter()
-                .map(|m| t.model.priority_rank[m.move_type.index()])
-                .min()
-                .unwrap_or(0);
-            out.retain_by(|m| t.model.priority_rank[m.move_type.index()] == best);
-        }
-        if t.model.has_partial && out.iter().any(|m| !m.partial.is_none()) {
-            p.expand_chains(vm, t, out, s.hash);
-            if p.chain_overflow {
-                p.chain_overflow = false;
-                p.diags.push(Diagnostic::warning(
-                    codes::CHAIN_BUDGET_EXCEEDED,
-                    format!("{}: partial-move chains exceeded the exploration budget; some chains were cut", t.model.title),
-                ));
-            }
-        }
-        if !t.model.royal_types.is_empty() && !out.is_empty() {
-            p.king_safety(vm, t, out);
-        }
-        match t.model.options.maximal_captures {
-            MaximalCaptures::Off => {}
-            MaximalCaptures::Most => {
-                let best = out.iter().map(|m| m.captures).max().unwrap_or(0);
-                if best > 0 {
-                    out.retain_by(|m| m.captures == best);
-                }
-            }
-            MaximalCaptures::MostKingsFirst => {
-                let best = out
-                    .iter()
-                    .map(|m| (m.king_captures, m.captures))
-                    .max()
-                    .unwrap_or((0, 0));
-                if best != (0, 0) {
-                    out.retain_by(|m| (m.king_captures, m.captures) == best);
-                }
-            }
-        }
-        match t.model.options.pass_turn {
-            PassTurn::Always => out.push_slot().pass = true,
-            PassTurn::Forced if out.is_empty() => out.push_slot().pass = true,
-            _ => {}
-        }
-        if vm.loop_overflow {
-            vm.loop_overflow = false;
+        generate_moves(&self.t, &mut self.vm, &mut self.pipe, self.budget, s, out);
+    }
+}
+
+/// Steps 2-7 of the pipeline over the engine's parts (so that callers holding other parts
+/// of the engine, such as the goal checks, can generate).
+pub(crate) fn generate_moves(
+    t: &Tables,
+    vm: &mut Scratch,
+    p: &mut Pipeline,
+    budget: super::Budget,
+    s: &State,
+    out: &mut MoveList,
+) {
+    out.clear();
+    vm.loop_budget = budget.loop_steps;
+    p.chain_limit = budget.chain_nodes;
+    vm.load(t, s);
+    let turn = t.model.turns[s.turn as usize];
+    first_parts(vm, t, turn.move_type, out);
+    if t.model.has_priorities && out.len() > 1 {
+        let best = out
+            .iter()
+            .map(|m| t.model.priority_rank[m.move_type.index()])
+            .min()
+            .unwrap_or(0);
+        out.retain_by(|m| t.model.priority_rank[m.move_type.index()] == best);
+    }
+    if t.model.has_partial && out.iter().any(|m| !m.partial.is_none()) {
+        p.expand_chains(vm, t, out, s.hash);
+        if p.chain_overflow {
+            p.chain_overflow = false;
             p.diags.push(Diagnostic::warning(
-                codes::STEP_BUDGET_EXCEEDED,
+                codes::CHAIN_BUDGET_EXCEEDED,
                 format!(
-                    "{}: a `while` loop exceeded {} steps; the branch was abandoned",
-                    t.model.title, self.budget.loop_steps
+                    "{}: partial-move chains exceeded the exploration budget; some chains were cut",
+                    t.model.title
                 ),
             ));
         }
+    }
+    if !t.model.royal_types.is_empty() && !out.is_empty() {
+        p.king_safety(vm, t, out);
+    }
+    match t.model.options.maximal_captures {
+        MaximalCaptures::Off => {}
+        MaximalCaptures::Most => {
+            let best = out.iter().map(|m| m.captures).max().unwrap_or(0);
+            if best > 0 {
+                out.retain_by(|m| m.captures == best);
+            }
+        }
+        MaximalCaptures::MostKingsFirst => {
+            let best = out
+                .iter()
+                .map(|m| (m.king_captures, m.captures))
+                .max()
+                .unwrap_or((0, 0));
+            if best != (0, 0) {
+                out.retain_by(|m| (m.king_captures, m.captures) == best);
+            }
+        }
+    }
+    match t.model.options.pass_turn {
+        PassTurn::Always => out.push_slot().pass = true,
+        PassTurn::Forced if out.is_empty() => out.push_slot().pass = true,
+        _ => {}
+    }
+    if vm.loop_overflow {
+        vm.loop_overflow = false;
+        p.diags.push(Diagnostic::warning(
+            codes::STEP_BUDGET_EXCEEDED,
+            format!(
+                "{}: a `while` loop exceeded {} steps; the branch was abandoned",
+                t.model.title, budget.loop_steps
+            ),
+        ));
     }
 }

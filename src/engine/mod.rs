@@ -18,6 +18,7 @@
 //! `play`.
 
 pub(crate) mod generate;
+mod goal_index;
 pub(crate) mod hash;
 pub(crate) mod notation;
 pub(crate) mod outcome;
@@ -196,6 +197,9 @@ pub struct State {
     pub hash: u64,
     /// Hashes of every position of the game so far, the current one last.
     pub history: Vec<u64>,
+    /// The counters of the board-local goal conditions (see `engine::goal_index`), kept
+    /// up to date by [`Engine::make`] and [`Engine::unmake`].
+    pub(crate) goal_counts: Vec<u32>,
 }
 
 /// What [`Engine::unmake`] needs besides the move.
@@ -229,6 +233,8 @@ pub(crate) struct Tables {
     pub fast_path: bool,
     /// Board scans that attack runs skip.
     pub scans: scan::Scans,
+    /// The goals compiled for incremental checks.
+    pub goals: goal_index::GoalIndex,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -375,7 +381,9 @@ impl Engine {
             royal,
             start_counts,
             reach: None,
+            goals: goal_index::GoalIndex::default(),
         };
+        t.goals = goal_index::GoalIndex::build(&t);
         if pruning && (!t.model.royal_types.is_empty() || uses_attack_tests(&t.model)) {
             t.reach = reach::Reach::compute(&t);
         }
@@ -415,7 +423,9 @@ impl Engine {
             last_player: PlayerId::NONE,
             hash: 0,
             history: vec![],
+            goal_counts: vec![],
         };
+        s.goal_counts = self.t.goals.counts(&s.cells);
         s.hash = self.full_hash(&s);
         s.history.push(s.hash);
         s
@@ -465,6 +475,12 @@ impl Engine {
             s.cells[c.cell.index()] = c.new;
             h ^= hash::cell_key(c.cell, c.old) ^ hash::cell_key(c.cell, c.new);
         }
+        let goals = &self.t.goals;
+        if goals.len() > 0 {
+            for c in &m.changes {
+                goals.change(&mut s.goal_counts, c.cell.index(), c.old, c.new);
+            }
+        }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
         s.last_player = self.t.model.turns[s.turn as usize].player;
@@ -480,6 +496,12 @@ impl Engine {
     pub fn unmake(&self, s: &mut State, m: &Move, u: Undo) {
         for c in m.changes.iter().rev() {
             s.cells[c.cell.index()] = c.old;
+        }
+        let goals = &self.t.goals;
+        if goals.len() > 0 {
+            for c in m.changes.iter().rev() {
+                goals.change(&mut s.goal_counts, c.cell.index(), c.new, c.old);
+            }
         }
         s.turn = u.turn;
         s.last_from = u.last_from;

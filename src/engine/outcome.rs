@@ -7,10 +7,11 @@
 //! as a draw (unless [`RepetitionRule::Off`]), and so does a player to move with no legal
 //! move. See docs/semantics.md.
 
-use super::{Engine, State};
-use crate::model::{
-    GoalCond, GoalKind, Occupants, Owner, PieceTypeId, PlayerId, PositionId, piece,
-};
+use super::generate::{Pipeline, generate_moves};
+use super::goal_index::{Check, occupant_matches};
+use super::vm::Scratch;
+use super::{Budget, Engine, MoveList, State, Tables};
+use crate::model::{GoalCond, GoalKind, Occupants, PieceTypeId, PlayerId, PositionId, piece};
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,7 +106,100 @@ impl Engine {
         s.history.iter().filter(|&&h| h == s.hash).count()
     }
 
-    fn evaluate(&mut self, s: &State, mut has_moves: Option<bool>) -> Option<Outcome> {
+    fn evaluate(&mut self, s: &State, has_moves: Option<bool>) -> Option<Outcome> {
+        let mut cache = has_moves;
+        let out = self.evaluate_compiled(s, &mut cache);
+        #[cfg(debug_assertions)]
+        {
+            let reference = self.evaluate_reference(s, &mut cache);
+            assert_eq!(
+                out, reference,
+                "incremental goal checks disagree with the full re-evaluation (the oracle)"
+            );
+        }
+        out
+    }
+
+    /// The result from the compiled goals (`engine::goal_index`): board-local conditions
+    /// read the state's counters.
+    fn evaluate_compiled(&mut self, s: &State, has_moves: &mut Option<bool>) -> Option<Outcome> {
+        let Engine {
+            t,
+            vm,
+            pipe,
+            probe,
+            budget,
+            ..
+        } = self;
+        let t: &Tables = t;
+        let mut j = Judge {
+            t,
+            vm,
+            pipe,
+            probe,
+            budget: *budget,
+            s,
+            has_moves,
+            repeated: None,
+        };
+        let np = t.model.players.len();
+        let to_move = t.model.turns[s.turn as usize].player.index();
+        let order = std::iter::once(to_move).chain((0..np).filter(|&p| p != to_move));
+        for p in order {
+            let (mut loss, mut win, mut draw, mut count) = (None, None, None, None);
+            for g in &t.goals.by_player[p] {
+                let slot = match g.kind {
+                    GoalKind::Loss => &mut loss,
+                    GoalKind::Win => &mut win,
+                    GoalKind::Draw => &mut draw,
+                    GoalKind::Count => &mut count,
+                };
+                if slot.is_none() && j.holds(&g.check, p, to_move) {
+                    *slot = Some(g.goal);
+                }
+            }
+            if let Some(g) = loss {
+                return Some(Outcome::loser(np, p, Some(g)));
+            }
+            if let Some(g) = win {
+                return Some(Outcome::winner(np, p, Some(g)));
+            }
+            if let Some(g) = draw {
+                return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
+            }
+            if let Some(g) = count {
+                return Some(count_outcome(np, Some(g), |q| j.count_pieces(q, &[])));
+            }
+        }
+        if self.repetition == RepetitionRule::Draw && j.repeated() {
+            return Some(Outcome::all(
+                np,
+                PlayerResult::Draw,
+                None,
+                Ending::Repetition,
+            ));
+        }
+        if !j.has_moves() {
+            return Some(Outcome::all(np, PlayerResult::Draw, None, Ending::NoMoves));
+        }
+        None
+    }
+
+    /// Like [`Engine::outcome`], but every goal is evaluated on the whole board instead of
+    /// through the incremental checks: their definition and oracle (used by tests and, in
+    /// debug builds, compared with every result).
+    #[doc(hidden)]
+    pub fn outcome_reference(&mut self, s: &State) -> Option<Outcome> {
+        self.evaluate_reference(s, &mut None)
+    }
+
+    /// True when the goal counters of `s` equal those computed from its cells (tests).
+    #[doc(hidden)]
+    pub fn goal_counts_consistent(&self, s: &State) -> bool {
+        s.goal_counts == self.t.goals.counts(&s.cells)
+    }
+
+    fn evaluate_reference(&mut self, s: &State, has_moves: &mut Option<bool>) -> Option<Outcome> {
         let np = self.t.model.players.len();
         let to_move = self.current_player(s);
         let repeated = self.repetitions(s) >= 3;
@@ -128,7 +222,7 @@ impl Engine {
                     continue;
                 }
                 let t = self.t.clone();
-                if self.holds(&t.model.goals[gi].cond, p, s, repeated, &mut has_moves) {
+                if self.holds(&t.model.goals[gi].cond, p, s, repeated, has_moves) {
                     match kind {
                         GoalKind::Loss => loss = Some(gi),
                         GoalKind::Win => win = Some(gi),
@@ -147,14 +241,7 @@ impl Engine {
                 return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
             }
             if let Some(g) = count {
-                let counts: Vec<u32> = (0..np).map(|q| self.count_pieces(s, q, &[])).collect();
-                let best = *counts.iter().max().unwrap_or(&0);
-                let leaders: Vec<usize> = (0..np).filter(|&q| counts[q] == best).collect();
-                return Some(if leaders.len() == 1 {
-                    Outcome::winner(np, leaders[0], Some(g))
-                } else {
-                    Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal)
-                });
+                return Some(count_outcome(np, Some(g), |q| self.count_pieces(s, q, &[])));
             }
         }
         if repeated && self.repetition == RepetitionRule::Draw {
@@ -165,7 +252,7 @@ impl Engine {
                 Ending::Repetition,
             ));
         }
-        if !self.has_moves(s, &mut has_moves) {
+        if !self.has_moves(s, has_moves) {
             return Some(Outcome::all(np, PlayerResult::Draw, None, Ending::NoMoves));
         }
         None
@@ -215,17 +302,7 @@ impl Engine {
 
     /// True when the square `pos` matches one of `occ`, tested for player `p`.
     fn occupied(&self, s: &State, pos: PositionId, p: usize, occ: &Occupants) -> bool {
-        let v = s.cells[pos.index()];
-        occ.iter().any(|o| {
-            let found = v != 0
-                && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
-                && match o.owner {
-                    Owner::Own => piece::owner(v).index() == p,
-                    Owner::Opponent => piece::owner(v).index() != p,
-                    Owner::Any => true,
-                };
-            found != o.negate
-        })
+        occupant_matches(occ, s.cells[pos.index()], p)
     }
 
     fn holds(
@@ -324,5 +401,127 @@ impl Engine {
             .iter()
             .filter(|&&v| v != 0 && piece::owner(v).index() == p && piece::ty(v) == ty)
             .count() as u32
+    }
+}
+
+/// The result of a `count` goal: the player with the most pieces wins, a tie is a draw.
+fn count_outcome(np: usize, goal: Option<usize>, mut count: impl FnMut(usize) -> u32) -> Outcome {
+    let counts: Vec<u32> = (0..np).map(&mut count).collect();
+    let best = counts.iter().copied().max().unwrap_or(0);
+    let mut leaders = (0..np).filter(|&q| counts[q] == best);
+    match (leaders.next(), leaders.next()) {
+        (Some(p), None) => Outcome::winner(np, p, goal),
+        _ => Outcome::all(np, PlayerResult::Draw, goal, Ending::Goal),
+    }
+}
+
+/// The engine's parts that evaluating the compiled goals of one state needs, with what it
+/// learns on the way (whether the player to move can move, whether the position repeats).
+struct Judge<'a> {
+    t: &'a Tables,
+    vm: &'a mut Scratch,
+    pipe: &'a mut Pipeline,
+    probe: &'a mut MoveList,
+    budget: Budget,
+    s: &'a State,
+    has_moves: &'a mut Option<bool>,
+    repeated: Option<bool>,
+}
+
+impl Judge<'_> {
+    fn has_moves(&mut self) -> bool {
+        if let Some(v) = *self.has_moves {
+            return v;
+        }
+        generate_moves(self.t, self.vm, self.pipe, self.budget, self.s, self.probe);
+        let v = !self.probe.is_empty();
+        *self.has_moves = Some(v);
+        v
+    }
+
+    fn repeated(&mut self) -> bool {
+        let s = self.s;
+        *self
+            .repeated
+            .get_or_insert_with(|| s.history.iter().filter(|&&h| h == s.hash).count() >= 3)
+    }
+
+    /// Pieces of player `p` (of `types`, all when empty) on the board, plus in hand with
+    /// `"include off-pieces"`.
+    fn count_pieces(&self, p: usize, types: &[PieceTypeId]) -> u32 {
+        let m = &self.t.model;
+        let s = self.s;
+        let mut n = match self.t.goals.board_pieces(&s.goal_counts, p, types) {
+            Some(n) => n,
+            None => s.cells[..m.num_positions()]
+                .iter()
+                .filter(|&&v| {
+                    v != 0
+                        && piece::owner(v).index() == p
+                        && (types.is_empty() || types.contains(&piece::ty(v)))
+                })
+                .count() as u32,
+        };
+        if m.options.include_off_pieces {
+            for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
+                if types.is_empty() || types.contains(&ty) {
+                    n += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
+                }
+            }
+        }
+        n
+    }
+
+    fn holds(&mut self, c: &Check, p: usize, to_move: usize) -> bool {
+        let t = self.t;
+        let s = self.s;
+        match c {
+            Check::True => true,
+            Check::False => false,
+            Check::Not(c) => !self.holds(c, p, to_move),
+            Check::And(v) => v.iter().all(|c| self.holds(c, p, to_move)),
+            Check::Or(v) => v.iter().any(|c| self.holds(c, p, to_move)),
+            Check::AtLeast { counter, need } => s.goal_counts[*counter as usize] >= *need,
+            Check::Stalemated => p == to_move && !self.has_moves(),
+            Check::Checkmated(types) => {
+                if p != to_move || self.has_moves() {
+                    return false;
+                }
+                self.vm.board_changed();
+                self.vm.board.copy_from_slice(&s.cells);
+                let player = PlayerId::new(p as u32);
+                t.model.position_ids().any(|pos| {
+                    let v = s.cells[pos.index()];
+                    v != 0
+                        && piece::owner(v) == player
+                        && (types.is_empty() || types.contains(&piece::ty(v)))
+                        && self.vm.attacked_by_others(t, pos, player, 0)
+                })
+            }
+            Check::Repetition => self.repeated() && s.last_player.index() == p,
+            Check::PiecesRemaining { n, types } => self.count_pieces(p, types) == *n,
+            Check::TotalPieceCount { n, types } => {
+                (0..t.model.players.len())
+                    .map(|q| self.count_pieces(q, types))
+                    .sum::<u32>()
+                    == *n
+            }
+            Check::Captured(types) => {
+                let m = &t.model;
+                let nt = m.piece_types.len();
+                let player = PlayerId::new(p as u32);
+                types.iter().any(|&ty| {
+                    let on_board = match t.goals.board_pieces(&s.goal_counts, p, &[ty]) {
+                        Some(n) => n,
+                        None => s.cells[..m.num_positions()]
+                            .iter()
+                            .filter(|&&v| v != 0 && piece::owner(v) == player && piece::ty(v) == ty)
+                            .count() as u32,
+                    };
+                    on_board + s.cells[m.hand_cell(player, ty).index()]
+                        < t.start_counts[p * nt + ty.index()]
+                })
+            }
+        }
     }
 }

@@ -1,0 +1,448 @@
+//! Incremental goal checks.
+//!
+//! The goal conditions that depend only on what stands on the board — `relative-config`,
+//! `absolute-config` and the piece counts of `pieces-remaining`, `total-piece-count` and
+//! `captured` — are compiled once into *counters* kept in every [`State`]
+//! (`State::goal_counts`). A move updates them through the cells it changes (in
+//! [`Engine::make`] and [`Engine::unmake`]), so testing such a goal reads one or two counters
+//! instead of scanning the board:
+//!
+//! - a `relative-config` is a set of *instances*, one per start square whose whole path
+//!   lies on the board (the player's symmetry applied). An instance counts its steps whose
+//!   occupant test holds; it matches when all do. The condition's counter counts matching
+//!   instances and holds when it is positive.
+//! - an `absolute-config` counts its listed positions that match (it holds when all do, or
+//!   one with `any`), and, per zone, the zone's squares that match (each must be positive).
+//! - piece counts are kept per (owner, type) for the board; hand counts are cells already.
+//!
+//! Each counter is a sum of per-square tests of the current cells, so the update for a
+//! change `old → new` of one square adds the difference of its tests and is exact whatever
+//! the order of changes. Occupant tests are tabulated per (player, occupants) over the
+//! possible cell values (empty, or owner and type), so one test is one table read.
+//!
+//! The conditions that are not board-local (`stalemated`, `checkmated`, `repetition`) are
+//! evaluated as before, by `engine::outcome`. In debug builds every result is compared with
+//! the full re-evaluation of the goals (`Engine::evaluate_reference`), the oracle.
+
+use super::{State, Tables};
+use crate::model::{
+    GoalCond, GoalKind, Model, Occupants, Owner, PieceTypeId, PlayerId, PositionId, piece,
+};
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// A goal condition compiled for one player, its board-local parts as counter tests.
+#[derive(Clone, Debug)]
+pub(crate) enum Check {
+    True,
+    False,
+    Not(Box<Check>),
+    And(Vec<Check>),
+    Or(Vec<Check>),
+    Stalemated,
+    Checkmated(Vec<PieceTypeId>),
+    Repetition,
+    /// `goal_counts[counter] >= need`.
+    AtLeast {
+        counter: u32,
+        need: u32,
+    },
+    /// The player's pieces (of `types`, all when empty) number exactly `n`.
+    PiecesRemaining {
+        n: u32,
+        types: Vec<PieceTypeId>,
+    },
+    /// All players' pieces (of `types`) number exactly `n`.
+    TotalPieceCount {
+        n: u32,
+        types: Vec<PieceTypeId>,
+    },
+    /// The player has fewer pieces of one of these types (board and hand) than at the start.
+    Captured(Vec<PieceTypeId>),
+}
+
+/// One goal for one player, in the order the goals are declared.
+#[derive(Clone, Debug)]
+pub(crate) struct PlayerGoal {
+    /// Index into `Model::goals`.
+    pub goal: usize,
+    pub kind: GoalKind,
+    pub check: Check,
+}
+
+/// One square test feeding one counter.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    counter: u32,
+    /// Row of `GoalIndex::tests`.
+    test: u32,
+}
+
+/// The compiled goals and the layout of their counters (one per engine, in `Tables`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GoalIndex {
+    /// `by_player[p]`: the goals listing player `p`, in declaration order.
+    pub by_player: Vec<Vec<PlayerGoal>>,
+    /// A counter is *on* when its value reaches `threshold`; a change of that state adds
+    /// ±1 to `parent` (an instance feeding its `relative-config`).
+    threshold: Vec<u32>,
+    parent: Vec<u32>,
+    /// `entries[first[pos]..first[pos + 1]]`: the tests reading square `pos`.
+    first: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Occupant tests, one row of `keys` booleans each (see [`GoalIndex::key`]).
+    tests: Vec<bool>,
+    keys: usize,
+    num_types: usize,
+    /// Index of the first board piece counter (owner × types + type), when kept.
+    pieces: Option<u32>,
+    num_positions: usize,
+}
+
+/// Builds the index: counters are allocated as the conditions are compiled.
+struct Builder<'a> {
+    t: &'a Tables,
+    index: GoalIndex,
+    /// Entries per square before they are laid out by square.
+    pending: Vec<Vec<Entry>>,
+    /// Distinct (player, occupants) tests seen so far.
+    seen: Vec<(usize, Occupants)>,
+}
+
+impl GoalIndex {
+    /// Compiles the goals of `t.model` (its board, zones and links must be final).
+    pub(crate) fn build(t: &Tables) -> GoalIndex {
+        let m = &t.model;
+        let nt = m.piece_types.len();
+        let np = m.players.len();
+        let mut b = Builder {
+            t,
+            index: GoalIndex {
+                keys: 1 + np * nt,
+                num_types: nt,
+                num_positions: m.num_positions(),
+                ..GoalIndex::default()
+            },
+            pending: vec![Vec::new(); m.num_positions()],
+            seen: Vec::new(),
+        };
+        if m.goals
+            .iter()
+            .any(|g| g.kind == GoalKind::Count || counts_pieces(&g.cond))
+        {
+            let base = b.index.threshold.len() as u32;
+            b.index.pieces = Some(base);
+            for _ in 0..np * nt {
+                b.counter(1, NO_PARENT);
+            }
+        }
+        let mut by_player = vec![Vec::new(); np];
+        for (gi, g) in m.goals.iter().enumerate() {
+            for &p in &g.players {
+                let p = p as usize;
+                if p >= np {
+                    continue;
+                }
+                let check = b.compile(&g.cond, p);
+                by_player[p].push(PlayerGoal {
+                    goal: gi,
+                    kind: g.kind,
+                    check,
+                });
+            }
+        }
+        let mut index = b.index;
+        index.by_player = by_player;
+        index.first.push(0);
+        for list in b.pending {
+            index.entries.extend(list);
+            index.first.push(index.entries.len() as u32);
+        }
+        index
+    }
+
+    /// Number of counters a state carries (0 when no goal is board-local).
+    pub(crate) fn len(&self) -> usize {
+        self.threshold.len()
+    }
+
+    /// The column of cell value `v` in a test row: 0 for empty, else 1 + owner × types + type.
+    #[inline]
+    fn key(&self, v: u32) -> usize {
+        if v == 0 {
+            0
+        } else {
+            1 + piece::owner(v).index() * self.num_types + piece::ty(v).index()
+        }
+    }
+
+    #[inline]
+    fn test(&self, test: u32, key: usize) -> bool {
+        self.tests
+            .get(test as usize * self.keys + key)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The counters of `cells`, computed from scratch: the all-empty board's (every test
+    /// that holds on an empty square), then each occupied square as a change from empty.
+    pub(crate) fn counts(&self, cells: &[u32]) -> Vec<u32> {
+        let mut c = vec![0; self.len()];
+        for pos in 0..self.num_positions {
+            for e in self.entries_of(pos) {
+                if self.test(e.test, 0) {
+                    bump(&self.threshold, &self.parent, &mut c, e.counter, 1);
+                }
+            }
+        }
+        for (pos, &v) in cells.iter().enumerate().take(self.num_positions) {
+            self.change(&mut c, pos, 0, v);
+        }
+        c
+    }
+
+    fn entries_of(&self, pos: usize) -> &[Entry] {
+        &self.entries[self.first[pos] as usize..self.first[pos + 1] as usize]
+    }
+
+    /// Updates `counts` for square `pos` going from `old` to `new` (hand cells and other
+    /// non-board cells are ignored).
+    #[inline]
+    pub(crate) fn change(&self, counts: &mut [u32], pos: usize, old: u32, new: u32) {
+        if pos >= self.num_positions {
+            return;
+        }
+        let (ko, kn) = (self.key(old), self.key(new));
+        if ko == kn {
+            return;
+        }
+        if let Some(base) = self.pieces {
+            if ko != 0 {
+                counts[base as usize + ko - 1] -= 1;
+            }
+            if kn != 0 {
+                counts[base as usize + kn - 1] += 1;
+            }
+        }
+        for e in self.entries_of(pos) {
+            let (a, b) = (self.test(e.test, ko), self.test(e.test, kn));
+            if a != b {
+                bump(
+                    &self.threshold,
+                    &self.parent,
+                    counts,
+                    e.counter,
+                    if b { 1 } else { -1 },
+                );
+            }
+        }
+    }
+
+    /// Pieces of `player` on the board (of `types`, all when empty), from the counters.
+    pub(crate) fn board_pieces(
+        &self,
+        counts: &[u32],
+        player: usize,
+        types: &[PieceTypeId],
+    ) -> Option<u32> {
+        let base = self.pieces? as usize + player * self.num_types;
+        let row = counts.get(base..base + self.num_types)?;
+        Some(if types.is_empty() {
+            row.iter().sum()
+        } else {
+            // Each type once, however often the goal names it.
+            row.iter()
+                .enumerate()
+                .filter(|&(ty, _)| types.contains(&PieceTypeId::new(ty as u32)))
+                .map(|(_, &n)| n)
+                .sum()
+        })
+    }
+}
+
+/// Adds `d` to counter `k`, passing a change of its on/off state to its parent.
+#[inline]
+fn bump(threshold: &[u32], parent: &[u32], counts: &mut [u32], k: u32, d: i32) {
+    let mut k = k as usize;
+    let mut d = d;
+    loop {
+        let th = threshold[k];
+        let before = counts[k] >= th;
+        counts[k] = counts[k].wrapping_add_signed(d);
+        let after = counts[k] >= th;
+        let up = parent[k];
+        if before == after || up == NO_PARENT {
+            return;
+        }
+        d = if after { 1 } else { -1 };
+        k = up as usize;
+    }
+}
+
+fn counts_pieces(c: &GoalCond) -> bool {
+    match c {
+        GoalCond::PiecesRemaining { .. }
+        | GoalCond::TotalPieceCount { .. }
+        | GoalCond::Captured(_) => true,
+        GoalCond::And(v) | GoalCond::Or(v) => v.iter().any(counts_pieces),
+        GoalCond::Not(c) => counts_pieces(c),
+        _ => false,
+    }
+}
+
+/// True when a square holding `v` matches one of `occ`, tested for player `p` (the one
+/// definition of an occupant test, used by the index and by the reference evaluation).
+pub(crate) fn occupant_matches(occ: &Occupants, v: u32, p: usize) -> bool {
+    occ.iter().any(|o| {
+        let found = v != 0
+            && (o.types.is_empty() || o.types.contains(&piece::ty(v)))
+            && match o.owner {
+                Owner::Own => piece::owner(v).index() == p,
+                Owner::Opponent => piece::owner(v).index() != p,
+                Owner::Any => true,
+            };
+        found != o.negate
+    })
+}
+
+impl Builder<'_> {
+    fn counter(&mut self, threshold: u32, parent: u32) -> u32 {
+        self.index.threshold.push(threshold);
+        self.index.parent.push(parent);
+        (self.index.threshold.len() - 1) as u32
+    }
+
+    /// The test row of `occ` for player `p` (shared by equal tests).
+    fn test_row(&mut self, p: usize, occ: &Occupants) -> u32 {
+        if let Some(i) = self.seen.iter().position(|(q, o)| *q == p && o == occ) {
+            return i as u32;
+        }
+        let m: &Model = &self.t.model;
+        let nt = m.piece_types.len();
+        self.index.tests.push(occupant_matches(occ, 0, p));
+        for owner in 0..m.players.len() {
+            for ty in 0..nt {
+                let v = piece::make(PieceTypeId::new(ty as u32), PlayerId::new(owner as u32), 0);
+                self.index.tests.push(occupant_matches(occ, v, p));
+            }
+        }
+        self.seen.push((p, occ.clone()));
+        (self.seen.len() - 1) as u32
+    }
+
+    fn feed(&mut self, pos: PositionId, counter: u32, p: usize, occ: &Occupants) {
+        let test = self.test_row(p, occ);
+        self.pending[pos.index()].push(Entry { counter, test });
+    }
+
+    fn compile(&mut self, c: &GoalCond, p: usize) -> Check {
+        let compile_all =
+            |b: &mut Self, v: &[GoalCond]| v.iter().map(|c| b.compile(c, p)).collect();
+        match c {
+            GoalCond::True => Check::True,
+            GoalCond::False => Check::False,
+            GoalCond::Not(c) => Check::Not(Box::new(self.compile(c, p))),
+            GoalCond::And(v) => Check::And(compile_all(self, v)),
+            GoalCond::Or(v) => Check::Or(compile_all(self, v)),
+            GoalCond::Stalemated => Check::Stalemated,
+            GoalCond::Checkmated(t) => Check::Checkmated(t.clone()),
+            GoalCond::Repetition => Check::Repetition,
+            GoalCond::PiecesRemaining { n, types } => Check::PiecesRemaining {
+                n: *n,
+                types: types.clone(),
+            },
+            GoalCond::TotalPieceCount { n, types } => Check::TotalPieceCount {
+                n: *n,
+                types: types.clone(),
+            },
+            GoalCond::Captured(t) => Check::Captured(t.clone()),
+            GoalCond::AbsoluteConfig {
+                occupants,
+                positions,
+                zones,
+                any_position,
+            } => {
+                let mut parts = Vec::new();
+                if !positions.is_empty() {
+                    let need = if *any_position {
+                        1
+                    } else {
+                        positions.len() as u32
+                    };
+                    let k = self.counter(need, NO_PARENT);
+                    for &q in positions {
+                        self.feed(q, k, p, occupants);
+                    }
+                    parts.push(Check::AtLeast { counter: k, need });
+                }
+                for &z in zones {
+                    let k = self.counter(1, NO_PARENT);
+                    let set = self
+                        .t
+                        .model
+                        .zone_sets
+                        .get(p)
+                        .and_then(|zs| zs.get(z as usize));
+                    for q in set.into_iter().flat_map(|s| s.iter()) {
+                        self.feed(q, k, p, occupants);
+                    }
+                    parts.push(Check::AtLeast {
+                        counter: k,
+                        need: 1,
+                    });
+                }
+                match parts.len() {
+                    0 => Check::True,
+                    1 => parts.pop().unwrap_or(Check::True),
+                    _ => Check::And(parts),
+                }
+            }
+            GoalCond::RelativeConfig { steps, dirs } => {
+                let t = self.t;
+                let np = t.model.num_positions();
+                if steps.is_empty() {
+                    return if np > 0 { Check::True } else { Check::False };
+                }
+                let links = &t.links[p];
+                let k = self.counter(1, NO_PARENT);
+                let mut path = Vec::with_capacity(steps.len());
+                for start in t.model.position_ids() {
+                    // The squares the reference evaluation visits from `start`; an instance
+                    // exists only when no link on the way is missing.
+                    path.clear();
+                    let mut pos = start;
+                    let mut whole = true;
+                    for i in 0..steps.len() {
+                        path.push(pos);
+                        if let Some(&d) = dirs.get(i) {
+                            pos = links[pos.index() * t.width + d as usize];
+                            if pos.is_none() {
+                                whole = false;
+                                break;
+                            }
+                        }
+                    }
+                    if !whole {
+                        continue;
+                    }
+                    let inst = self.counter(steps.len() as u32, k);
+                    for (i, &q) in path.iter().enumerate() {
+                        self.feed(q, inst, p, &steps[i]);
+                    }
+                }
+                Check::AtLeast {
+                    counter: k,
+                    need: 1,
+                }
+            }
+        }
+    }
+}
+
+impl State {
+    /// The goal counters (see `engine::goal_index`), for tests.
+    #[doc(hidden)]
+    pub fn goal_counts(&self) -> &[u32] {
+        &self.goal_counts
+    }
+}
