@@ -1,6 +1,7 @@
-//! Engine speed: perft leaves per second of the bundled chess and English draughts, with
-//! shakmaty (a hand-written bitboard chess library) measured in the same run as the
-//! reference. Run with `cargo bench --bench engine`; `DAGAZ_BENCH_QUICK=1` uses smaller
+//! Engine speed: perft leaves per second of the bundled chess, English and international
+//! draughts, tic-tac-toe and Four in a Row (goal-heavy), with shakmaty (a hand-written
+//! bitboard chess library) measured in the same run as the reference, and each case's
+//! target (issue 13) marked met or not. Run with `cargo bench --bench engine`; `DAGAZ_BENCH_QUICK=1` uses smaller
 //! depths.
 //!
 //! "Full" perft makes and unmakes every leaf move; "bulk" counts the last ply from the move
@@ -46,9 +47,19 @@ fn shakmaty_full(pos: &Chess, depth: u32) -> u64 {
     n
 }
 
+/// Best full and bulk leaves/s of a bundled game's perft from its start position.
+fn perft_rates(name: &str, depth: u32) -> (u64, f64, f64) {
+    let mut e = engine(name);
+    let s = e.initial_state();
+    let (n, full) = measure(|| e.perft_full(&mut s.clone(), depth));
+    let (_, bulk) = measure(|| e.perft(&mut s.clone(), depth));
+    (n, full, bulk)
+}
+
 fn main() {
     let quick = std::env::var_os("DAGAZ_BENCH_QUICK").is_some();
-    let (chess_depth, draughts_depth) = if quick { (4, 8) } else { (5, 9) };
+    let depths = |full: u32, small: u32| if quick { small } else { full };
+    let chess_depth = depths(5, 4);
 
     let mut chess = engine("chess");
     let start = chess.initial_state();
@@ -59,47 +70,59 @@ fn main() {
     let (_, sh_bulk) = measure(|| shakmaty::perft(&pos, chess_depth));
     assert_eq!(n_full, n_sh, "chess perft differs from shakmaty");
 
-    let mut draughts = engine("checkers");
-    let ds = draughts.initial_state();
-    let (n_d, d_full) = measure(|| draughts.perft_full(&mut ds.clone(), draughts_depth));
-    let (_, d_bulk) = measure(|| draughts.perft(&mut ds.clone(), draughts_depth));
-
     println!("engine benchmark (best of {RUNS}, single thread, leaves per second)");
     println!(
-        "{:<36} {:>12} {:>14} {:>10}",
-        "case", "leaves", "leaves/s", "vs shakmaty full"
+        "{:<40} {:>12} {:>14} {:>12} {:>22}",
+        "case", "leaves", "leaves/s", "vs shakmaty", "target"
     );
-    let row = |name: &str, n: u64, v: f64| {
-        println!("{name:<36} {n:>12} {:>14.0} {:>10.3}", v, v / sh_full);
+    let row = |name: &str, n: u64, v: f64, target: &str| {
+        println!(
+            "{name:<40} {n:>12} {v:>14.0} {:>12.3} {target:>22}",
+            v / sh_full
+        );
     };
     row(
         &format!("chess perft({chess_depth}) shakmaty full"),
         n_sh,
         sh_full,
+        "",
     );
     row(
         &format!("chess perft({chess_depth}) shakmaty bulk"),
         n_sh,
         sh_bulk,
+        "",
     );
+    let verdict = |ok: bool| if ok { "met" } else { "NOT MET" };
     row(
         &format!("chess perft({chess_depth}) dagaz full"),
         n_full,
         dz_full,
+        &format!(">= 0.25 shakmaty: {}", verdict(dz_full >= 0.25 * sh_full)),
     );
     row(
         &format!("chess perft({chess_depth}) dagaz bulk"),
         n_full,
         dz_bulk,
+        "",
     );
-    println!(
-        "{:<36} {n_d:>12} {d_full:>14.0}",
-        format!("draughts perft({draughts_depth}) dagaz full")
-    );
-    println!(
-        "{:<36} {n_d:>12} {d_bulk:>14.0}",
-        format!("draughts perft({draughts_depth}) dagaz bulk")
-    );
+    // (bundled game, depth, target in leaves/s for full mode)
+    let cases = [
+        ("checkers", depths(9, 8), 6e6),
+        ("international-draughts", depths(7, 6), 6e6),
+        ("tictactoe", 9, 5e6),
+        ("connect-four", depths(8, 7), 5e6),
+    ];
+    for (name, depth, target) in cases {
+        let (n, full, bulk) = perft_rates(name, depth);
+        row(
+            &format!("{name} perft({depth}) dagaz full"),
+            n,
+            full,
+            &format!(">= {:.0} M: {}", target / 1e6, verdict(full >= target)),
+        );
+        row(&format!("{name} perft({depth}) dagaz bulk"), n, bulk, "");
+    }
     println!(
         "dagaz chess full / shakmaty full = 1/{:.1}",
         sh_full / dz_full

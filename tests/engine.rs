@@ -65,6 +65,54 @@ fn perft_tictactoe() {
 }
 
 #[test]
+fn perft_connect_four() {
+    suite("connect-four", 6);
+}
+
+/// Four in a Row by bitboards, written independently of the engine: 7 bits per column (6
+/// rows and a guard bit), a won position has no moves.
+fn connect_four_reference(depth: u32) -> u64 {
+    fn won(b: u64) -> bool {
+        [1, 7, 6, 8].iter().any(|&d| {
+            let m = b & (b >> d);
+            m & (m >> (2 * d)) != 0
+        })
+    }
+    fn walk(mover: u64, other: u64, heights: &mut [u32; 7], depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if won(other) {
+            return 0;
+        }
+        let mut n = 0;
+        for c in 0..7 {
+            if heights[c] == 6 {
+                continue;
+            }
+            let bit = 1u64 << (7 * c as u32 + heights[c]);
+            heights[c] += 1;
+            n += walk(other, mover | bit, heights, depth - 1);
+            heights[c] -= 1;
+        }
+        n
+    }
+    walk(0, 0, &mut [0; 7], depth)
+}
+
+#[test]
+fn perft_connect_four_matches_an_independent_count() {
+    let mut e = bundled("connect-four", None);
+    for depth in 1..=7 {
+        assert_eq!(
+            perft(&mut e, depth),
+            connect_four_reference(depth),
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
 fn perft_chess_shallow() {
     suite("chess", 3);
 }
@@ -83,6 +131,9 @@ fn perft_international_draughts_shallow() {
 #[ignore]
 fn perft_deep_suites() {
     suite("tictactoe", 9);
+    suite("connect-four", 8);
+    let mut e = bundled("connect-four", None);
+    assert_eq!(perft(&mut e, 9), connect_four_reference(9));
     suite("chess", 5);
     suite("checkers", 10);
     suite("international-draughts", 7);
