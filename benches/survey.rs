@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo bench --bench survey` (the shared corpus, `../shared/corpus/dagaz`), or
 //! over another folder: `cargo bench --bench survey -- DIR` or `DAGAZ_SURVEY_DIR=DIR`.
-//! `DAGAZ_SURVEY_GAMES` (default 4), `DAGAZ_SURVEY_PLIES` (ply cap, default 400) and
+//! `DAGAZ_SURVEY_GAMES` (default 10), `DAGAZ_SURVEY_PLIES` (ply cap, default 400) and
 //! `DAGAZ_SURVEY_SEED` (default 1) change the games played; `DAGAZ_SURVEY_SECONDS` (default
 //! 10) caps the time spent on one game or variant (its rate is then over the plies played).
 //!
@@ -87,7 +87,7 @@ fn main() {
     let dir = arg
         .or_else(|| std::env::var_os("DAGAZ_SURVEY_DIR").map(PathBuf::from))
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dagaz"));
-    let games = env_num("DAGAZ_SURVEY_GAMES", 4);
+    let games = env_num("DAGAZ_SURVEY_GAMES", 10);
     let cap = env_num("DAGAZ_SURVEY_PLIES", 400);
     let seed = env_num("DAGAZ_SURVEY_SEED", 1);
     let limit = Duration::from_secs(env_num("DAGAZ_SURVEY_SECONDS", 10));

@@ -13,12 +13,14 @@ use super::{Moving, Scratch};
 use crate::engine::{MoveList, Tables};
 use crate::model::{Block, Op, PositionId, Pred, Target, piece};
 
-/// A predicate on the current square that [`Scratch::run`]'s fast path evaluates.
+/// A predicate on one square that [`Scratch::run`]'s fast path evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SimplePred {
     Empty,
     Friend,
     Enemy,
+    /// Only on a neighbour (`(on-board? DIR)`): the square exists.
+    OnBoard,
 }
 
 /// The compact form of one instruction for the fast path of [`Scratch::run`]:
@@ -31,6 +33,11 @@ pub(crate) enum FastOp {
     Require(SimplePred, bool),
     /// A simple test (`negate` second).
     Test(SimplePred, bool),
+    /// A simple test of the neighbour in direction slot `dir` (false when there is none,
+    /// before `negate`), directly followed by `Op::Verify`.
+    RequireAt(SimplePred, u32, bool),
+    /// A simple test of the neighbour in direction slot `dir`.
+    TestAt(SimplePred, u32, bool),
     InZone(u32, bool),
     Verify,
     IfFalse(u32),
@@ -51,19 +58,31 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
     if !enabled {
         return vec![FastOp::Other; code.len()];
     }
+    let simple_pred = |pred: Pred| match pred {
+        Pred::Empty => Some(SimplePred::Empty),
+        Pred::Friend => Some(SimplePred::Friend),
+        Pred::Enemy => Some(SimplePred::Enemy),
+        _ => None,
+    };
     let simple = |op: &Op| match *op {
         Op::Test {
             pred,
             target: Target::Here,
             negate,
+        } => Some((simple_pred(pred)?, negate)),
+        _ => None,
+    };
+    let simple_at = |op: &Op| match *op {
+        Op::Test {
+            pred,
+            target: Target::Dir(d),
+            negate,
         } => {
             let p = match pred {
-                Pred::Empty => SimplePred::Empty,
-                Pred::Friend => SimplePred::Friend,
-                Pred::Enemy => SimplePred::Enemy,
-                _ => return None,
+                Pred::OnBoard => SimplePred::OnBoard,
+                _ => simple_pred(pred)?,
             };
-            Some((p, negate))
+            Some((p, d, negate))
         }
         _ => None,
     };
@@ -74,6 +93,16 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
                 FastOp::Require(p, negate)
             }
             (_, Some((p, negate))) => FastOp::Test(p, negate),
+            _ if simple_at(op).is_some() => {
+                let Some((p, d, negate)) = simple_at(op) else {
+                    return FastOp::Other;
+                };
+                if code.get(pc + 1) == Some(&Op::Verify) {
+                    FastOp::RequireAt(p, d, negate)
+                } else {
+                    FastOp::TestAt(p, d, negate)
+                }
+            }
             (Op::Step(s), _) => FastOp::Step(s),
             (
                 Op::Test {
@@ -149,6 +178,19 @@ impl Scratch {
                     acc = self.simple_test(t, pred, pos) != negate;
                     pc += 1;
                 }
+                FastOp::RequireAt(pred, d, negate) => {
+                    let c = links[pos.index() * t.width + d as usize];
+                    if self.simple_test_at(t, pred, c) == negate {
+                        return false;
+                    }
+                    acc = true;
+                    pc += 2;
+                }
+                FastOp::TestAt(pred, d, negate) => {
+                    let c = links[pos.index() * t.width + d as usize];
+                    acc = self.simple_test_at(t, pred, c) != negate;
+                    pc += 1;
+                }
                 FastOp::InZone(z, negate) => {
                     acc = t.model.zone_sets[self.mover.index()][z as usize].contains(pos) != negate;
                     pc += 1;
@@ -212,11 +254,19 @@ impl Scratch {
         self.run_in(t, at, moving, out)
     }
 
+    /// Evaluates a [`SimplePred`] on square `c`, which may be missing (then false, as in
+    /// the interpreter's `test`).
+    #[inline(always)]
+    fn simple_test_at(&self, t: &Tables, pred: SimplePred, c: PositionId) -> bool {
+        !c.is_none() && self.simple_test(t, pred, c)
+    }
+
     /// Evaluates a [`SimplePred`] on `pos` of the frozen board.
     #[inline(always)]
     fn simple_test(&self, t: &Tables, pred: SimplePred, pos: PositionId) -> bool {
         let v = self.board[pos.index()];
         match pred {
+            SimplePred::OnBoard => true,
             SimplePred::Empty => v == 0,
             SimplePred::Friend => v != 0 && piece::owner(v) == self.mover,
             SimplePred::Enemy => {
