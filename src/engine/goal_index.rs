@@ -68,6 +68,8 @@ pub(crate) struct PlayerGoal {
     pub goal: usize,
     pub kind: GoalKind,
     pub check: Check,
+    /// The check is one counter test, counted by `GoalIndex::summary`.
+    pub summarized: bool,
 }
 
 /// One square test feeding one counter.
@@ -76,6 +78,14 @@ struct Entry {
     counter: u32,
     /// Row of `GoalIndex::tests`.
     test: u32,
+}
+
+/// The counters of one square that one test feeds: `counters[start..end]`.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    test: u32,
+    start: u32,
+    end: u32,
 }
 
 /// The compiled goals and the layout of their counters (one per engine, in `Tables`).
@@ -87,9 +97,11 @@ pub(crate) struct GoalIndex {
     /// ±1 to `parent` (an instance feeding its `relative-config`).
     threshold: Vec<u32>,
     parent: Vec<u32>,
-    /// `entries[first[pos]..first[pos + 1]]`: the tests reading square `pos`.
+    /// `groups[first[pos]..first[pos + 1]]`: the tests reading square `pos`, each with the
+    /// counters it feeds (a change of the square skips a test whose answer stays).
     first: Vec<u32>,
-    entries: Vec<Entry>,
+    groups: Vec<Group>,
+    counters: Vec<u32>,
     /// Occupant tests, one row of `keys` booleans each (see [`GoalIndex::key`]).
     tests: Vec<bool>,
     keys: usize,
@@ -97,6 +109,11 @@ pub(crate) struct GoalIndex {
     /// Index of the first board piece counter (owner × types + type), when kept.
     pieces: Option<u32>,
     num_positions: usize,
+    /// A counter of the goals that are one counter test (`PlayerGoal::summarized`) and
+    /// hold: when it is 0, none of them needs testing.
+    pub summary: Option<u32>,
+    /// Every goal is summarized: a zero summary means no goal holds.
+    pub all_summarized: bool,
 }
 
 /// Builds the index: counters are allocated as the conditions are compiled.
@@ -148,15 +165,46 @@ impl GoalIndex {
                     goal: gi,
                     kind: g.kind,
                     check,
+                    summarized: false,
                 });
             }
         }
+        // Each `AtLeast` counter belongs to one check and its threshold is the check's
+        // `need`, so its on/off state is the check's answer: count them in the summary.
+        let tests: Vec<u32> = by_player
+            .iter()
+            .flatten()
+            .filter_map(|g| match g.check {
+                Check::AtLeast { counter, .. } => Some(counter),
+                _ => None,
+            })
+            .collect();
+        if !tests.is_empty() {
+            let summary = b.counter(1, NO_PARENT);
+            for &k in &tests {
+                b.index.parent[k as usize] = summary;
+            }
+            b.index.summary = Some(summary);
+            for g in by_player.iter_mut().flatten() {
+                g.summarized = matches!(g.check, Check::AtLeast { .. });
+            }
+        }
         let mut index = b.index;
+        index.all_summarized = by_player.iter().flatten().all(|g| g.summarized);
         index.by_player = by_player;
         index.first.push(0);
-        for list in b.pending {
-            index.entries.extend(list);
-            index.first.push(index.entries.len() as u32);
+        for mut list in b.pending {
+            list.sort_by_key(|e| e.test);
+            for chunk in list.chunk_by(|a, b| a.test == b.test) {
+                let start = index.counters.len() as u32;
+                index.counters.extend(chunk.iter().map(|e| e.counter));
+                index.groups.push(Group {
+                    test: chunk[0].test,
+                    start,
+                    end: index.counters.len() as u32,
+                });
+            }
+            index.first.push(index.groups.len() as u32);
         }
         index
     }
@@ -189,9 +237,11 @@ impl GoalIndex {
     pub(crate) fn counts(&self, cells: &[u32]) -> Vec<u32> {
         let mut c = vec![0; self.len()];
         for pos in 0..self.num_positions {
-            for e in self.entries_of(pos) {
-                if self.test(e.test, 0) {
-                    bump(&self.threshold, &self.parent, &mut c, e.counter, 1);
+            for g in self.groups_of(pos) {
+                if self.test(g.test, 0) {
+                    for &k in &self.counters[g.start as usize..g.end as usize] {
+                        bump(&self.threshold, &self.parent, &mut c, k, 1);
+                    }
                 }
             }
         }
@@ -201,8 +251,8 @@ impl GoalIndex {
         c
     }
 
-    fn entries_of(&self, pos: usize) -> &[Entry] {
-        &self.entries[self.first[pos] as usize..self.first[pos + 1] as usize]
+    fn groups_of(&self, pos: usize) -> &[Group] {
+        &self.groups[self.first[pos] as usize..self.first[pos + 1] as usize]
     }
 
     /// Updates `counts` for square `pos` going from `old` to `new` (hand cells and other
@@ -224,16 +274,13 @@ impl GoalIndex {
                 counts[base as usize + kn - 1] += 1;
             }
         }
-        for e in self.entries_of(pos) {
-            let (a, b) = (self.test(e.test, ko), self.test(e.test, kn));
+        for g in self.groups_of(pos) {
+            let (a, b) = (self.test(g.test, ko), self.test(g.test, kn));
             if a != b {
-                bump(
-                    &self.threshold,
-                    &self.parent,
-                    counts,
-                    e.counter,
-                    if b { 1 } else { -1 },
-                );
+                let d = if b { 1 } else { -1 };
+                for &k in &self.counters[g.start as usize..g.end as usize] {
+                    bump(&self.threshold, &self.parent, counts, k, d);
+                }
             }
         }
     }

@@ -145,7 +145,17 @@ impl Engine {
         let np = t.model.players.len();
         let to_move = t.model.turns[s.turn as usize].player.index();
         let order = std::iter::once(to_move).chain((0..np).filter(|&p| p != to_move));
-        for p in order {
+        // No summarized goal holds: skip them (all goals, when every one is summarized).
+        let quiet = t
+            .goals
+            .summary
+            .is_some_and(|k| s.goal_counts[k as usize] == 0);
+        let players = if quiet && t.goals.all_summarized {
+            0
+        } else {
+            np
+        };
+        for p in order.take(players) {
             let (mut loss, mut win, mut draw, mut count) = (None, None, None, None);
             for g in &t.goals.by_player[p] {
                 let slot = match g.kind {
@@ -154,7 +164,7 @@ impl Engine {
                     GoalKind::Draw => &mut draw,
                     GoalKind::Count => &mut count,
                 };
-                if slot.is_none() && j.holds(&g.check, p, to_move) {
+                if slot.is_none() && !(quiet && g.summarized) && j.holds(&g.check, p, to_move) {
                     *slot = Some(g.goal);
                 }
             }
