@@ -922,3 +922,27 @@ fn incremental_goals_match_the_reference() {
     );
     assert!(decided >= 200, "only {decided} positions decided by a goal");
 }
+
+/// A parallel divide splits the tree several plies deep; its entries equal the one-thread
+/// divide's and the plain perft, also where lines end early (won tic-tac-toe positions, a
+/// draughts side without moves) and in both counting modes.
+#[test]
+fn parallel_divide_equals_one_thread() {
+    use dagaz::engine::perft::divide;
+    for (name, depth) in [("tictactoe", 7), ("checkers", 6), ("chess", 3)] {
+        let mut e = bundled(name, None);
+        let s = e.initial_state();
+        let total = perft(&mut e, depth);
+        for full in [false, true] {
+            let one = divide(&e, &s, depth, 1, full);
+            assert_eq!(one.iter().map(|d| d.nodes).sum::<u64>(), total, "{name}");
+            for threads in [2, 3] {
+                assert_eq!(
+                    divide(&e, &s, depth, threads, full),
+                    one,
+                    "{name} -j {threads}"
+                );
+            }
+        }
+    }
+}

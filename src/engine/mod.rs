@@ -12,10 +12,15 @@
 //! only the small [`Undo`] record. [`MoveList`] keeps its moves' buffers between uses: after
 //! warm-up, generating and playing moves does not allocate.
 //!
+//! A state also carries the counters of the goals that depend only on the board
+//! (`goal_index`), which [`Engine::make`] and [`Engine::unmake`] keep up to date through
+//! the changed cells; states are therefore made by [`Engine::initial_state`] and changed
+//! only by make/unmake.
+//!
 //! Sub-modules: `vm` (the bytecode VM: runs move blocks, attack tests), `generate` (the
 //! legal-move pipeline), `scan` (board scans the VM may skip or cache), `reach` (attack
-//! pruning tables), `outcome` (goals), `hash` (Zobrist keys), `notation`, [`perft`],
-//! `play`.
+//! pruning tables), `goal_index` (goals compiled into incremental counters), `outcome`
+//! (goals and results), `hash` (Zobrist keys), `notation`, [`perft`], `play`.
 
 pub(crate) mod generate;
 mod goal_index;

@@ -69,8 +69,11 @@ pub struct DivideEntry {
     pub nodes: u64,
 }
 
-/// Perft split by root move, in move-generation order. `threads` > 1 spreads root moves
-/// over a pool of that many threads.
+/// Perft split by root move, in move-generation order. `threads` > 1 spreads the work
+/// over a pool of that many threads: the tree is split a few plies deep into at least
+/// [`TASKS_PER_THREAD`] tasks per thread (so that a few large root moves do not leave
+/// threads idle), whose counts are summed back per root move; the entries are the same for
+/// any number of threads.
 pub fn divide(
     engine: &Engine,
     s: &State,
@@ -85,34 +88,104 @@ pub fn divide(
     let mut list = MoveList::new();
     e.legal_moves(s, &mut list);
     let moves: Vec<_> = list.iter().cloned().collect();
-    let work = |e: &mut Engine, m: &super::Move| {
-        let mut st = s.clone();
-        let u = e.make(&mut st, m);
-        let nodes = if full {
-            e.perft_full(&mut st, depth - 1)
+    let count = |e: &mut Engine, st: &mut State, d: u32| {
+        if full {
+            e.perft_full(st, d)
         } else {
-            e.perft(&mut st, depth - 1)
-        };
-        e.unmake(&mut st, m, u);
-        DivideEntry {
-            notation: e.notation(m),
-            nodes,
+            e.perft(st, d)
         }
     };
     #[cfg(feature = "parallel")]
-    if threads > 1 {
+    if threads > 1 && depth >= 2 {
         if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            return pool.install(|| {
-                moves
+            let tasks = split(&mut e, s, &moves, depth, threads * TASKS_PER_THREAD);
+            let counts: Vec<(usize, u64)> = pool.install(|| {
+                tasks
                     .par_iter()
-                    .map_init(|| engine.clone(), |e, m| work(e, m))
+                    .map_init(
+                        || (engine.clone(), s.clone()),
+                        |(e, st), (i, path)| {
+                            let undo: Vec<_> = path.iter().map(|m| e.make(st, m)).collect();
+                            let n = count(e, st, depth - path.len() as u32);
+                            for (m, u) in path.iter().zip(undo).rev() {
+                                e.unmake(st, m, u);
+                            }
+                            (*i, n)
+                        },
+                    )
                     .collect()
             });
+            let mut nodes = vec![0u64; moves.len()];
+            for (i, n) in counts {
+                nodes[i] += n;
+            }
+            return moves
+                .iter()
+                .zip(nodes)
+                .map(|(m, nodes)| DivideEntry {
+                    notation: e.notation(m),
+                    nodes,
+                })
+                .collect();
         }
     }
-    // One thread (or no `parallel` feature): the same entries, in the same order.
+    // One thread (or no `parallel` feature, or depth 1): the same entries, in the same order.
     let _ = threads;
-    moves.iter().map(|m| work(&mut e, m)).collect()
+    let mut st = s.clone();
+    moves
+        .iter()
+        .map(|m| {
+            let u = e.make(&mut st, m);
+            let nodes = count(&mut e, &mut st, depth - 1);
+            e.unmake(&mut st, m, u);
+            DivideEntry {
+                notation: e.notation(m),
+                nodes,
+            }
+        })
+        .collect()
+}
+
+/// Tasks per thread that [`divide`] aims for when it splits the tree.
+pub const TASKS_PER_THREAD: usize = 32;
+
+/// The tasks of a parallel [`divide`]: (root move index, the moves from the root), in
+/// tree order, expanded ply by ply until there are at least `want` of them or the next ply
+/// would reach `depth`. A line that ends (no moves) before that is dropped: it has no
+/// leaves at `depth`.
+#[cfg(feature = "parallel")]
+fn split(
+    e: &mut Engine,
+    s: &State,
+    moves: &[super::Move],
+    depth: u32,
+    want: usize,
+) -> Vec<(usize, Vec<super::Move>)> {
+    let mut tasks: Vec<(usize, Vec<super::Move>)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, vec![m.clone()]))
+        .collect();
+    let mut replies = MoveList::new();
+    let mut plies = 1;
+    while tasks.len() < want && plies + 1 < depth {
+        let mut next = Vec::new();
+        for (i, path) in tasks {
+            let mut st = s.clone();
+            for m in &path {
+                e.make(&mut st, m);
+            }
+            e.legal_moves(&st, &mut replies);
+            for r in replies.iter() {
+                let mut p = path.clone();
+                p.push(r.clone());
+                next.push((i, p));
+            }
+        }
+        tasks = next;
+        plies += 1;
+    }
+    tasks
 }
 
 /// One line of a `.perft` suite: `GAME VARIANT DEPTH EXPECTED`, where VARIANT is a slug or
