@@ -66,26 +66,7 @@ fn ur_games_per_second(threads: usize, games: u64) -> f64 {
 
 /// (playouts/s, plies/s) of dagaz's chess.
 fn dagaz_chess() -> (f64, f64) {
-    let proto = bundled("chess", None);
-    let mut rng = Rng::new(1);
-    let mut moves = Default::default();
-    let (mut games, mut plies) = (0u64, 0u64);
-    let t = Instant::now();
-    while t.elapsed() < Duration::from_secs_f64(SECONDS) {
-        let mut g = proto.clone();
-        for _ in 0..CHESS_CAP {
-            g.legal_moves(&mut moves);
-            if g.outcome(&moves).is_some() {
-                break;
-            }
-            let i = rng.below(EngineGame::num_moves(&moves));
-            g.make(&moves, i);
-            plies += 1;
-        }
-        games += 1;
-    }
-    let s = t.elapsed().as_secs_f64();
-    (games as f64 / s, plies as f64 / s)
+    playout_rates(&bundled("chess", None), SECONDS)
 }
 
 /// (playouts/s, plies/s) of shakmaty.
@@ -197,11 +178,11 @@ fn playout_game(g: &PlayoutGame) -> Option<EngineGame> {
     Some(EngineGame::new(Model::compile(def).ok()?))
 }
 
-/// Plies per second of random games (at most `CHESS_CAP` plies each) for `seconds`.
-fn playout_rate(proto: &EngineGame, seconds: f64) -> f64 {
+/// (games/s, plies/s) of random games (at most `CHESS_CAP` plies each) for `seconds`.
+fn playout_rates(proto: &EngineGame, seconds: f64) -> (f64, f64) {
     let mut rng = Rng::new(1);
     let mut moves = Default::default();
-    let mut plies = 0u64;
+    let (mut games, mut plies) = (0u64, 0u64);
     let t = Instant::now();
     while t.elapsed() < Duration::from_secs_f64(seconds) {
         let mut g = proto.clone();
@@ -214,8 +195,10 @@ fn playout_rate(proto: &EngineGame, seconds: f64) -> f64 {
             g.make(&moves, i);
             plies += 1;
         }
+        games += 1;
     }
-    plies as f64 / t.elapsed().as_secs_f64()
+    let s = t.elapsed().as_secs_f64();
+    (games as f64 / s, plies as f64 / s)
 }
 
 /// (depth, leaves/s) of full-mode perft from the start: the first depth that takes at least
@@ -280,7 +263,7 @@ fn main() {
             );
             continue;
         };
-        let plies = playout_rate(&proto, 1.5);
+        let (_, plies) = playout_rates(&proto, 1.5);
         let (depth, perft) = perft_rate(&proto.engine);
         println!(
             "{:<26} {plies:>14.0} {:>16} {:>10.3}",

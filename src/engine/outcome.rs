@@ -156,29 +156,15 @@ impl Engine {
             np
         };
         for p in order.take(players) {
-            let (mut loss, mut win, mut draw, mut count) = (None, None, None, None);
+            let mut found = Found::default();
             for g in &t.goals.by_player[p] {
-                let slot = match g.kind {
-                    GoalKind::Loss => &mut loss,
-                    GoalKind::Win => &mut win,
-                    GoalKind::Draw => &mut draw,
-                    GoalKind::Count => &mut count,
-                };
+                let slot = found.slot(g.kind);
                 if slot.is_none() && !(quiet && g.summarized) && j.holds(&g.check, p, to_move) {
                     *slot = Some(g.goal);
                 }
             }
-            if let Some(g) = loss {
-                return Some(Outcome::loser(np, p, Some(g)));
-            }
-            if let Some(g) = win {
-                return Some(Outcome::winner(np, p, Some(g)));
-            }
-            if let Some(g) = draw {
-                return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
-            }
-            if let Some(g) = count {
-                return Some(count_outcome(np, Some(g), |q| j.count_pieces(q, &[])));
+            if let Some(o) = found.decide(np, p, |q| j.count_pieces(q, &[])) {
+                return Some(o);
             }
         }
         if self.repetition == RepetitionRule::Draw && j.repeated() {
@@ -215,43 +201,20 @@ impl Engine {
         let repeated = self.repetitions(s) >= 3;
         let order = std::iter::once(to_move).chain((0..np).filter(|&p| p != to_move));
         for p in order {
-            let (mut loss, mut win, mut draw, mut count) = (None, None, None, None);
+            let mut found = Found::default();
             for gi in 0..self.t.model.goals.len() {
                 let goal = &self.t.model.goals[gi];
-                if !goal.players.contains(&(p as u32)) {
+                if !goal.players.contains(&(p as u32)) || found.slot(goal.kind).is_some() {
                     continue;
                 }
                 let kind = goal.kind;
-                let already = match kind {
-                    GoalKind::Loss => loss.is_some(),
-                    GoalKind::Win => win.is_some(),
-                    GoalKind::Draw => draw.is_some(),
-                    GoalKind::Count => count.is_some(),
-                };
-                if already {
-                    continue;
-                }
                 let t = self.t.clone();
                 if self.holds(&t.model.goals[gi].cond, p, s, repeated, has_moves) {
-                    match kind {
-                        GoalKind::Loss => loss = Some(gi),
-                        GoalKind::Win => win = Some(gi),
-                        GoalKind::Draw => draw = Some(gi),
-                        GoalKind::Count => count = Some(gi),
-                    }
+                    *found.slot(kind) = Some(gi);
                 }
             }
-            if let Some(g) = loss {
-                return Some(Outcome::loser(np, p, Some(g)));
-            }
-            if let Some(g) = win {
-                return Some(Outcome::winner(np, p, Some(g)));
-            }
-            if let Some(g) = draw {
-                return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
-            }
-            if let Some(g) = count {
-                return Some(count_outcome(np, Some(g), |q| self.count_pieces(s, q, &[])));
+            if let Some(o) = found.decide(np, p, |q| self.count_pieces(s, q, &[])) {
+                return Some(o);
             }
         }
         if repeated && self.repetition == RepetitionRule::Draw {
@@ -411,6 +374,41 @@ impl Engine {
             .iter()
             .filter(|&&v| v != 0 && piece::owner(v).index() == p && piece::ty(v) == ty)
             .count() as u32
+    }
+}
+
+/// The first goal of each kind that holds for one player (indices into `Model::goals`).
+#[derive(Default)]
+struct Found {
+    loss: Option<usize>,
+    win: Option<usize>,
+    draw: Option<usize>,
+    count: Option<usize>,
+}
+
+impl Found {
+    fn slot(&mut self, kind: GoalKind) -> &mut Option<usize> {
+        match kind {
+            GoalKind::Loss => &mut self.loss,
+            GoalKind::Win => &mut self.win,
+            GoalKind::Draw => &mut self.draw,
+            GoalKind::Count => &mut self.count,
+        }
+    }
+
+    /// The result when one of the player's goals held: a loss beats a win, which beats a
+    /// draw, which beats a count condition (decided by `count`, pieces per player).
+    fn decide(&self, np: usize, p: usize, count: impl FnMut(usize) -> u32) -> Option<Outcome> {
+        if let Some(g) = self.loss {
+            return Some(Outcome::loser(np, p, Some(g)));
+        }
+        if let Some(g) = self.win {
+            return Some(Outcome::winner(np, p, Some(g)));
+        }
+        if let Some(g) = self.draw {
+            return Some(Outcome::all(np, PlayerResult::Draw, Some(g), Ending::Goal));
+        }
+        self.count.map(|g| count_outcome(np, Some(g), count))
     }
 }
 
