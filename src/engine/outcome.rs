@@ -459,17 +459,13 @@ impl Judge<'_> {
     fn count_pieces(&self, p: usize, types: &[PieceTypeId]) -> u32 {
         let m = &self.t.model;
         let s = self.s;
-        let mut n = match self.t.goals.board_pieces(&s.goal_counts, p, types) {
-            Some(n) => n,
-            None => s.cells[..m.num_positions()]
-                .iter()
-                .filter(|&&v| {
-                    v != 0
-                        && piece::owner(v).index() == p
-                        && (types.is_empty() || types.contains(&piece::ty(v)))
-                })
-                .count() as u32,
-        };
+        // The index keeps board piece counts whenever a goal counts pieces (the only
+        // callers), so `None` cannot occur; the debug oracle would catch it.
+        let mut n = self
+            .t
+            .goals
+            .board_pieces(&s.goal_counts, p, types)
+            .unwrap_or_default();
         if m.options.include_off_pieces {
             for ty in (0..m.piece_types.len() as u32).map(PieceTypeId::new) {
                 if types.is_empty() || types.contains(&ty) {
@@ -519,13 +515,10 @@ impl Judge<'_> {
                 let nt = m.piece_types.len();
                 let player = PlayerId::new(p as u32);
                 types.iter().any(|&ty| {
-                    let on_board = match t.goals.board_pieces(&s.goal_counts, p, &[ty]) {
-                        Some(n) => n,
-                        None => s.cells[..m.num_positions()]
-                            .iter()
-                            .filter(|&&v| v != 0 && piece::owner(v) == player && piece::ty(v) == ty)
-                            .count() as u32,
-                    };
+                    let on_board = t
+                        .goals
+                        .board_pieces(&s.goal_counts, p, &[ty])
+                        .unwrap_or_default();
                     on_board + s.cells[m.hand_cell(player, ty).index()]
                         < t.start_counts[p * nt + ty.index()]
                 })
