@@ -34,10 +34,17 @@ pub(crate) struct Pipeline {
     enemy_cells: Vec<PositionId>,
     /// Royal cells after the move being tested.
     moved_royals: Vec<PositionId>,
+    /// Per entry of `attackers`: its answer before the moves when its runs stayed on the
+    /// VM's fast path (`None`: it must be tried after each move).
+    attack_known: Vec<Option<bool>>,
+    /// Per entry of `attackers`: a bit set of the board squares its runs read (and its
+    /// own square), `npos.div_ceil(64)` words each.
+    attack_reads: Vec<u64>,
     pub diags: Vec<Diagnostic>,
 }
 
 /// Step 2: first parts of every piece and drops.
+#[inline(never)]
 fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     let m = &t.model;
     let mover = vm.mover;
@@ -90,6 +97,8 @@ impl Pipeline {
             attackers: Vec::new(),
             enemy_cells: Vec::new(),
             moved_royals: Vec::new(),
+            attack_known: Vec::new(),
+            attack_reads: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -211,6 +220,7 @@ impl Pipeline {
     /// player anywhere, the royal pieces stay where they are and no new attacker appears,
     /// so only the opponents' pieces that might reach a royal square before the move
     /// (by the reach table) need to be tried after it.
+    #[inline(never)]
     fn king_safety(&mut self, vm: &mut Scratch, t: &Tables, out: &mut MoveList) {
         let mover = vm.mover;
         let npos = t.model.num_positions();
@@ -218,52 +228,112 @@ impl Pipeline {
         keep.clear();
         let mut royals = std::mem::take(&mut self.royal_cells);
         royals.clear();
+        let mut enemies = std::mem::take(&mut self.enemy_cells);
+        enemies.clear();
         for pos in t.model.position_ids() {
             let v = vm.board[pos.index()];
-            if v != 0 && piece::owner(v) == mover && t.royal[piece::ty(v).index()] {
-                royals.push(pos);
+            if v == 0 {
+                continue;
+            }
+            let o = piece::owner(v);
+            if o == mover {
+                if t.royal[piece::ty(v).index()] {
+                    royals.push(pos);
+                }
+            } else if !t.neutral[o.index()] {
+                enemies.push(pos);
             }
         }
         let mut attackers = std::mem::take(&mut self.attackers);
         attackers.clear();
-        let mut enemies = std::mem::take(&mut self.enemy_cells);
-        enemies.clear();
-        let mut moved_royals = std::mem::take(&mut self.moved_royals);
-        for pos in t.model.position_ids() {
+        for &pos in &enemies {
             let v = vm.board[pos.index()];
-            if v == 0 || piece::owner(v) == mover || t.neutral[piece::owner(v).index()] {
-                continue;
-            }
-            enemies.push(pos);
             for &k in &royals {
                 if vm.may_attack(t, pos, v, k) {
                     attackers.push((k, pos));
                 }
             }
         }
+        let mut moved_royals = std::mem::take(&mut self.moved_royals);
         let fast = t.reach.is_some();
+        // Each possible attacker is tried once on the board before the moves; when its runs
+        // stayed on the fast path, the squares they read are kept: a move that changes none
+        // of them (nor the attacker's square) leaves its answer as it was.
+        let words = npos.div_ceil(64);
+        let mut known = std::mem::take(&mut self.attack_known);
+        known.clear();
+        let mut reads = std::mem::take(&mut self.attack_reads);
+        reads.clear();
+        if fast {
+            for &(k, cell) in &attackers {
+                let v = vm.board[cell.index()];
+                let answer = vm.piece_attacks_recorded(t, cell, v, k);
+                known.push(answer);
+                let base = reads.len();
+                reads.resize(base + words, 0);
+                for &r in &vm.reads {
+                    reads[base + r.index() / 64] |= 1 << (r.index() % 64);
+                }
+                reads[base + cell.index() / 64] |= 1 << (cell.index() % 64);
+            }
+        }
         for m in out.iter() {
-            let on_board = |c: &&super::Change| c.cell.index() < npos;
             // A move that puts a piece of another player anywhere can create an attacker
             // the lists below do not know: test it the general way.
-            let places_foreign = m
-                .changes
-                .iter()
-                .filter(on_board)
-                .any(|c| c.new != 0 && piece::owner(c.new) != mover);
-            let moves_royal = m.changes.iter().filter(on_board).any(|c| {
-                royals.contains(&c.cell.position())
-                    || (c.new != 0 && t.royal[piece::ty(c.new).index()])
-            });
+            let mut places_foreign = false;
+            let mut moves_royal = false;
+            for c in &m.changes {
+                if c.cell.index() >= npos {
+                    continue;
+                }
+                if c.new != 0 {
+                    places_foreign |= piece::owner(c.new) != mover;
+                    moves_royal |= t.royal[piece::ty(c.new).index()];
+                }
+                moves_royal |= royals.contains(&c.cell.position());
+            }
             let slow = !fast || places_foreign;
+            if !moves_royal && !slow {
+                // The royal pieces stay and no new attacker appears: only the known
+                // attackers whose read squares the move changes are tried again after it.
+                let mut safe = true;
+                let mut applied = false;
+                for (i, &(k, cell)) in attackers.iter().enumerate() {
+                    let set = &reads[i * words..(i + 1) * words];
+                    let touched = m.changes.iter().any(|c| {
+                        let x = c.cell.index();
+                        x < npos && set[x / 64] & (1 << (x % 64)) != 0
+                    });
+                    let attacks = match known[i] {
+                        Some(answer) if !touched => answer,
+                        _ => {
+                            if !applied {
+                                vm.apply(m);
+                                applied = true;
+                            }
+                            let v = vm.board[cell.index()];
+                            v != 0 && piece::owner(v) != mover && vm.piece_attacks(t, cell, v, k)
+                        }
+                    };
+                    if attacks {
+                        safe = false;
+                        break;
+                    }
+                }
+                if applied {
+                    vm.revert(m);
+                }
+                keep.push(safe);
+                continue;
+            }
             vm.apply(m);
-            let safe = if moves_royal && !slow {
+            let safe = if !slow {
                 // A royal piece moved (or was captured, or appeared): follow the royal
                 // cells through the move's changes, then try the opponents' pieces that
                 // are still on the board and may reach them.
                 moved_royals.clear();
                 moved_royals.extend_from_slice(&royals);
-                for c in m.changes.iter().filter(on_board) {
+                for c in m.changes.iter().filter(|c| c.cell.index() < npos) {
                     let royal_now = c.new != 0
                         && piece::owner(c.new) == mover
                         && t.royal[piece::ty(c.new).index()];
@@ -285,7 +355,7 @@ impl Pipeline {
                             && vm.piece_attacks(t, cell, v, k)
                     })
                 })
-            } else if slow {
+            } else {
                 let mut safe = true;
                 for pos in t.model.position_ids() {
                     let v = vm.board[pos.index()];
@@ -299,15 +369,12 @@ impl Pipeline {
                     }
                 }
                 safe
-            } else {
-                !attackers.iter().any(|&(k, cell)| {
-                    let v = vm.board[cell.index()];
-                    v != 0 && piece::owner(v) != mover && vm.piece_attacks(t, cell, v, k)
-                })
             };
             vm.revert(m);
             keep.push(safe);
         }
+        self.attack_known = known;
+        self.attack_reads = reads;
         out.retain_flags(&keep);
         self.keep = keep;
         self.royal_cells = royals;

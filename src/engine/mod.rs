@@ -161,7 +161,9 @@ impl MoveList {
         let mut w = 0;
         for r in 0..self.len {
             if keep(&self.moves[r]) {
-                self.moves.swap(w, r);
+                if w != r {
+                    self.moves.swap(w, r);
+                }
                 w += 1;
             }
         }

@@ -47,9 +47,81 @@ impl Scratch {
             copy,
             partial,
         };
+        let simple = self.frames[0].actions.is_empty() && self.frames[0].cascades.is_empty();
         for promote in plain.into_iter().chain(promotions) {
-            self.emit(t, &add, promote, out);
+            if simple {
+                self.emit_simple(t, &add, promote, out);
+            } else {
+                self.emit(t, &add, promote, out);
+            }
         }
+    }
+
+    /// [`Scratch::emit`] for a run that queued nothing (no actions, no cascades): the
+    /// moving piece leaves its origin (or the hand), captures what stands on `dest` and
+    /// lands. The changes are the ones `emit` writes for the same run, in the same order;
+    /// this only skips the queues and the closures (most moves of most games are such).
+    #[inline(never)]
+    fn emit_simple(&mut self, t: &Tables, add: &Add, promote: PieceTypeId, out: &mut MoveList) {
+        let Add {
+            moving:
+                Moving {
+                    piece: piece_v,
+                    from,
+                    move_type,
+                },
+            dest,
+            copy,
+            partial,
+        } = *add;
+        if piece_v == 0 {
+            return;
+        }
+        let board = &mut self.board[..];
+        let m = out.push_slot();
+        let changes = &mut m.changes;
+        if from.is_none() {
+            let ty = piece::ty(piece_v);
+            if !t.model.unlimited_drops[ty.index()] {
+                let h = t.model.hand_cell(piece::owner(piece_v), ty);
+                let n = board[h.index()];
+                set(board, changes, h, n.saturating_sub(1));
+            }
+        } else if !copy && board[from.index()] != 0 {
+            set(board, changes, from.cell(), 0);
+        }
+        let v = board[dest.index()];
+        let captured = v != 0;
+        if captured {
+            m.captures = 1;
+            m.king_captures = u32::from(piece::ty(v) != PieceTypeId::new(0));
+            set(board, changes, dest.cell(), 0);
+            if t.model.options.recycle_captures {
+                let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
+                set(board, changes, h, board[h.index()] + 1);
+            }
+        }
+        let landing = if !promote.is_none() {
+            piece::with_type(piece_v, promote)
+        } else {
+            piece_v
+        };
+        set(board, changes, dest.cell(), landing);
+        for c in changes.iter().rev() {
+            board[c.cell.index()] = c.old;
+        }
+        m.notes.push(MoveNote {
+            ty: piece::ty(piece_v),
+            from,
+            to: dest,
+            capture: captured,
+            promote,
+            cascade: false,
+        });
+        m.last_from = from;
+        m.last_to = dest;
+        m.move_type = move_type;
+        m.partial = partial;
     }
 
     /// Builds one move of `add`, with the moving piece promoted to `promote`

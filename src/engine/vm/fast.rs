@@ -146,6 +146,23 @@ impl Scratch {
         start: PositionId,
         piece: u32,
         from: PositionId,
+        out: Option<&mut MoveList>,
+    ) -> bool {
+        self.run_with::<false>(t, b, start, piece, from, out)
+    }
+
+    /// [`Scratch::run`], and with `RECORD` the squares of the board the run reads are
+    /// appended to `self.reads` (`self.reads_unknown` is set when the run leaves the fast
+    /// path: the interpreter's reads are not tracked). A run that stays on the fast path
+    /// depends on the board only through those squares.
+    #[inline(always)]
+    pub(crate) fn run_with<const RECORD: bool>(
+        &mut self,
+        t: &Tables,
+        b: &Block,
+        start: PositionId,
+        piece: u32,
+        from: PositionId,
         mut out: Option<&mut MoveList>,
     ) -> bool {
         // Most blocks (and most runs of the others) use only steps, simple tests, jumps
@@ -168,6 +185,9 @@ impl Scratch {
                     pc += 1;
                 }
                 FastOp::Require(pred, negate) => {
+                    if RECORD {
+                        self.reads.push(pos);
+                    }
                     if self.simple_test(t, pred, pos) == negate {
                         return false;
                     }
@@ -175,11 +195,17 @@ impl Scratch {
                     pc += 2;
                 }
                 FastOp::Test(pred, negate) => {
+                    if RECORD {
+                        self.reads.push(pos);
+                    }
                     acc = self.simple_test(t, pred, pos) != negate;
                     pc += 1;
                 }
                 FastOp::RequireAt(pred, d, negate) => {
                     let c = links[pos.index() * t.width + d as usize];
+                    if RECORD && !c.is_none() {
+                        self.reads.push(c);
+                    }
                     if self.simple_test_at(t, pred, c) == negate {
                         return false;
                     }
@@ -188,6 +214,9 @@ impl Scratch {
                 }
                 FastOp::TestAt(pred, d, negate) => {
                     let c = links[pos.index() * t.width + d as usize];
+                    if RECORD && !c.is_none() {
+                        self.reads.push(c);
+                    }
                     acc = self.simple_test_at(t, pred, c) != negate;
                     pc += 1;
                 }
@@ -236,7 +265,12 @@ impl Scratch {
                     pc += 1;
                 }
                 FastOp::End => return false,
-                FastOp::Other => break,
+                FastOp::Other => {
+                    if RECORD {
+                        self.reads_unknown = true;
+                    }
+                    break;
+                }
             }
         }
         let at = Resume {

@@ -93,6 +93,10 @@ pub(crate) struct Scratch {
     /// board changes.
     pub scan_cache: Vec<super::scan::ScanEntry>,
     pub scan_store: Vec<Action>,
+    /// Squares read by recorded runs (see [`Scratch::run_with`]).
+    pub reads: Vec<PositionId>,
+    /// A recorded run left the fast path: `reads` is incomplete.
+    pub reads_unknown: bool,
 }
 
 impl Scratch {
@@ -110,6 +114,8 @@ impl Scratch {
             loop_overflow: false,
             scan_cache: Vec::new(),
             scan_store: Vec::new(),
+            reads: Vec::new(),
+            reads_unknown: false,
         }
     }
 
@@ -189,6 +195,34 @@ impl Scratch {
         v: u32,
         sq: PositionId,
     ) -> bool {
+        self.piece_attacks_with::<false>(t, cell, v, sq)
+    }
+
+    /// [`Scratch::piece_attacks`], and the squares the attack runs read: `Some(result)`
+    /// with those squares in `self.reads` (cleared first) when every run stayed on the
+    /// fast path, so that the answer is the same on any board that agrees on them (and on
+    /// `cell`); `None` when some run went into the interpreter.
+    pub(crate) fn piece_attacks_recorded(
+        &mut self,
+        t: &Tables,
+        cell: PositionId,
+        v: u32,
+        sq: PositionId,
+    ) -> Option<bool> {
+        self.reads.clear();
+        self.reads_unknown = false;
+        let found = self.piece_attacks_with::<true>(t, cell, v, sq);
+        (!self.reads_unknown).then_some(found)
+    }
+
+    #[inline(always)]
+    fn piece_attacks_with<const RECORD: bool>(
+        &mut self,
+        t: &Tables,
+        cell: PositionId,
+        v: u32,
+        sq: PositionId,
+    ) -> bool {
         let o = piece::owner(v);
         let saved_mover = self.mover;
         let saved_target = self.attack_target;
@@ -207,7 +241,7 @@ impl Scratch {
             {
                 continue;
             }
-            if self.run(t, b, cell, v, cell, None) {
+            if self.run_with::<RECORD>(t, b, cell, v, cell, None) {
                 found = true;
                 break;
             }
