@@ -47,6 +47,9 @@ pub(crate) enum FastOp {
     Loop,
     /// `Op::Add` (its operands are read from the code).
     Add,
+    /// The head of a compiled `(while empty? …)`: `Loop; Test empty?; IfFalse exit` at
+    /// once (continue at `pc + 3` when the square is empty, else at `exit`).
+    WhileEmpty { exit: u32 },
     End,
     /// Anything else: the general interpreter takes over here.
     Other,
@@ -86,9 +89,25 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
         }
         _ => None,
     };
+    // `Loop; Test empty?; IfFalse exit` (the head of a compiled `(while empty? …)`).
+    let while_empty = |pc: usize| -> Option<FastOp> {
+        match *code.get(pc..pc + 3)? {
+            [
+                Op::Loop,
+                Op::Test {
+                    pred: Pred::Empty,
+                    target: Target::Here,
+                    negate: false,
+                },
+                Op::IfFalse(exit),
+            ] => Some(FastOp::WhileEmpty { exit }),
+            _ => None,
+        }
+    };
     code.iter()
         .enumerate()
         .map(|(pc, op)| match (*op, simple(op)) {
+            _ if while_empty(pc).is_some() => while_empty(pc).unwrap_or(FastOp::Other),
             (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
                 FastOp::Require(p, negate)
             }
@@ -263,6 +282,23 @@ impl Scratch {
                         }
                     }
                     pc += 1;
+                }
+                FastOp::WhileEmpty { exit } => {
+                    steps += 1;
+                    if steps > self.loop_budget {
+                        self.loop_overflow = true;
+                        return false;
+                    }
+                    if RECORD {
+                        self.reads.push(pos);
+                    }
+                    if self.board[pos.index()] != 0 {
+                        acc = false;
+                        pc = exit as usize;
+                    } else {
+                        acc = true;
+                        pc += 3;
+                    }
                 }
                 FastOp::End => return false,
                 FastOp::Other => {
