@@ -144,6 +144,7 @@ impl MoveList {
         self.as_slice().get(i)
     }
     /// A fresh (reset) slot at the end.
+    #[inline]
     pub(crate) fn push_slot(&mut self) -> &mut Move {
         if self.len == self.moves.len() {
             self.moves.push(Move::default());

@@ -39,8 +39,6 @@ impl Scratch {
             return;
         };
         // `add` emits one move; `(add T1 … Tn)` one move per type, promoted to it.
-        let plain = (ntypes == 0).then_some(PieceTypeId::NONE);
-        let promotions = (types..types + ntypes).map(|i| t.model.type_lists[i as usize]);
         let add = Add {
             moving,
             dest,
@@ -48,7 +46,16 @@ impl Scratch {
             partial,
         };
         let simple = self.frames[0].actions.is_empty() && self.frames[0].cascades.is_empty();
-        for promote in plain.into_iter().chain(promotions) {
+        if ntypes == 0 {
+            if simple {
+                self.emit_simple(t, &add, PieceTypeId::NONE, out);
+            } else {
+                self.emit(t, &add, PieceTypeId::NONE, out);
+            }
+            return;
+        }
+        for i in types..types + ntypes {
+            let promote = t.model.type_lists[i as usize];
             if simple {
                 self.emit_simple(t, &add, promote, out);
             } else {
