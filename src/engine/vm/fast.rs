@@ -1,7 +1,7 @@
 //! The VM's fast path and entry point.
 //!
 //! Most blocks (and most runs of the others) use only steps, simple tests of the current
-//! square, jumps and `add` without queued actions. [`fast_ops`] gives each instruction of
+//! square or a neighbour, jumps, `capture` of the current square and `add`. [`fast_ops`] gives each instruction of
 //! `model.code` a compact [`FastOp`] (`Tables::fast[pc]` describes `code[pc]`), and
 //! [`Scratch::run`] executes those directly; at the first [`FastOp::Other`] it hands over
 //! to the full interpreter (`interp`) in the same state. With the fast path off (see
@@ -9,7 +9,7 @@
 //! interpreter from its first instruction.
 
 use super::interp::Resume;
-use super::{Moving, Scratch};
+use super::{Action, Moving, Scratch};
 use crate::engine::{MoveList, Tables};
 use crate::model::{Block, Op, PositionId, Pred, Target, piece};
 
@@ -47,9 +47,13 @@ pub(crate) enum FastOp {
     Loop,
     /// `Op::Add` (its operands are read from the code).
     Add,
+    /// `capture` of the current square: queued in the run's frame.
+    Capture,
     /// The head of a compiled `(while empty? …)`: `Loop; Test empty?; IfFalse exit` at
     /// once (continue at `pc + 3` when the square is empty, else at `exit`).
-    WhileEmpty { exit: u32 },
+    WhileEmpty {
+        exit: u32,
+    },
     End,
     /// Anything else: the general interpreter takes over here.
     Other,
@@ -138,6 +142,7 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
             (Op::Not, _) => FastOp::Not,
             (Op::Loop, _) => FastOp::Loop,
             (Op::Add { .. }, _) => FastOp::Add,
+            (Op::Capture(Target::Here), _) => FastOp::Capture,
             (Op::End, _) => FastOp::End,
             _ => FastOp::Other,
         })
@@ -184,16 +189,19 @@ impl Scratch {
         from: PositionId,
         mut out: Option<&mut MoveList>,
     ) -> bool {
-        // Most blocks (and most runs of the others) use only steps, simple tests, jumps
-        // and `add` without queued actions. That part is run here, from the compact copy
-        // in `Tables::fast`, without setting up the full interpreter; at the first other
+        // Most blocks (and most runs of the others) use only steps, simple tests, jumps,
+        // `capture` and `add`. That part is run here, from the compact copy in
+        // `Tables::fast`, without setting up the full interpreter; at the first other
         // instruction the full interpreter resumes in the same state (the mark is still on
-        // `start`, `to` unset, no flag set, nothing queued).
+        // `start`, `to` unset, no flag set; the captures queued so far are in the frame,
+        // which `queued` says).
         let links = &t.links[self.mover.index()][..];
         let mut pc = b.start as usize;
         let mut pos = start;
         let mut acc = false;
         let mut steps = 0u32;
+        // Something was queued in the run's frame (which was cleared then).
+        let mut queued = false;
         loop {
             match t.fast[pc] {
                 FastOp::Step(s) => {
@@ -264,15 +272,33 @@ impl Scratch {
                     }
                     pc += 1;
                 }
+                FastOp::Capture => {
+                    let k = usize::from(out.is_none());
+                    if !queued {
+                        self.frames[k].clear();
+                        queued = true;
+                    }
+                    self.frames[k].actions.push(Action::Capture(pos));
+                    pc += 1;
+                }
                 FastOp::Add => {
                     match out.as_deref_mut() {
                         None => {
-                            if pos == self.attack_target {
+                            let target = self.attack_target;
+                            if pos == target
+                                || (queued
+                                    && self.frames[1]
+                                        .actions
+                                        .iter()
+                                        .any(|a| matches!(a, Action::Capture(c) if *c == target)))
+                            {
                                 return true;
                             }
                         }
                         Some(o) => {
-                            self.frames[0].clear();
+                            if !queued {
+                                self.frames[0].clear();
+                            }
                             let moving = Moving {
                                 piece,
                                 from,
@@ -315,6 +341,7 @@ impl Scratch {
             pos,
             acc,
             steps,
+            queued,
         };
         let moving = Moving {
             piece,

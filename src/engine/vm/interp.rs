@@ -25,6 +25,9 @@ pub(super) struct Resume {
     pub pos: PositionId,
     pub acc: bool,
     pub steps: u32,
+    /// The fast path queued actions in the run's frame (otherwise the frame is cleared
+    /// here).
+    pub queued: bool,
 }
 
 impl Scratch {
@@ -44,6 +47,7 @@ impl Scratch {
             pos,
             mut acc,
             mut steps,
+            queued,
         } = at;
         let Moving {
             mut piece,
@@ -51,7 +55,9 @@ impl Scratch {
             move_type,
         } = moving;
         let k = usize::from(out.is_none());
-        self.frames[k].clear();
+        if !queued {
+            self.frames[k].clear();
+        }
         let code = &t.model.code[..];
         let mover = self.mover.index();
         let links = &t.links[mover][..];
