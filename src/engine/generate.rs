@@ -219,7 +219,10 @@ impl Pipeline {
     /// Fast path: when a move neither touches a royal square nor puts a piece of another
     /// player anywhere, the royal pieces stay where they are and no new attacker appears,
     /// so only the opponents' pieces that might reach a royal square before the move
-    /// (by the reach table) need to be tried after it.
+    /// (by the reach table) need to be tried after it. Each of those is tried once before
+    /// the moves, recording the squares its runs read; a move that changes none of them
+    /// (nor the attacker's square) keeps that answer, so only the others are run again,
+    /// on the board after the move.
     #[inline(never)]
     fn king_safety(&mut self, vm: &mut Scratch, t: &Tables, out: &mut MoveList) {
         let mover = vm.mover;
