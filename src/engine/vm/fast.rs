@@ -351,6 +351,29 @@ impl Scratch {
         self.run_in(t, at, moving, out)
     }
 
+    /// True when the run of `b` from `start` would fail at once, read from the fast-path
+    /// table without starting it: its first step leaves the board, or its first required
+    /// test (of the start square, or of the square after the first step) fails.
+    #[inline(always)]
+    pub(crate) fn fails_at_once(&self, t: &Tables, b: &Block, start: PositionId) -> bool {
+        let pc = b.start as usize;
+        match t.fast[pc] {
+            FastOp::Require(pred, negate) => self.simple_test(t, pred, start) == negate,
+            FastOp::Step(s) => {
+                let links = &t.links[self.mover.index()];
+                let n = links[start.index() * t.width + s as usize];
+                n.is_none()
+                    || match t.fast.get(pc + 1) {
+                        Some(&FastOp::Require(pred, negate)) => {
+                            self.simple_test(t, pred, n) == negate
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
+        }
+    }
+
     /// Evaluates a [`SimplePred`] on square `c`, which may be missing (then false, as in
     /// the interpreter's `test`).
     #[inline(always)]
