@@ -47,20 +47,29 @@ impl Scratch {
         };
         let simple = self.frames[0].actions.is_empty() && self.frames[0].cascades.is_empty();
         if ntypes == 0 {
-            if simple {
-                self.emit_simple(t, &add, PieceTypeId::NONE, out);
-            } else {
-                self.emit(t, &add, PieceTypeId::NONE, out);
-            }
+            self.emit_one(t, &add, PieceTypeId::NONE, simple, out);
             return;
         }
         for i in types..types + ntypes {
-            let promote = t.model.type_lists[i as usize];
-            if simple {
-                self.emit_simple(t, &add, promote, out);
-            } else {
-                self.emit(t, &add, promote, out);
-            }
+            self.emit_one(t, &add, t.model.type_lists[i as usize], simple, out);
+        }
+    }
+
+    /// One move of `add`: [`Scratch::emit_simple`] when the run queued nothing (`simple`),
+    /// else [`Scratch::emit`].
+    #[inline(always)]
+    fn emit_one(
+        &mut self,
+        t: &Tables,
+        add: &Add,
+        promote: PieceTypeId,
+        simple: bool,
+        out: &mut MoveList,
+    ) {
+        if simple {
+            self.emit_simple(t, add, promote, out);
+        } else {
+            self.emit(t, add, promote, out);
         }
     }
 

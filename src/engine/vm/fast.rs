@@ -1,8 +1,9 @@
 //! The VM's fast path and entry point.
 //!
 //! Most blocks (and most runs of the others) use only steps, simple tests of the current
-//! square or a neighbour, jumps, `capture` of the current square and `add`. [`fast_ops`] gives each instruction of
-//! `model.code` a compact [`FastOp`] (`Tables::fast[pc]` describes `code[pc]`), and
+//! square or a neighbour, jumps, `capture` of the current square and `add`. [`fast_ops`]
+//! gives each instruction of `model.code` a compact [`FastOp`] (`Tables::fast[pc]`
+//! describes `code[pc]`), and
 //! [`Scratch::run`] executes those directly; at the first [`FastOp::Other`] it hands over
 //! to the full interpreter (`interp`) in the same state. With the fast path off (see
 //! `Engine::without_fast_path`) every entry is `Other`, so every block runs in the full
@@ -110,41 +111,45 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
     };
     code.iter()
         .enumerate()
-        .map(|(pc, op)| match (*op, simple(op)) {
-            _ if while_empty(pc).is_some() => while_empty(pc).unwrap_or(FastOp::Other),
-            (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
-                FastOp::Require(p, negate)
+        .map(|(pc, op)| {
+            if let Some(head) = while_empty(pc) {
+                return head;
             }
-            (_, Some((p, negate))) => FastOp::Test(p, negate),
-            _ if simple_at(op).is_some() => {
-                let Some((p, d, negate)) = simple_at(op) else {
-                    return FastOp::Other;
-                };
-                if code.get(pc + 1) == Some(&Op::Verify) {
-                    FastOp::RequireAt(p, d, negate)
-                } else {
-                    FastOp::TestAt(p, d, negate)
+            match (*op, simple(op)) {
+                (_, Some((p, negate))) if code.get(pc + 1) == Some(&Op::Verify) => {
+                    FastOp::Require(p, negate)
                 }
+                (_, Some((p, negate))) => FastOp::Test(p, negate),
+                _ if simple_at(op).is_some() => {
+                    let Some((p, d, negate)) = simple_at(op) else {
+                        return FastOp::Other;
+                    };
+                    if code.get(pc + 1) == Some(&Op::Verify) {
+                        FastOp::RequireAt(p, d, negate)
+                    } else {
+                        FastOp::TestAt(p, d, negate)
+                    }
+                }
+                (Op::Step(s), _) => FastOp::Step(s),
+                (
+                    Op::Test {
+                        pred: Pred::InZone(z),
+                        target: Target::Here,
+                        negate,
+                    },
+                    _,
+                ) => FastOp::InZone(z, negate),
+                (Op::Verify, _) => FastOp::Verify,
+                (Op::IfFalse(a), _) => FastOp::IfFalse(a),
+                (Op::IfTrue(a), _) => FastOp::IfTrue(a),
+                (Op::Goto(a), _) => FastOp::Goto(a),
+                (Op::Not, _) => FastOp::Not,
+                (Op::Loop, _) => FastOp::Loop,
+                (Op::Add { .. }, _) => FastOp::Add,
+                (Op::Capture(Target::Here), _) => FastOp::Capture,
+                (Op::End, _) => FastOp::End,
+                _ => FastOp::Other,
             }
-            (Op::Step(s), _) => FastOp::Step(s),
-            (
-                Op::Test {
-                    pred: Pred::InZone(z),
-                    target: Target::Here,
-                    negate,
-                },
-                _,
-            ) => FastOp::InZone(z, negate),
-            (Op::Verify, _) => FastOp::Verify,
-            (Op::IfFalse(a), _) => FastOp::IfFalse(a),
-            (Op::IfTrue(a), _) => FastOp::IfTrue(a),
-            (Op::Goto(a), _) => FastOp::Goto(a),
-            (Op::Not, _) => FastOp::Not,
-            (Op::Loop, _) => FastOp::Loop,
-            (Op::Add { .. }, _) => FastOp::Add,
-            (Op::Capture(Target::Here), _) => FastOp::Capture,
-            (Op::End, _) => FastOp::End,
-            _ => FastOp::Other,
         })
         .collect()
 }
