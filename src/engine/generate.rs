@@ -44,10 +44,32 @@ pub(crate) struct Pipeline {
 }
 
 /// Step 2: first parts of every piece and drops.
-#[inline(never)]
+///
+/// With `move-priorities`, once a move of some rank has been found, the blocks of worse
+/// ranks are not run: step 3 would drop their moves anyway (the moves it keeps, and their
+/// order, are the same).
 fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
+    // Two copies, so that games without priorities keep the loop without the rank test
+    // (one shared loop cost chess 5.7% more instructions).
+    if t.model.has_priorities {
+        first_parts_of::<true>(vm, t, only_type, out);
+    } else {
+        first_parts_of::<false>(vm, t, only_type, out);
+    }
+}
+
+#[inline(never)]
+fn first_parts_of<const RANKED: bool>(
+    vm: &mut Scratch,
+    t: &Tables,
+    only_type: Option<MoveType>,
+    out: &mut MoveList,
+) {
     let m = &t.model;
     let mover = vm.mover;
+    let ranked = RANKED;
+    // The best rank among the moves found so far.
+    let mut best = u32::MAX;
     for pos in m.position_ids() {
         let v = vm.board[pos.index()];
         if v == 0 || piece::owner(v) != mover {
@@ -61,7 +83,19 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &
             if only_type.is_some_and(|mt| mt != b.move_type) || vm.fails_at_once(t, b, pos) {
                 continue;
             }
+            let rank = if ranked {
+                m.priority_rank[b.move_type.index()]
+            } else {
+                0
+            };
+            if rank > best {
+                continue;
+            }
+            let before = out.len();
             vm.run(t, b, pos, v, pos, Some(out));
+            if ranked && out.len() > before {
+                best = rank;
+            }
         }
     }
     for (i, pt) in m.piece_types.iter().enumerate() {
