@@ -106,8 +106,10 @@ fn first_parts_of<const RANKED: bool>(
             continue;
         }
         let v = piece::make(ty, mover, pt.attrs);
-        for pos in m.position_ids() {
-            if m.dummy_positions.contains(pos) {
+        let need_empty = t.drops_need_empty[i];
+        for &pos in &t.drop_sites {
+            // Every block would fail at its first test: no run to start.
+            if need_empty && vm.board[pos.index()] != 0 {
                 continue;
             }
             for b in &pt.drops {

@@ -86,6 +86,8 @@ struct Group {
     test: u32,
     start: u32,
     end: u32,
+    /// The test's row as bits (bit `key`), when there are at most 64 keys.
+    mask: u64,
 }
 
 /// The compiled goals and the layout of their counters (one per engine, in `Tables`).
@@ -198,10 +200,15 @@ impl GoalIndex {
             for chunk in list.chunk_by(|a, b| a.test == b.test) {
                 let start = index.counters.len() as u32;
                 index.counters.extend(chunk.iter().map(|e| e.counter));
+                let test = chunk[0].test;
+                let mask = (0..index.keys.min(64))
+                    .filter(|&key| index.test(test, key))
+                    .fold(0u64, |m, key| m | 1 << key);
                 index.groups.push(Group {
-                    test: chunk[0].test,
+                    test,
                     start,
                     end: index.counters.len() as u32,
+                    mask,
                 });
             }
             index.first.push(index.groups.len() as u32);
@@ -274,8 +281,13 @@ impl GoalIndex {
                 counts[base as usize + kn - 1] += 1;
             }
         }
+        let small = self.keys <= 64;
         for g in self.groups_of(pos) {
-            let (a, b) = (self.test(g.test, ko), self.test(g.test, kn));
+            let (a, b) = if small {
+                (g.mask >> ko & 1 != 0, g.mask >> kn & 1 != 0)
+            } else {
+                (self.test(g.test, ko), self.test(g.test, kn))
+            };
             if a != b {
                 let d = if b { 1 } else { -1 };
                 for &k in &self.counters[g.start as usize..g.end as usize] {

@@ -243,6 +243,12 @@ pub(crate) struct Tables {
     pub scans: scan::Scans,
     /// The goals compiled for incremental checks.
     pub goals: goal_index::GoalIndex,
+    /// The squares a piece may be dropped on (the board's positions that are not dummies),
+    /// in position order.
+    pub drop_sites: Vec<PositionId>,
+    /// Per piece type: every drop block starts by requiring its square to be empty (read
+    /// from the fast-path table), so an occupied square is skipped without a run.
+    pub drops_need_empty: Vec<bool>,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -378,7 +384,24 @@ impl Engine {
         }
         let fast = vm::fast_ops(&model.code, fast_path);
         let scans = scan::Scans::find(&model.code, &links, width, np);
+        let drop_sites = model
+            .position_ids()
+            .filter(|&p| !model.dummy_positions.contains(p))
+            .collect();
+        let drops_need_empty = model
+            .piece_types
+            .iter()
+            .map(|pt| {
+                !pt.drops.is_empty()
+                    && pt.drops.iter().all(|b| {
+                        fast.get(b.start as usize)
+                            == Some(&vm::FastOp::Require(vm::SimplePred::Empty, false))
+                    })
+            })
+            .collect();
         let mut t = Tables {
+            drop_sites,
+            drops_need_empty,
             fast,
             fast_path,
             scans,
