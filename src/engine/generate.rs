@@ -98,6 +98,17 @@ fn first_parts_of<const RANKED: bool>(
             }
         }
     }
+    if t.has_drops {
+        drops(vm, t, only_type, out);
+    }
+}
+
+/// The drops of step 2 (in their own function: games without drops keep the piece loop's
+/// registers; inlined here, the drop loop cost English draughts 4% more instructions).
+#[inline(never)]
+fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
+    let m = &t.model;
+    let mover = vm.mover;
     for (i, pt) in m.piece_types.iter().enumerate() {
         let ty = PieceTypeId::new(i as u32);
         if pt.drops.is_empty()

@@ -249,6 +249,8 @@ pub(crate) struct Tables {
     /// Per piece type: every drop block starts by requiring its square to be empty (read
     /// from the fast-path table), so an occupied square is skipped without a run.
     pub drops_need_empty: Vec<bool>,
+    /// Some piece type has drops.
+    pub has_drops: bool,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -399,7 +401,9 @@ impl Engine {
                     })
             })
             .collect();
+        let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
         let mut t = Tables {
+            has_drops,
             drop_sites,
             drops_need_empty,
             fast,
