@@ -26,6 +26,8 @@ const FLAG_RATIO: f64 = 20.0;
 struct Row {
     name: String,
     plies: u64,
+    /// Legal moves generated over the plies (the branching factor times the plies).
+    moves: u64,
     seconds: f64,
     load: f64,
     capped: bool,
@@ -34,6 +36,15 @@ struct Row {
 impl Row {
     fn rate(&self) -> f64 {
         self.plies as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Legal moves generated per second: the cost of one move, whatever the branching.
+    fn move_rate(&self) -> f64 {
+        self.moves as f64 / self.seconds.max(1e-9)
+    }
+
+    fn moves_per_position(&self) -> f64 {
+        self.moves as f64 / (self.plies.max(1)) as f64
     }
 }
 
@@ -44,31 +55,48 @@ fn env_num(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Plays `games` random games; returns (plies, seconds, stopped by the time cap).
-fn play(engine: &mut Engine, games: u64, cap: u64, seed: u64, limit: Duration) -> (u64, f64, bool) {
-    let mut moves = MoveList::new();
+/// What one game's random games measured.
+struct Played {
+    plies: u64,
+    moves: u64,
+    seconds: f64,
+    /// Stopped by the time cap.
+    capped: bool,
+}
+
+/// Plays `games` random games.
+fn play(engine: &mut Engine, games: u64, cap: u64, seed: u64, limit: Duration) -> Played {
+    let mut list = MoveList::new();
     let mut plies = 0u64;
+    let mut moves = 0u64;
     let t0 = Instant::now();
+    let done = |plies, moves, capped| Played {
+        plies,
+        moves,
+        seconds: t0.elapsed().as_secs_f64(),
+        capped,
+    };
     for g in 0..games {
         let mut rng = Rng::derive(seed, g);
         let mut s = engine.initial_state();
         for _ in 0..cap {
-            engine.legal_moves(&s, &mut moves);
-            if engine.outcome_given_moves(&s, !moves.is_empty()).is_some() || moves.is_empty() {
+            engine.legal_moves(&s, &mut list);
+            if engine.outcome_given_moves(&s, !list.is_empty()).is_some() || list.is_empty() {
                 break;
             }
-            let m = moves.get(rng.below(moves.len())).expect("a move");
+            moves += list.len() as u64;
+            let m = list.get(rng.below(list.len())).expect("a move");
             engine.make(&mut s, m);
             plies += 1;
             if plies % 64 == 0 && t0.elapsed() > limit {
-                return (plies, t0.elapsed().as_secs_f64(), true);
+                return done(plies, moves, true);
             }
         }
         if t0.elapsed() > limit {
-            return (plies, t0.elapsed().as_secs_f64(), g + 1 < games);
+            return done(plies, moves, g + 1 < games);
         }
     }
-    (plies, t0.elapsed().as_secs_f64(), false)
+    done(plies, moves, false)
 }
 
 fn percentile(sorted: &[f64], q: f64) -> f64 {
@@ -113,17 +141,18 @@ fn main() {
             };
             let mut engine = Engine::new(model);
             let load = parse + t.elapsed().as_secs_f64();
-            let (plies, seconds, capped) = play(&mut engine, games, cap, seed, limit);
-            if plies == 0 {
+            let p = play(&mut engine, games, cap, seed, limit);
+            if p.plies == 0 {
                 unplayable += 1;
                 continue;
             }
             rows.push(Row {
                 name: format!("{rel}:{}", game.slug),
-                plies,
-                seconds,
+                plies: p.plies,
+                moves: p.moves,
+                seconds: p.seconds,
                 load,
-                capped,
+                capped: p.capped,
             });
         }
     }
@@ -167,10 +196,40 @@ fn main() {
         .iter()
         .filter(|r| median / r.rate() > FLAG_RATIO)
         .collect();
+    // A flagged game is explained by its branching factor when its cost per legal move is
+    // ordinary (within FLAG_RATIO of the median's); otherwise each move itself is slow.
+    let mut move_rates: Vec<f64> = rows.iter().map(Row::move_rate).collect();
+    move_rates.sort_by(f64::total_cmp);
+    let median_moves = percentile(&move_rates, 0.5);
+    let mut bf: Vec<f64> = rows.iter().map(Row::moves_per_position).collect();
+    bf.sort_by(f64::total_cmp);
     println!(
-        "{} flagged (more than {FLAG_RATIO}x slower than the median)",
-        flagged.len()
+        "{} flagged (more than {FLAG_RATIO}x slower than the median); median {:.0} legal moves/s, \
+         {:.1} moves/position",
+        flagged.len(),
+        median_moves,
+        percentile(&bf, 0.5)
     );
+    println!(
+        "{:<60} {:>8} {:>10} {:>12} {:>8}  cause",
+        "game:variant", "x", "moves/pos", "moves/s", "x moves"
+    );
+    for r in &flagged {
+        let xm = median_moves / r.move_rate().max(1e-9);
+        println!(
+            "{:<60} {:>8.1} {:>10.1} {:>12.0} {:>8.1}  {}",
+            r.name,
+            median / r.rate(),
+            r.moves_per_position(),
+            r.move_rate(),
+            xm,
+            if xm <= FLAG_RATIO {
+                "branching factor"
+            } else {
+                "cost per move"
+            }
+        );
+    }
     let mut by_load: Vec<&Row> = rows.iter().collect();
     by_load.sort_by(|a, b| b.load.total_cmp(&a.load));
     println!("slowest loads (parse + compile + tables, seconds):");

@@ -51,10 +51,15 @@ pub(crate) struct Pipeline {
 fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     // Two copies, so that games without priorities keep the loop without the rank test
     // (one shared loop cost chess 5.7% more instructions).
-    if t.model.has_priorities {
+    // (A game of drops only has no piece to look for.)
+    if !t.has_piece_moves {
+    } else if t.model.has_priorities {
         first_parts_of::<true>(vm, t, only_type, out);
     } else {
         first_parts_of::<false>(vm, t, only_type, out);
+    }
+    if t.has_drops {
+        drops(vm, t, only_type, out);
     }
 }
 
@@ -97,9 +102,6 @@ fn first_parts_of<const RANKED: bool>(
                 best = rank;
             }
         }
-    }
-    if t.has_drops {
-        drops(vm, t, only_type, out);
     }
 }
 

@@ -251,6 +251,8 @@ pub(crate) struct Tables {
     pub drops_need_empty: Vec<bool>,
     /// Some piece type has drops.
     pub has_drops: bool,
+    /// Some piece type has moves (not only drops).
+    pub has_piece_moves: bool,
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -402,7 +404,9 @@ impl Engine {
             })
             .collect();
         let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
+        let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
         let mut t = Tables {
+            has_piece_moves,
             has_drops,
             drop_sites,
             drops_need_empty,
