@@ -404,6 +404,24 @@ fn repetition_ends_the_game() {
     }
     // a1-b1, a2-b2, b1-a1, b2-a2 (start again: 2nd), …, 8 plies give the 3rd occurrence.
     assert_eq!(plies, 8);
+    // The repetition count (kept by make and unmake through hash buckets) is the history's,
+    // going forward and back.
+    let naive = |s: &State| s.history.iter().filter(|&&h| h == s.hash).count();
+    assert_eq!(e.repetitions(&s), 3);
+    let mut t = e.initial_state();
+    let mut line = Vec::new();
+    for _ in 0..8 {
+        e.legal_moves(&t, &mut l);
+        let m = l.get(0).unwrap().clone();
+        let u = e.make(&mut t, &m);
+        assert_eq!(e.repetitions(&t), naive(&t));
+        line.push((m, u));
+    }
+    while let Some((m, u)) = line.pop() {
+        e.unmake(&mut t, &m, u);
+        assert_eq!(e.repetitions(&t), naive(&t));
+    }
+    assert_eq!(e.repetitions(&t), 1);
     let o = e.outcome(&s).unwrap();
     // B made the repeating move and loses.
     assert_eq!(o.results, vec![PlayerResult::Win, PlayerResult::Loss]);

@@ -205,9 +205,49 @@ pub struct State {
     pub hash: u64,
     /// Hashes of every position of the game so far, the current one last.
     pub history: Vec<u64>,
+    /// How many entries of `history` fall in each of [`SEEN_BUCKETS`] buckets (by their
+    /// low bits), kept by [`Engine::make`] and [`Engine::unmake`] (wrapping, so exact while
+    /// the history is shorter than `u16::MAX`). A position whose bucket holds only itself
+    /// cannot repeat, so the repetition test scans the history only otherwise.
+    pub(crate) seen: Box<[u16; SEEN_BUCKETS]>,
     /// The counters of the board-local goal conditions (see `engine::goal_index`), kept
     /// up to date by [`Engine::make`] and [`Engine::unmake`].
     pub(crate) goal_counts: Vec<u32>,
+}
+
+/// Buckets of `State::seen` (a power of two).
+pub(crate) const SEEN_BUCKETS: usize = 4096;
+#[inline]
+fn seen_bucket(h: u64) -> usize {
+    h as usize & (SEEN_BUCKETS - 1)
+}
+
+impl State {
+    /// Pushes `h` on the history.
+    #[inline]
+    fn push_history(&mut self, h: u64) {
+        self.history.push(h);
+        let b = &mut self.seen[seen_bucket(h)];
+        *b = b.wrapping_add(1);
+    }
+
+    /// Pops the last history entry, the current position's (`self.hash`).
+    #[inline]
+    fn pop_history(&mut self) {
+        self.history.pop();
+        let b = &mut self.seen[seen_bucket(self.hash)];
+        *b = b.wrapping_sub(1);
+    }
+
+    /// How often the current position occurs in the history (itself included).
+    #[inline]
+    pub(crate) fn occurrences(&self) -> usize {
+        if self.history.len() < usize::from(u16::MAX) && self.seen[seen_bucket(self.hash)] == 1 {
+            // Only the current position is in its bucket (no count can have wrapped).
+            return 1;
+        }
+        self.history.iter().filter(|&&h| h == self.hash).count()
+    }
 }
 
 /// What [`Engine::unmake`] needs besides the move.
@@ -462,11 +502,12 @@ impl Engine {
             last_player: PlayerId::NONE,
             hash: 0,
             history: vec![],
+            seen: Box::new([0; SEEN_BUCKETS]),
             goal_counts: vec![],
         };
         s.goal_counts = self.t.goals.counts(&s.cells);
         s.hash = self.full_hash(&s);
-        s.history.push(s.hash);
+        s.push_history(s.hash);
         s
     }
 
@@ -527,11 +568,12 @@ impl Engine {
         h ^= hash::turn_key(s.turn) ^ hash::turn_key(nt);
         s.turn = nt;
         s.hash = h;
-        s.history.push(h);
+        s.push_history(h);
         undo
     }
 
     /// Takes back `m`, which must be the last move made on `s`.
+    #[inline]
     pub fn unmake(&self, s: &mut State, m: &Move, u: Undo) {
         for c in m.changes.iter().rev() {
             s.cells[c.cell.index()] = c.old;
@@ -546,8 +588,8 @@ impl Engine {
         s.last_from = u.last_from;
         s.last_to = u.last_to;
         s.last_player = u.last_player;
+        s.pop_history();
         s.hash = u.hash;
-        s.history.pop();
     }
 
     /// Runtime problems met so far (step budgets exceeded); drains them.

@@ -115,7 +115,7 @@ impl Engine {
 
     /// How often the position of `s` has occurred (the current one included).
     pub fn repetitions(&self, s: &State) -> usize {
-        s.history.iter().filter(|&&h| h == s.hash).count()
+        s.occurrences()
     }
 
     fn evaluate(&mut self, s: &State, has_moves: Option<bool>) -> Option<Outcome> {
@@ -461,9 +461,15 @@ impl Judge<'_> {
 
     fn repeated(&mut self) -> bool {
         let s = self.s;
-        *self
-            .repeated
-            .get_or_insert_with(|| s.history.iter().filter(|&&h| h == s.hash).count() >= 3)
+        *self.repeated.get_or_insert_with(|| {
+            let n = s.occurrences();
+            debug_assert_eq!(
+                n,
+                s.history.iter().filter(|&&h| h == s.hash).count(),
+                "the repetition buckets are stale"
+            );
+            n >= 3
+        })
     }
 
     /// Pieces of player `p` (of `types`, all when empty) on the board, plus in hand with
