@@ -45,7 +45,11 @@ impl Scratch {
             copy,
             partial,
         };
-        let simple = self.frames[0].actions.is_empty() && self.frames[0].cascades.is_empty();
+        // Attribute writes alone (a rook or king losing its castling right) keep the move
+        // simple: `emit_simple` applies them after the landing, as `emit` does.
+        let f = &self.frames[0];
+        let simple = f.cascades.is_empty()
+            && (f.actions.is_empty() || f.actions.iter().all(|a| matches!(a, Action::SetAttr(..))));
         if ntypes == 0 {
             self.emit_one(t, &add, PieceTypeId::NONE, simple, out);
             return;
@@ -55,8 +59,8 @@ impl Scratch {
         }
     }
 
-    /// One move of `add`: [`Scratch::emit_simple`] when the run queued nothing (`simple`),
-    /// else [`Scratch::emit`].
+    /// One move of `add`: [`Scratch::emit_simple`] when the run queued no cascade and no
+    /// action but attribute writes (`simple`), else [`Scratch::emit`].
     #[inline(always)]
     fn emit_one(
         &mut self,
@@ -73,9 +77,9 @@ impl Scratch {
         }
     }
 
-    /// [`Scratch::emit`] for a run that queued nothing (no actions, no cascades): the
-    /// moving piece leaves its origin (or the hand), captures what stands on `dest` and
-    /// lands. The changes are the ones `emit` writes for the same run, in the same order;
+    /// [`Scratch::emit`] for a run that queued no cascade and no action but attribute
+    /// writes: the moving piece leaves its origin (or the hand), captures what stands on
+    /// `dest`, lands, and the attributes are written. The changes are the ones `emit` writes for the same run, in the same order;
     /// this only skips the queues and the closures (most moves of most games are such).
     #[inline(never)]
     fn emit_simple(&mut self, t: &Tables, add: &Add, promote: PieceTypeId, out: &mut MoveList) {
@@ -123,6 +127,14 @@ impl Scratch {
             piece_v
         };
         set(board, changes, dest.cell(), landing);
+        for a in &self.frames[0].actions {
+            if let Action::SetAttr(c, a, val) = *a {
+                let v = board[c.index()];
+                if v != 0 {
+                    set(board, changes, c.cell(), piece::with_attr(v, a, val));
+                }
+            }
+        }
         for c in changes.iter().rev() {
             board[c.cell.index()] = c.old;
         }
