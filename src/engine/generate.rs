@@ -286,11 +286,11 @@ impl Pipeline {
         royals.clear();
         let mut enemies = std::mem::take(&mut self.enemy_cells);
         enemies.clear();
-        for pos in t.model.position_ids() {
-            let v = vm.board[pos.index()];
+        for (i, &v) in vm.board[..npos].iter().enumerate() {
             if v == 0 {
                 continue;
             }
+            let pos = PositionId::new(i as u32);
             let o = piece::owner(v);
             if o == mover {
                 if t.royal[piece::ty(v).index()] {
