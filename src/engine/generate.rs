@@ -75,11 +75,16 @@ fn first_parts_of<const RANKED: bool>(
     let ranked = RANKED;
     // The best rank among the moves found so far.
     let mut best = u32::MAX;
-    for pos in m.position_ids() {
-        let v = vm.board[pos.index()];
-        if v == 0 || piece::owner(v) != mover {
-            continue;
+    // The mover's pieces first, in one tight pass over the board (the blocks do not change
+    // it): most squares are empty or the opponent's.
+    let mut own = std::mem::take(&mut vm.own);
+    own.clear();
+    for (i, &v) in vm.board[..m.num_positions()].iter().enumerate() {
+        if v != 0 && piece::owner(v) == mover {
+            own.push((PositionId::new(i as u32), v));
         }
+    }
+    for &(pos, v) in &own {
         for b in &m.piece_types[piece::ty(v).index()].moves {
             // Most runs of a piece's blocks end at their first step or test (the edge of the
             // board, a friend in the way): those are decided here without starting the run.
@@ -103,6 +108,7 @@ fn first_parts_of<const RANKED: bool>(
             }
         }
     }
+    vm.own = own;
 }
 
 /// The drops of step 2 (in their own function: games without drops keep the piece loop's

@@ -97,6 +97,8 @@ pub(crate) struct Scratch {
     pub reads: Vec<PositionId>,
     /// A recorded run left the fast path: `reads` is incomplete.
     pub reads_unknown: bool,
+    /// The mover's pieces (square, value), listed by the first-parts step.
+    pub own: Vec<(PositionId, u32)>,
 }
 
 impl Scratch {
@@ -116,6 +118,7 @@ impl Scratch {
             scan_store: Vec::new(),
             reads: Vec::new(),
             reads_unknown: false,
+            own: Vec::new(),
         }
     }
 
