@@ -72,6 +72,13 @@ pub(crate) struct PlayerGoal {
     pub summarized: bool,
 }
 
+/// A counter's threshold and parent (see `GoalIndex::nodes`).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    threshold: u32,
+    parent: u32,
+}
+
 /// One square test feeding one counter.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -95,10 +102,10 @@ struct Group {
 pub(crate) struct GoalIndex {
     /// `by_player[p]`: the goals listing player `p`, in declaration order.
     pub by_player: Vec<Vec<PlayerGoal>>,
-    /// A counter is *on* when its value reaches `threshold`; a change of that state adds
-    /// ±1 to `parent` (an instance feeding its `relative-config`).
-    threshold: Vec<u32>,
-    parent: Vec<u32>,
+    /// Per counter: it is *on* when its value reaches `threshold`; a change of that state
+    /// adds ±1 to `parent` (an instance feeding its `relative-config`). Side by side, so
+    /// that an update reads one entry.
+    nodes: Vec<Node>,
     /// `groups[first[pos]..first[pos + 1]]`: the tests reading square `pos`, each with the
     /// counters it feeds (a change of the square skips a test whose answer stays).
     first: Vec<u32>,
@@ -149,7 +156,7 @@ impl GoalIndex {
             .iter()
             .any(|g| g.kind == GoalKind::Count || counts_pieces(&g.cond))
         {
-            let base = b.index.threshold.len() as u32;
+            let base = b.index.nodes.len() as u32;
             b.index.pieces = Some(base);
             for _ in 0..np * nt {
                 b.counter(1, NO_PARENT);
@@ -184,7 +191,7 @@ impl GoalIndex {
         if !tests.is_empty() {
             let summary = b.counter(1, NO_PARENT);
             for &k in &tests {
-                b.index.parent[k as usize] = summary;
+                b.index.nodes[k as usize].parent = summary;
             }
             b.index.summary = Some(summary);
             for g in by_player.iter_mut().flatten() {
@@ -218,7 +225,7 @@ impl GoalIndex {
 
     /// Number of counters a state carries (0 when no goal is board-local).
     pub(crate) fn len(&self) -> usize {
-        self.threshold.len()
+        self.nodes.len()
     }
 
     /// The column of cell value `v` in a test row: 0 for empty, else 1 + owner × types + type.
@@ -247,7 +254,7 @@ impl GoalIndex {
             for g in self.groups_of(pos) {
                 if self.test(g.test, 0) {
                     for &k in &self.counters[g.start as usize..g.end as usize] {
-                        bump(&self.threshold, &self.parent, &mut c, k, 1);
+                        bump(&self.nodes, &mut c, k, 1);
                     }
                 }
             }
@@ -291,7 +298,7 @@ impl GoalIndex {
             if a != b {
                 let d = if b { 1 } else { -1 };
                 for &k in &self.counters[g.start as usize..g.end as usize] {
-                    bump(&self.threshold, &self.parent, counts, k, d);
+                    bump(&self.nodes, counts, k, d);
                 }
             }
         }
@@ -321,15 +328,17 @@ impl GoalIndex {
 
 /// Adds `d` to counter `k`, passing a change of its on/off state to its parent.
 #[inline]
-fn bump(threshold: &[u32], parent: &[u32], counts: &mut [u32], k: u32, d: i32) {
+fn bump(nodes: &[Node], counts: &mut [u32], k: u32, d: i32) {
     let mut k = k as usize;
     let mut d = d;
     loop {
-        let th = threshold[k];
+        let Node {
+            threshold: th,
+            parent: up,
+        } = nodes[k];
         let before = counts[k] >= th;
         counts[k] = counts[k].wrapping_add_signed(d);
         let after = counts[k] >= th;
-        let up = parent[k];
         if before == after || up == NO_PARENT {
             return;
         }
@@ -366,9 +375,8 @@ pub(crate) fn occupant_matches(occ: &Occupants, v: u32, p: usize) -> bool {
 
 impl Builder<'_> {
     fn counter(&mut self, threshold: u32, parent: u32) -> u32 {
-        self.index.threshold.push(threshold);
-        self.index.parent.push(parent);
-        (self.index.threshold.len() - 1) as u32
+        self.index.nodes.push(Node { threshold, parent });
+        (self.index.nodes.len() - 1) as u32
     }
 
     /// The test row of `occ` for player `p` (shared by equal tests).
