@@ -51,6 +51,11 @@ pub(crate) struct Pipeline {
 fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     // Two copies, so that games without priorities keep the loop without the rank test
     // (one shared loop cost chess 5.7% more instructions).
+    // The pieces on the board, in one tight pass (the blocks do not change the board): the
+    // mover's for their blocks, the others' for king safety.
+    if t.has_piece_moves || !t.model.royal_types.is_empty() {
+        list_pieces(vm, t);
+    }
     // (A game of drops only has no piece to look for.)
     if !t.has_piece_moves {
     } else if t.model.has_priorities {
@@ -63,6 +68,35 @@ fn first_parts(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &
     }
 }
 
+/// Fills `vm.own` and (for king safety, when there are royal pieces) `vm.others` from the
+/// scratch board.
+fn list_pieces(vm: &mut Scratch, t: &Tables) {
+    let mover = vm.mover;
+    let (mut own, mut others) = (std::mem::take(&mut vm.own), std::mem::take(&mut vm.others));
+    own.clear();
+    others.clear();
+    let board = &vm.board[..t.model.num_positions()];
+    if t.model.royal_types.is_empty() {
+        // Only the first-parts step reads the lists.
+        for (i, &v) in board.iter().enumerate() {
+            if v != 0 && piece::owner(v) == mover {
+                own.push((PositionId::new(i as u32), v));
+            }
+        }
+    } else {
+        for (i, &v) in board.iter().enumerate() {
+            if v != 0 {
+                if piece::owner(v) == mover {
+                    own.push((PositionId::new(i as u32), v));
+                } else {
+                    others.push(PositionId::new(i as u32));
+                }
+            }
+        }
+    }
+    (vm.own, vm.others) = (own, others);
+}
+
 #[inline(never)]
 fn first_parts_of<const RANKED: bool>(
     vm: &mut Scratch,
@@ -71,19 +105,10 @@ fn first_parts_of<const RANKED: bool>(
     out: &mut MoveList,
 ) {
     let m = &t.model;
-    let mover = vm.mover;
     let ranked = RANKED;
     // The best rank among the moves found so far.
     let mut best = u32::MAX;
-    // The mover's pieces first, in one tight pass over the board (the blocks do not change
-    // it): most squares are empty or the opponent's.
-    let mut own = std::mem::take(&mut vm.own);
-    own.clear();
-    for (i, &v) in vm.board[..m.num_positions()].iter().enumerate() {
-        if v != 0 && piece::owner(v) == mover {
-            own.push((PositionId::new(i as u32), v));
-        }
-    }
+    let own = std::mem::take(&mut vm.own);
     for &(pos, v) in &own {
         for b in &m.piece_types[piece::ty(v).index()].moves {
             // Most runs of a piece's blocks end at their first step or test (the edge of the
@@ -292,19 +317,25 @@ impl Pipeline {
         royals.clear();
         let mut enemies = std::mem::take(&mut self.enemy_cells);
         enemies.clear();
-        for (i, &v) in vm.board[..npos].iter().enumerate() {
-            if v == 0 {
-                continue;
+        // The pieces as the first-parts step listed them (the board is the loaded one again).
+        for &(pos, v) in &vm.own {
+            if t.royal[piece::ty(v).index()] {
+                royals.push(pos);
             }
-            let pos = PositionId::new(i as u32);
-            let o = piece::owner(v);
-            if o == mover {
-                if t.royal[piece::ty(v).index()] {
-                    royals.push(pos);
-                }
-            } else if !t.neutral[o.index()] {
+        }
+        for &pos in &vm.others {
+            if !t.neutral[piece::owner(vm.board[pos.index()]).index()] {
                 enemies.push(pos);
             }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let occupied = vm.board[..npos].iter().filter(|&&v| v != 0).count();
+            assert_eq!(
+                occupied,
+                vm.own.len() + vm.others.len(),
+                "the piece lists are stale"
+            );
         }
         let mut attackers = std::mem::take(&mut self.attackers);
         attackers.clear();

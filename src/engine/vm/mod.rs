@@ -97,8 +97,11 @@ pub(crate) struct Scratch {
     pub reads: Vec<PositionId>,
     /// A recorded run left the fast path: `reads` is incomplete.
     pub reads_unknown: bool,
-    /// The mover's pieces (square, value), listed by the first-parts step.
+    /// The mover's pieces (square, value) and the squares of the other players' pieces,
+    /// listed from the loaded board by the first-parts step (the board is the same again
+    /// when the king-safety step reads them).
     pub own: Vec<(PositionId, u32)>,
+    pub others: Vec<PositionId>,
 }
 
 impl Scratch {
@@ -119,6 +122,7 @@ impl Scratch {
             reads: Vec::new(),
             reads_unknown: false,
             own: Vec::new(),
+            others: Vec::new(),
         }
     }
 
