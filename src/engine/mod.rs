@@ -291,6 +291,9 @@ pub(crate) struct Tables {
     pub drops_need_empty: Vec<bool>,
     /// Some piece type has drops.
     pub has_drops: bool,
+    /// The Zobrist key of each turn index (`hash::turn_key`), so that make does not mix
+    /// two keys a move.
+    pub turn_keys: Vec<u64>,
     /// Some piece type has moves (not only drops).
     pub has_piece_moves: bool,
 }
@@ -445,7 +448,9 @@ impl Engine {
             .collect();
         let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
+        let turn_keys = (0..model.turns.len() as u32).map(hash::turn_key).collect();
         let mut t = Tables {
+            turn_keys,
             has_piece_moves,
             has_drops,
             drop_sites,
@@ -565,7 +570,8 @@ impl Engine {
         s.last_to = m.last_to;
         s.last_player = self.t.model.turns[s.turn as usize].player;
         let nt = self.next_turn(s.turn);
-        h ^= hash::turn_key(s.turn) ^ hash::turn_key(nt);
+        let keys = &self.t.turn_keys;
+        h ^= keys[s.turn as usize] ^ keys[nt as usize];
         s.turn = nt;
         s.hash = h;
         s.push_history(h);
