@@ -304,6 +304,12 @@ impl GoalIndex {
         }
     }
 
+    /// True when cell `pos` is a board square (hand cells feed no counter).
+    #[inline(always)]
+    pub(crate) fn is_square(&self, pos: usize) -> bool {
+        pos < self.num_positions
+    }
+
     /// Pieces of `player` on the board (of `types`, all when empty), from the counters.
     pub(crate) fn board_pieces(
         &self,

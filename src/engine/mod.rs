@@ -562,7 +562,8 @@ impl Engine {
         }
         let goals = &self.t.goals;
         if goals.len() > 0 {
-            for c in &m.changes {
+            // (Hand cells feed no counter: no call for them.)
+            for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
                 goals.change(&mut s.goal_counts, c.cell.index(), c.old, c.new);
             }
         }
@@ -586,7 +587,12 @@ impl Engine {
         }
         let goals = &self.t.goals;
         if goals.len() > 0 {
-            for c in m.changes.iter().rev() {
+            for c in m
+                .changes
+                .iter()
+                .rev()
+                .filter(|c| goals.is_square(c.cell.index()))
+            {
                 goals.change(&mut s.goal_counts, c.cell.index(), c.new, c.old);
             }
         }
