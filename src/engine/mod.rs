@@ -209,7 +209,7 @@ pub struct State {
     /// low bits), kept by [`Engine::make`] and [`Engine::unmake`] (wrapping, so exact while
     /// the history is shorter than `u16::MAX`). A position whose bucket holds only itself
     /// cannot repeat, so the repetition test scans the history only otherwise.
-    pub(crate) seen: Box<[u16; SEEN_BUCKETS]>,
+    pub(crate) seen: HistoryBuckets,
     /// The counters of the board-local goal conditions (see `engine::goal_index`), kept
     /// up to date by [`Engine::make`] and [`Engine::unmake`].
     pub(crate) goal_counts: Vec<u32>,
@@ -217,6 +217,18 @@ pub struct State {
 
 /// Buckets of `State::seen` (a power of two).
 pub(crate) const SEEN_BUCKETS: usize = 4096;
+
+/// The history's entries counted by hash bucket (`State::seen`): derived from the history,
+/// so its `Debug` form only names it.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct HistoryBuckets(Box<[u16; SEEN_BUCKETS]>);
+
+impl std::fmt::Debug for HistoryBuckets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HistoryBuckets(..)")
+    }
+}
+
 #[inline]
 fn seen_bucket(h: u64) -> usize {
     h as usize & (SEEN_BUCKETS - 1)
@@ -227,7 +239,7 @@ impl State {
     #[inline]
     fn push_history(&mut self, h: u64) {
         self.history.push(h);
-        let b = &mut self.seen[seen_bucket(h)];
+        let b = &mut self.seen.0[seen_bucket(h)];
         *b = b.wrapping_add(1);
     }
 
@@ -235,14 +247,14 @@ impl State {
     #[inline]
     fn pop_history(&mut self) {
         self.history.pop();
-        let b = &mut self.seen[seen_bucket(self.hash)];
+        let b = &mut self.seen.0[seen_bucket(self.hash)];
         *b = b.wrapping_sub(1);
     }
 
     /// How often the current position occurs in the history (itself included).
     #[inline]
     pub(crate) fn occurrences(&self) -> usize {
-        if self.history.len() < usize::from(u16::MAX) && self.seen[seen_bucket(self.hash)] == 1 {
+        if self.history.len() < usize::from(u16::MAX) && self.seen.0[seen_bucket(self.hash)] == 1 {
             // Only the current position is in its bucket (no count can have wrapped).
             return 1;
         }
@@ -507,7 +519,7 @@ impl Engine {
             last_player: PlayerId::NONE,
             hash: 0,
             history: vec![],
-            seen: Box::new([0; SEEN_BUCKETS]),
+            seen: HistoryBuckets(Box::new([0; SEEN_BUCKETS])),
             goal_counts: vec![],
         };
         s.goal_counts = self.t.goals.counts(&s.cells);
