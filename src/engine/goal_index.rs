@@ -18,7 +18,9 @@
 //! Each counter is a sum of per-square tests of the current cells, so the update for a
 //! change `old → new` of one square adds the difference of its tests and is exact whatever
 //! the order of changes. Occupant tests are tabulated per (player, occupants) over the
-//! possible cell values (empty, or owner and type), so one test is one table read.
+//! possible cell values (empty, or owner and type), so one test is one table read (one bit
+//! of a mask kept with the test's group when there are at most 64 values). Hand cells feed
+//! no counter: make and unmake do not call the update for them.
 //!
 //! The conditions that are not board-local (`stalemated`, `checkmated`, `repetition`) are
 //! evaluated as before, by `engine::outcome`. In debug builds every result is compared with

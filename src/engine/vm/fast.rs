@@ -1,7 +1,8 @@
 //! The VM's fast path and entry point.
 //!
 //! Most blocks (and most runs of the others) use only steps, simple tests of the current
-//! square or a neighbour, jumps, `capture` of the current square and `add`. [`fast_ops`]
+//! square or a neighbour, constant conditions, jumps, `capture` and `set-attribute` of the
+//! current square (queued in the run's frame) and `add`. [`fast_ops`]
 //! gives each instruction of `model.code` a compact [`FastOp`] (`Tables::fast[pc]`
 //! describes `code[pc]`), and
 //! [`Scratch::run`] executes those directly; at the first [`FastOp::Other`] it hands over
