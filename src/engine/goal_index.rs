@@ -19,8 +19,12 @@
 //! change `old → new` of one square adds the difference of its tests and is exact whatever
 //! the order of changes. Occupant tests are tabulated per (player, occupants) over the
 //! possible cell values (empty, or owner and type), so one test is one table read (one bit
-//! of a mask kept with the test's group when there are at most 64 values). Hand cells feed
-//! no counter: make and unmake do not call the update for them.
+//! of a mask kept with the test's group when there are at most 64 values). When squares ×
+//! values² is small (at most 2^20), the whole update of a square is tabulated per (old
+//! value, new value): the *change table* lists the counters that lose one and those that
+//! gain one (piece counts included), so an update is two short loops; a counter turns on
+//! or off exactly when it steps onto or off its threshold. Hand cells feed no counter: make
+//! and unmake do not call the update for them.
 //!
 //! The conditions that are not board-local (`stalemated`, `checkmated`, `repetition`) are
 //! evaluated as before, by `engine::outcome`. In debug builds every result is compared with
@@ -99,6 +103,19 @@ struct Group {
     mask: u64,
 }
 
+/// The counters one change of one square moves (see `GoalIndex::spans`):
+/// `deltas[start..start + downs]` lose one, the next `ups` gain one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    downs: u16,
+    ups: u16,
+}
+
+/// Largest change table built, in spans (`squares × keys²`), and in counter entries.
+const MAX_SPANS: usize = 1 << 20;
+const MAX_DELTAS: usize = 1 << 22;
+
 /// The compiled goals and the layout of their counters (one per engine, in `Tables`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct GoalIndex {
@@ -120,6 +137,12 @@ pub(crate) struct GoalIndex {
     /// Index of the first board piece counter (owner × types + type), when kept.
     pieces: Option<u32>,
     num_positions: usize,
+    /// The change table, when it is small enough (else empty, and a change walks
+    /// `groups`): `spans[(pos × keys + old key) × keys + new key]` lists the counters that
+    /// the change of square `pos` from one cell value to the other moves, the piece counts
+    /// included, so an update is two short loops with no test of its own.
+    spans: Vec<Span>,
+    deltas: Vec<u32>,
     /// A counter of the goals that are one counter test (`PlayerGoal::summarized`) and
     /// hold: when it is 0, none of them needs testing.
     pub summary: Option<u32>,
@@ -222,7 +245,66 @@ impl GoalIndex {
             }
             index.first.push(index.groups.len() as u32);
         }
+        index.build_spans();
         index
+    }
+
+    /// Fills the change table from the groups and the piece counters (left empty when it
+    /// would be too large or a list too long for its `u16` length).
+    fn build_spans(&mut self) {
+        let keys = self.keys;
+        if keys > 64
+            || self.nodes.is_empty()
+            || self.num_positions.saturating_mul(keys * keys) > MAX_SPANS
+        {
+            return;
+        }
+        let mut spans = Vec::with_capacity(self.num_positions * keys * keys);
+        let mut deltas = Vec::new();
+        let (mut downs, mut ups) = (Vec::new(), Vec::new());
+        for pos in 0..self.num_positions {
+            for ko in 0..keys {
+                for kn in 0..keys {
+                    downs.clear();
+                    ups.clear();
+                    if ko != kn {
+                        if let Some(base) = self.pieces {
+                            if ko != 0 {
+                                downs.push(base + ko as u32 - 1);
+                            }
+                            if kn != 0 {
+                                ups.push(base + kn as u32 - 1);
+                            }
+                        }
+                        for g in self.groups_of(pos) {
+                            let (a, b) = (g.mask >> ko & 1 != 0, g.mask >> kn & 1 != 0);
+                            let ks = &self.counters[g.start as usize..g.end as usize];
+                            if a && !b {
+                                downs.extend_from_slice(ks);
+                            } else if b && !a {
+                                ups.extend_from_slice(ks);
+                            }
+                        }
+                    }
+                    let (Ok(d), Ok(u)) = (u16::try_from(downs.len()), u16::try_from(ups.len()))
+                    else {
+                        return;
+                    };
+                    spans.push(Span {
+                        start: deltas.len() as u32,
+                        downs: d,
+                        ups: u,
+                    });
+                    deltas.extend_from_slice(&downs);
+                    deltas.extend_from_slice(&ups);
+                    if deltas.len() > MAX_DELTAS {
+                        return;
+                    }
+                }
+            }
+        }
+        self.spans = spans;
+        self.deltas = deltas;
     }
 
     /// Number of counters a state carries (0 when no goal is board-local).
@@ -279,6 +361,28 @@ impl GoalIndex {
             return;
         }
         let (ko, kn) = (self.key(old), self.key(new));
+        if let Some(&sp) = self.spans.get((pos * self.keys + ko) * self.keys + kn) {
+            let start = sp.start as usize;
+            let mid = start + sp.downs as usize;
+            let end = mid + sp.ups as usize;
+            if let Some(ks) = self.deltas.get(start..mid) {
+                for &k in ks {
+                    down(&self.nodes, counts, k);
+                }
+            }
+            if let Some(ks) = self.deltas.get(mid..end) {
+                for &k in ks {
+                    up(&self.nodes, counts, k);
+                }
+            }
+            return;
+        }
+        self.change_by_groups(counts, pos, ko, kn);
+    }
+
+    /// The update without the change table: each test of the square tried.
+    #[inline(never)]
+    fn change_by_groups(&self, counts: &mut [u32], pos: usize, ko: usize, kn: usize) {
         if ko == kn {
             return;
         }
@@ -352,6 +456,30 @@ fn bump(nodes: &[Node], counts: &mut [u32], k: u32, d: i32) {
         }
         d = if after { 1 } else { -1 };
         k = up as usize;
+    }
+}
+
+/// Adds one to counter `k`: it turns on when it reaches its threshold exactly.
+#[inline(always)]
+fn up(nodes: &[Node], counts: &mut [u32], k: u32) {
+    let k = k as usize;
+    let c = counts[k].wrapping_add(1);
+    counts[k] = c;
+    let Node { threshold, parent } = nodes[k];
+    if c == threshold && parent != NO_PARENT {
+        bump(nodes, counts, parent, 1);
+    }
+}
+
+/// Takes one from counter `k`: it turns off when it was exactly at its threshold.
+#[inline(always)]
+fn down(nodes: &[Node], counts: &mut [u32], k: u32) {
+    let k = k as usize;
+    let c = counts[k];
+    counts[k] = c.wrapping_sub(1);
+    let Node { threshold, parent } = nodes[k];
+    if c == threshold && parent != NO_PARENT {
+        bump(nodes, counts, parent, -1);
     }
 }
 
