@@ -878,6 +878,55 @@ fn attack_pruning_never_changes_the_legal_moves() {
     assert!(positions >= 2_000, "only {positions} positions compared");
 }
 
+/// Plain drops (`(verify empty?) add`, built without a run) give the same legal moves,
+/// change for change, as the full interpreter: every corpus game with such drops is played
+/// at random with the fast path on and off, comparing every position's legal moves.
+#[test]
+fn plain_drops_match_the_interpreter() {
+    let (mut games, mut positions) = (0usize, 0usize);
+    for path in common::corpus_files() {
+        let rel = common::corpus_rel(&path);
+        let loaded = load_path(&path, &rel, Limits::default()).expect("readable");
+        if loaded.has_errors() {
+            continue;
+        }
+        for g in &loaded.games {
+            let Ok(m) = Model::compile(g) else { continue };
+            let mut fast = Engine::new(m.clone());
+            if !fast.has_plain_drops() {
+                continue;
+            }
+            let mut plain = Engine::without_fast_path(m);
+            assert!(!plain.has_plain_drops());
+            games += 1;
+            for seed in 0..2u64 {
+                let mut rng = Rng::new(seed);
+                let mut s = fast.initial_state();
+                let (mut a, mut b) = (MoveList::new(), MoveList::new());
+                for ply in 0..40 {
+                    fast.legal_moves(&s, &mut a);
+                    plain.legal_moves(&s, &mut b);
+                    positions += 1;
+                    assert_eq!(
+                        a.as_slice(),
+                        b.as_slice(),
+                        "{rel} / {}: legal moves at ply {ply} (seed {seed})",
+                        g.title
+                    );
+                    if a.is_empty() {
+                        break;
+                    }
+                    let mv = a.get(rng.below(a.len())).unwrap().clone();
+                    fast.make(&mut s, &mv);
+                }
+            }
+        }
+    }
+    eprintln!("plain drops: {games} games, {positions} positions compared");
+    assert!(games >= 10, "only {games} corpus games with plain drops");
+    assert!(positions >= 500, "only {positions} positions compared");
+}
+
 /// The incremental goal checks (goal counters updated by make and unmake) against the full
 /// re-evaluation of every goal: random playouts of every corpus game with a board-local goal
 /// (`relative-config`, `absolute-config`, piece counts), where every position reached and

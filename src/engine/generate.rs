@@ -151,6 +151,24 @@ fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut Mo
             continue;
         }
         let v = piece::make(ty, mover, pt.attrs);
+        if let Some(partials) = &t.plain_drops[i] {
+            let hand = (!m.unlimited_drops[i]).then(|| {
+                let h = m.hand_cell(mover, ty);
+                (h, vm.board[h.index()])
+            });
+            for &pos in &t.drop_sites {
+                if vm.board[pos.index()] != 0 {
+                    continue;
+                }
+                for (b, &partial) in pt.drops.iter().zip(partials) {
+                    if only_type.is_some_and(|mt| mt != b.move_type) {
+                        continue;
+                    }
+                    Scratch::emit_drop(v, hand, pos, b.move_type, partial, out);
+                }
+            }
+            continue;
+        }
         let need_empty = t.drops_need_empty[i];
         for &pos in &t.drop_sites {
             // Every block would fail at its first test: no run to start.

@@ -301,6 +301,11 @@ pub(crate) struct Tables {
     /// Per piece type: every drop block starts by requiring its square to be empty (read
     /// from the fast-path table), so an occupied square is skipped without a run.
     pub drops_need_empty: Vec<bool>,
+    /// Per piece type: every drop block is plain, `(verify empty?) add` and nothing else
+    /// (an `add` without promotion types), with the `add-partial` move type of each block
+    /// in `piece_types[ty].drops` order; such drops are built without a run
+    /// (`Scratch::emit_drop`). Implies `drops_need_empty`.
+    pub plain_drops: Vec<Option<Vec<MoveType>>>,
     /// Some piece type has drops.
     pub has_drops: bool,
     /// The Zobrist key of each turn index (`hash::turn_key`), so that make does not mix
@@ -308,6 +313,29 @@ pub(crate) struct Tables {
     pub turn_keys: Vec<u64>,
     /// Some piece type has moves (not only drops).
     pub has_piece_moves: bool,
+}
+
+/// The `add-partial` move type of the block at `start` when it is a plain drop:
+/// `(verify empty?) add` (no promotion types) and the end, all on the fast path.
+fn plain_drop(code: &[crate::model::Op], fast: &[vm::FastOp], start: usize) -> Option<MoveType> {
+    use crate::model::Op;
+    use vm::{FastOp, SimplePred};
+    let ops = fast.get(start..start + 4)?;
+    let [
+        FastOp::Require(SimplePred::Empty, false),
+        _,
+        FastOp::Add,
+        FastOp::End,
+    ] = ops
+    else {
+        return None;
+    };
+    match code.get(start + 2)? {
+        Op::Add {
+            ntypes: 0, partial, ..
+        } => Some(*partial),
+        _ => None,
+    }
 }
 
 fn uses_attack_tests(m: &Model) -> bool {
@@ -403,6 +431,13 @@ impl Engine {
         self.t.fast_path
     }
 
+    /// True when some piece type's drops are all plain (built without a run, see
+    /// `Tables::plain_drops`).
+    #[doc(hidden)]
+    pub fn has_plain_drops(&self) -> bool {
+        self.t.plain_drops.iter().any(Option::is_some)
+    }
+
     fn build(model: Model, pruning: bool, fast_path: bool) -> Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
@@ -458,6 +493,19 @@ impl Engine {
                     })
             })
             .collect();
+        let plain_drops = model
+            .piece_types
+            .iter()
+            .map(|pt| {
+                if pt.drops.is_empty() {
+                    return None;
+                }
+                pt.drops
+                    .iter()
+                    .map(|b| plain_drop(&model.code, &fast, b.start as usize))
+                    .collect()
+            })
+            .collect();
         let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
         let turn_keys = (0..model.turns.len() as u32).map(hash::turn_key).collect();
@@ -467,6 +515,7 @@ impl Engine {
             has_drops,
             drop_sites,
             drops_need_empty,
+            plain_drops,
             fast,
             fast_path,
             scans,

@@ -146,6 +146,46 @@ impl Scratch {
         m.partial = add.partial;
     }
 
+    /// The move of a plain drop (a block that is `(verify empty?) add` and nothing else,
+    /// see `Tables::plain_drops`) of `piece_v` on the empty square `dest`, with `hand` its
+    /// hand cell and count when drops of its type are counted: the move `emit_simple`
+    /// builds for the block's run (the same changes in the same order), without the run.
+    #[inline]
+    pub(crate) fn emit_drop(
+        piece_v: u32,
+        hand: Option<(CellId, u32)>,
+        dest: PositionId,
+        move_type: MoveType,
+        partial: MoveType,
+        out: &mut MoveList,
+    ) {
+        let m = out.push_slot();
+        if let Some((h, n)) = hand {
+            m.changes.push(Change {
+                cell: h,
+                old: n,
+                new: n.saturating_sub(1),
+            });
+        }
+        m.changes.push(Change {
+            cell: dest.cell(),
+            old: 0,
+            new: piece_v,
+        });
+        m.notes.push(MoveNote {
+            ty: piece::ty(piece_v),
+            from: PositionId::NONE,
+            to: dest,
+            capture: false,
+            promote: PieceTypeId::NONE,
+            cascade: false,
+        });
+        m.last_from = PositionId::NONE;
+        m.last_to = dest;
+        m.move_type = move_type;
+        m.partial = partial;
+    }
+
     /// Builds one move of `add`, with the moving piece promoted to `promote`
     /// ([`PieceTypeId::NONE`]:
     /// keeping its type), from the queued work in `frames[0]`; see the module
