@@ -100,15 +100,23 @@ impl Engine {
         }
         // Every goal is one counter test, counted by the summary: a positive summary means
         // one of them holds, and any goal that holds ends the game (a count goal too).
+        // A zero summary means that no goal holds, and then only a repetition draw can end
+        // the game here (the moves are taken to exist).
         let g = &self.t.goals;
-        let known = g.all_summarized && g.summary.is_some_and(|k| s.goal_counts[k as usize] > 0);
-        if known && !cfg!(debug_assertions) {
-            return true;
+        let known = match g.summary {
+            Some(k) if g.all_summarized => Some(
+                s.goal_counts[k as usize] > 0
+                    || (self.repetition == RepetitionRule::Draw && s.occurrences() >= 3),
+            ),
+            _ => None,
+        };
+        if let (Some(known), false) = (known, cfg!(debug_assertions)) {
+            return known;
         }
         let reached = self.evaluate(s, Some(true)).is_some();
         debug_assert!(
-            !known || reached,
-            "a summarized goal holds but the game goes on"
+            known.is_none_or(|k| k == reached),
+            "the goal summary disagrees with the evaluation"
         );
         reached
     }
