@@ -213,7 +213,13 @@ pub struct State {
     /// The counters of the board-local goal conditions (see `engine::goal_index`), kept
     /// up to date by [`Engine::make`] and [`Engine::unmake`].
     pub(crate) goal_counts: Vec<u32>,
+    /// The goal counters before each move made and not yet taken back, when there are at
+    /// most [`SAVED_COUNTERS`] of them: unmake copies them back instead of updating.
+    pub(crate) goal_saved: Vec<u32>,
 }
+
+/// Most goal counters a state saves per move (see `State::goal_saved`).
+pub(crate) const SAVED_COUNTERS: usize = 64;
 
 /// Buckets of `State::seen` (a power of two).
 pub(crate) const SEEN_BUCKETS: usize = 4096;
@@ -570,6 +576,7 @@ impl Engine {
             history: vec![],
             seen: HistoryBuckets(Box::new([0; SEEN_BUCKETS])),
             goal_counts: vec![],
+            goal_saved: vec![],
         };
         s.goal_counts = self.t.goals.counts(&s.cells);
         s.hash = self.full_hash(&s);
@@ -623,6 +630,9 @@ impl Engine {
         }
         let goals = &self.t.goals;
         if goals.len() > 0 {
+            if goals.len() <= SAVED_COUNTERS {
+                s.goal_saved.extend_from_slice(&s.goal_counts);
+            }
             // (Hand cells feed no counter: no call for them.)
             for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
                 goals.change(&mut s.goal_counts, c.cell.index(), c.old, c.new);
@@ -640,22 +650,30 @@ impl Engine {
         undo
     }
 
+    /// The goal counters' part of [`Engine::unmake`]: the saved counters copied back, or
+    /// each change taken back.
+    #[inline(never)]
+    fn goals_unmade(&self, s: &mut State, m: &Move) {
+        let goals = &self.t.goals;
+        if goals.len() <= SAVED_COUNTERS {
+            let at = s.goal_saved.len() - s.goal_counts.len();
+            s.goal_counts.copy_from_slice(&s.goal_saved[at..]);
+            s.goal_saved.truncate(at);
+            return;
+        }
+        for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
+            goals.change(&mut s.goal_counts, c.cell.index(), c.new, c.old);
+        }
+    }
+
     /// Takes back `m`, which must be the last move made on `s`.
     #[inline]
     pub fn unmake(&self, s: &mut State, m: &Move, u: Undo) {
         for c in m.changes.iter().rev() {
             s.cells[c.cell.index()] = c.old;
         }
-        let goals = &self.t.goals;
-        if goals.len() > 0 {
-            for c in m
-                .changes
-                .iter()
-                .rev()
-                .filter(|c| goals.is_square(c.cell.index()))
-            {
-                goals.change(&mut s.goal_counts, c.cell.index(), c.new, c.old);
-            }
+        if self.t.goals.len() > 0 {
+            self.goals_unmade(s, m);
         }
         s.turn = u.turn;
         s.last_from = u.last_from;
