@@ -156,17 +156,7 @@ fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut Mo
                 let h = m.hand_cell(mover, ty);
                 (h, vm.board[h.index()])
             });
-            for &pos in &t.drop_sites {
-                if vm.board[pos.index()] != 0 {
-                    continue;
-                }
-                for (b, &partial) in pt.drops.iter().zip(partials) {
-                    if only_type.is_some_and(|mt| mt != b.move_type) {
-                        continue;
-                    }
-                    Scratch::emit_drop(v, hand, pos, b.move_type, partial, out);
-                }
-            }
+            plain_drops(vm, t, &pt.drops, partials, v, hand, only_type, out);
             continue;
         }
         let need_empty = t.drops_need_empty[i];
@@ -180,6 +170,40 @@ fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut Mo
                     continue;
                 }
                 vm.run(t, b, pos, v, PositionId::NONE, Some(out));
+            }
+        }
+    }
+}
+
+/// The drops of a piece type whose blocks are all plain (`Tables::plain_drops`): a move
+/// per empty drop site and block, built without a run. The empty sites are read 64 at a
+/// time into a bit mask first (no branch per square: whether a square is empty is what a
+/// branch predicts worst).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn plain_drops(
+    vm: &Scratch,
+    t: &Tables,
+    blocks: &[crate::model::Block],
+    partials: &[MoveType],
+    v: u32,
+    hand: Option<(crate::model::CellId, u32)>,
+    only_type: Option<MoveType>,
+    out: &mut MoveList,
+) {
+    for sites in t.drop_sites.chunks(64) {
+        let mut empty = 0u64;
+        for (j, &pos) in sites.iter().enumerate() {
+            empty |= u64::from(vm.board[pos.index()] == 0) << j;
+        }
+        while empty != 0 {
+            let pos = sites[empty.trailing_zeros() as usize];
+            empty &= empty - 1;
+            for (b, &partial) in blocks.iter().zip(partials) {
+                if only_type.is_some_and(|mt| mt != b.move_type) {
+                    continue;
+                }
+                Scratch::emit_drop(v, hand, pos, b.move_type, partial, out);
             }
         }
     }
