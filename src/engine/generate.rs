@@ -159,18 +159,33 @@ fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut Mo
             plain_drops(vm, t, &pt.drops, partials, v, hand, only_type, out);
             continue;
         }
-        let need_empty = t.drops_need_empty[i];
-        for &pos in &t.drop_sites {
-            // Every block would fail at its first test: no run to start.
-            if need_empty && vm.board[pos.index()] != 0 {
+        run_drops(vm, t, i, v, only_type, out);
+    }
+}
+
+/// The drops of piece type `i` (as piece value `v`) by running its blocks on every drop
+/// site (out of line, so that the drop loop above stays small).
+#[inline(never)]
+fn run_drops(
+    vm: &mut Scratch,
+    t: &Tables,
+    i: usize,
+    v: u32,
+    only_type: Option<MoveType>,
+    out: &mut MoveList,
+) {
+    let pt = &t.model.piece_types[i];
+    let need_empty = t.drops_need_empty[i];
+    for &pos in &t.drop_sites {
+        // Every block would fail at its first test: no run to start.
+        if need_empty && vm.board[pos.index()] != 0 {
+            continue;
+        }
+        for b in &pt.drops {
+            if only_type.is_some_and(|mt| mt != b.move_type) {
                 continue;
             }
-            for b in &pt.drops {
-                if only_type.is_some_and(|mt| mt != b.move_type) {
-                    continue;
-                }
-                vm.run(t, b, pos, v, PositionId::NONE, Some(out));
-            }
+            vm.run(t, b, pos, v, PositionId::NONE, Some(out));
         }
     }
 }
