@@ -334,17 +334,19 @@ impl GoalIndex {
     /// that holds on an empty square), then each occupied square as a change from empty.
     pub(crate) fn counts(&self, cells: &[u32]) -> Vec<u32> {
         let mut c = vec![0; self.len()];
+        let mut log = Vec::new();
         for pos in 0..self.num_positions {
             for g in self.groups_of(pos) {
                 if self.test(g.test, 0) {
                     for &k in &self.counters[g.start as usize..g.end as usize] {
-                        bump(&self.nodes, &mut c, k, 1);
+                        bump(&self.nodes, &mut c, &mut log, k, 1);
                     }
                 }
             }
         }
         for (pos, &v) in cells.iter().enumerate().take(self.num_positions) {
-            self.change(&mut c, pos, 0, v);
+            self.change(&mut c, &mut log, pos, 0, v);
+            log.clear();
         }
         c
     }
@@ -356,7 +358,14 @@ impl GoalIndex {
     /// Updates `counts` for square `pos` going from `old` to `new` (hand cells and other
     /// non-board cells are ignored).
     #[inline]
-    pub(crate) fn change(&self, counts: &mut [u32], pos: usize, old: u32, new: u32) {
+    pub(crate) fn change(
+        &self,
+        counts: &mut [u32],
+        log: &mut Vec<[u32; 2]>,
+        pos: usize,
+        old: u32,
+        new: u32,
+    ) {
         if pos >= self.num_positions {
             return;
         }
@@ -367,31 +376,42 @@ impl GoalIndex {
             let end = mid + sp.ups as usize;
             if let Some(ks) = self.deltas.get(start..mid) {
                 for &k in ks {
-                    down(&self.nodes, counts, k);
+                    down(&self.nodes, counts, log, k);
                 }
             }
             if let Some(ks) = self.deltas.get(mid..end) {
                 for &k in ks {
-                    up(&self.nodes, counts, k);
+                    up(&self.nodes, counts, log, k);
                 }
             }
             return;
         }
-        self.change_by_groups(counts, pos, ko, kn);
+        self.change_by_groups(counts, log, pos, ko, kn);
     }
 
     /// The update without the change table: each test of the square tried.
     #[inline(never)]
-    fn change_by_groups(&self, counts: &mut [u32], pos: usize, ko: usize, kn: usize) {
+    fn change_by_groups(
+        &self,
+        counts: &mut [u32],
+        log: &mut Vec<[u32; 2]>,
+        pos: usize,
+        ko: usize,
+        kn: usize,
+    ) {
         if ko == kn {
             return;
         }
         if let Some(base) = self.pieces {
             if ko != 0 {
-                counts[base as usize + ko - 1] -= 1;
+                let k = base as usize + ko - 1;
+                log.push([k as u32, counts[k]]);
+                counts[k] -= 1;
             }
             if kn != 0 {
-                counts[base as usize + kn - 1] += 1;
+                let k = base as usize + kn - 1;
+                log.push([k as u32, counts[k]]);
+                counts[k] += 1;
             }
         }
         let small = self.keys <= 64;
@@ -404,7 +424,7 @@ impl GoalIndex {
             if a != b {
                 let d = if b { 1 } else { -1 };
                 for &k in &self.counters[g.start as usize..g.end as usize] {
-                    bump(&self.nodes, counts, k, d);
+                    bump(&self.nodes, counts, log, k, d);
                 }
             }
         }
@@ -440,7 +460,7 @@ impl GoalIndex {
 
 /// Adds `d` to counter `k`, passing a change of its on/off state to its parent.
 #[inline]
-fn bump(nodes: &[Node], counts: &mut [u32], k: u32, d: i32) {
+fn bump(nodes: &[Node], counts: &mut [u32], log: &mut Vec<[u32; 2]>, k: u32, d: i32) {
     let mut k = k as usize;
     let mut d = d;
     loop {
@@ -449,6 +469,7 @@ fn bump(nodes: &[Node], counts: &mut [u32], k: u32, d: i32) {
             parent: up,
         } = nodes[k];
         let before = counts[k] >= th;
+        log.push([k as u32, counts[k]]);
         counts[k] = counts[k].wrapping_add_signed(d);
         let after = counts[k] >= th;
         if before == after || up == NO_PARENT {
@@ -461,25 +482,27 @@ fn bump(nodes: &[Node], counts: &mut [u32], k: u32, d: i32) {
 
 /// Adds one to counter `k`: it turns on when it reaches its threshold exactly.
 #[inline(always)]
-fn up(nodes: &[Node], counts: &mut [u32], k: u32) {
-    let k = k as usize;
-    let c = counts[k].wrapping_add(1);
-    counts[k] = c;
-    let Node { threshold, parent } = nodes[k];
+fn up(nodes: &[Node], counts: &mut [u32], log: &mut Vec<[u32; 2]>, k: u32) {
+    let i = k as usize;
+    log.push([k, counts[i]]);
+    let c = counts[i].wrapping_add(1);
+    counts[i] = c;
+    let Node { threshold, parent } = nodes[i];
     if c == threshold && parent != NO_PARENT {
-        bump(nodes, counts, parent, 1);
+        bump(nodes, counts, log, parent, 1);
     }
 }
 
 /// Takes one from counter `k`: it turns off when it was exactly at its threshold.
 #[inline(always)]
-fn down(nodes: &[Node], counts: &mut [u32], k: u32) {
-    let k = k as usize;
-    let c = counts[k];
-    counts[k] = c.wrapping_sub(1);
-    let Node { threshold, parent } = nodes[k];
+fn down(nodes: &[Node], counts: &mut [u32], log: &mut Vec<[u32; 2]>, k: u32) {
+    let i = k as usize;
+    let c = counts[i];
+    log.push([k, c]);
+    counts[i] = c.wrapping_sub(1);
+    let Node { threshold, parent } = nodes[i];
     if c == threshold && parent != NO_PARENT {
-        bump(nodes, counts, parent, -1);
+        bump(nodes, counts, log, parent, -1);
     }
 }
 

@@ -213,13 +213,11 @@ pub struct State {
     /// The counters of the board-local goal conditions (see `engine::goal_index`), kept
     /// up to date by [`Engine::make`] and [`Engine::unmake`].
     pub(crate) goal_counts: Vec<u32>,
-    /// The goal counters before each move made and not yet taken back, when there are at
-    /// most [`SAVED_COUNTERS`] of them: unmake copies them back instead of updating.
-    pub(crate) goal_saved: Vec<u32>,
+    /// What make changed in `goal_counts`, for unmake: per move made and not yet taken
+    /// back, the (counter, value before) of every update, in order, then `[u32::MAX, n]`
+    /// with `n` the number of those entries. Unmake writes the old values back, last first.
+    pub(crate) goal_log: Vec<[u32; 2]>,
 }
-
-/// Most goal counters a state saves per move (see `State::goal_saved`).
-pub(crate) const SAVED_COUNTERS: usize = 64;
 
 /// Buckets of `State::seen` (a power of two).
 pub(crate) const SEEN_BUCKETS: usize = 4096;
@@ -576,7 +574,7 @@ impl Engine {
             history: vec![],
             seen: HistoryBuckets(Box::new([0; SEEN_BUCKETS])),
             goal_counts: vec![],
-            goal_saved: vec![],
+            goal_log: vec![],
         };
         s.goal_counts = self.t.goals.counts(&s.cells);
         s.hash = self.full_hash(&s);
@@ -630,13 +628,14 @@ impl Engine {
         }
         let goals = &self.t.goals;
         if goals.len() > 0 {
-            if goals.len() <= SAVED_COUNTERS {
-                s.goal_saved.extend_from_slice(&s.goal_counts);
-            }
+            let start = s.goal_log.len();
             // (Hand cells feed no counter: no call for them.)
             for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
-                goals.change(&mut s.goal_counts, c.cell.index(), c.old, c.new);
+                let (counts, log) = (&mut s.goal_counts, &mut s.goal_log);
+                goals.change(counts, log, c.cell.index(), c.old, c.new);
             }
+            let n = (s.goal_log.len() - start) as u32;
+            s.goal_log.push([u32::MAX, n]);
         }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
@@ -650,20 +649,19 @@ impl Engine {
         undo
     }
 
-    /// The goal counters' part of [`Engine::unmake`]: the saved counters copied back, or
-    /// each change taken back.
+    /// The goal counters' part of [`Engine::unmake`]: the values the move's updates
+    /// replaced written back, last first (out of line: games without board-local goals
+    /// keep a small `unmake`).
     #[inline(never)]
-    fn goals_unmade(&self, s: &mut State, m: &Move) {
-        let goals = &self.t.goals;
-        if goals.len() <= SAVED_COUNTERS {
-            let at = s.goal_saved.len() - s.goal_counts.len();
-            s.goal_counts.copy_from_slice(&s.goal_saved[at..]);
-            s.goal_saved.truncate(at);
+    fn goals_unmade(&self, s: &mut State) {
+        let Some([_, n]) = s.goal_log.pop() else {
             return;
+        };
+        let at = s.goal_log.len() - n as usize;
+        for &[k, v] in s.goal_log[at..].iter().rev() {
+            s.goal_counts[k as usize] = v;
         }
-        for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
-            goals.change(&mut s.goal_counts, c.cell.index(), c.new, c.old);
-        }
+        s.goal_log.truncate(at);
     }
 
     /// Takes back `m`, which must be the last move made on `s`.
@@ -673,7 +671,7 @@ impl Engine {
             s.cells[c.cell.index()] = c.old;
         }
         if self.t.goals.len() > 0 {
-            self.goals_unmade(s, m);
+            self.goals_unmade(s);
         }
         s.turn = u.turn;
         s.last_from = u.last_from;
