@@ -2,7 +2,8 @@
 //!
 //! 1. if a goal already holds (assuming the player could move), there are no moves;
 //! 2. first parts: every allowed block of every piece of the generating player, then drops
-//!    of every piece type in hand onto every board position;
+//!    of every piece type in hand onto every board position (a plain drop, `(verify
+//!    empty?) add`, is built without running its block);
 //! 3. `move-priorities`: keep the best-ranked non-empty move-type group;
 //! 4. partial chains are completed (a chain counts as one move; continuing is compulsory
 //!    unless `"pass partial"`);

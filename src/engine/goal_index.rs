@@ -3,9 +3,10 @@
 //! The goal conditions that depend only on what stands on the board — `relative-config`,
 //! `absolute-config` and the piece counts of `pieces-remaining`, `total-piece-count` and
 //! `captured` — are compiled once into *counters* kept in every [`State`]
-//! (`State::goal_counts`). A move updates them through the cells it changes (in
-//! [`Engine::make`] and [`Engine::unmake`]), so testing such a goal reads one or two counters
-//! instead of scanning the board:
+//! (`State::goal_counts`). A move updates them through the cells it changes
+//! ([`Engine::make`], which logs the old value of each counter it changes in
+//! `State::goal_log`; [`Engine::unmake`] writes those back), so testing such a goal reads
+//! one or two counters instead of scanning the board:
 //!
 //! - a `relative-config` is a set of *instances*, one per start square whose whole path
 //!   lies on the board (the player's symmetry applied). An instance counts its steps whose
