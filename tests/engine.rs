@@ -828,61 +828,31 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
 /// moves and the outcome of every position.
 #[test]
 fn attack_pruning_never_changes_the_legal_moves() {
-    let (mut games, mut positions) = (0usize, 0usize);
-    for path in common::corpus_files() {
-        let rel = common::corpus_rel(&path);
-        let loaded = load_path(&path, &rel, Limits::default()).expect("readable");
-        if loaded.has_errors() {
-            continue;
-        }
-        for g in &loaded.games {
-            let Ok(m) = Model::compile(g) else { continue };
-            let mut pruned = Engine::new(m.clone());
-            if !pruned.has_attack_pruning() {
-                continue;
-            }
-            let mut plain = Engine::without_attack_pruning(m);
-            assert!(!plain.has_attack_pruning());
-            games += 1;
-            for seed in 0..2u64 {
-                let mut rng = Rng::new(seed);
-                let mut s = pruned.initial_state();
-                let (mut a, mut b) = (MoveList::new(), MoveList::new());
-                for ply in 0..60 {
-                    let oa = pruned.outcome(&s);
-                    let ob = plain.outcome(&s);
-                    assert_eq!(oa, ob, "{rel} / {}: outcome at ply {ply}", g.title);
-                    if oa.is_some() {
-                        break;
-                    }
-                    pruned.legal_moves(&s, &mut a);
-                    plain.legal_moves(&s, &mut b);
-                    positions += 1;
-                    assert_eq!(
-                        a.as_slice(),
-                        b.as_slice(),
-                        "{rel} / {}: legal moves at ply {ply} (seed {seed})",
-                        g.title
-                    );
-                    if a.is_empty() {
-                        break;
-                    }
-                    let mv = a.get(rng.below(a.len())).unwrap().clone();
-                    pruned.make(&mut s, &mv);
-                }
-            }
-        }
-    }
-    eprintln!("attack pruning: {games} games, {positions} positions compared");
+    let (games, positions) = compare_engines_on_corpus(
+        60,
+        |m| {
+            let e = Engine::new(m.clone());
+            e.has_attack_pruning().then(|| {
+                let plain = Engine::without_attack_pruning(m.clone());
+                assert!(!plain.has_attack_pruning());
+                (e, plain)
+            })
+        },
+        "attack pruning",
+    );
     assert!(games >= 50, "only {games} corpus games with attack pruning");
     assert!(positions >= 2_000, "only {positions} positions compared");
 }
 
-/// Plain drops (`(verify empty?) add`, built without a run) give the same legal moves,
-/// change for change, as the full interpreter: every corpus game with such drops is played
-/// at random with the fast path on and off, comparing every position's legal moves.
-#[test]
-fn plain_drops_match_the_interpreter() {
+/// Plays every corpus game for which `pair` gives two engines at random (two seeds, at most
+/// `plies` plies, moves chosen from the first engine's list) and asserts that both give
+/// the same outcome and the same legal moves, change for change, at every position.
+/// Returns (games, positions compared); `what` names the comparison in the messages.
+fn compare_engines_on_corpus(
+    plies: usize,
+    pair: impl Fn(&Model) -> Option<(Engine, Engine)>,
+    what: &str,
+) -> (usize, usize) {
     let (mut games, mut positions) = (0usize, 0usize);
     for path in common::corpus_files() {
         let rel = common::corpus_rel(&path);
@@ -892,20 +862,23 @@ fn plain_drops_match_the_interpreter() {
         }
         for g in &loaded.games {
             let Ok(m) = Model::compile(g) else { continue };
-            let mut fast = Engine::new(m.clone());
-            if !fast.has_plain_drops() {
+            let Some((mut a_engine, mut b_engine)) = pair(&m) else {
                 continue;
-            }
-            let mut plain = Engine::without_fast_path(m);
-            assert!(!plain.has_plain_drops());
+            };
             games += 1;
             for seed in 0..2u64 {
                 let mut rng = Rng::new(seed);
-                let mut s = fast.initial_state();
+                let mut s = a_engine.initial_state();
                 let (mut a, mut b) = (MoveList::new(), MoveList::new());
-                for ply in 0..40 {
-                    fast.legal_moves(&s, &mut a);
-                    plain.legal_moves(&s, &mut b);
+                for ply in 0..plies {
+                    let oa = a_engine.outcome(&s);
+                    let ob = b_engine.outcome(&s);
+                    assert_eq!(oa, ob, "{rel} / {}: outcome at ply {ply}", g.title);
+                    if oa.is_some() {
+                        break;
+                    }
+                    a_engine.legal_moves(&s, &mut a);
+                    b_engine.legal_moves(&s, &mut b);
                     positions += 1;
                     assert_eq!(
                         a.as_slice(),
@@ -917,12 +890,33 @@ fn plain_drops_match_the_interpreter() {
                         break;
                     }
                     let mv = a.get(rng.below(a.len())).unwrap().clone();
-                    fast.make(&mut s, &mv);
+                    a_engine.make(&mut s, &mv);
                 }
             }
         }
     }
-    eprintln!("plain drops: {games} games, {positions} positions compared");
+    eprintln!("{what}: {games} games, {positions} positions compared");
+    (games, positions)
+}
+
+/// Plain drops (`(verify empty?) add`, built without a run) give the same legal moves,
+/// change for change, as the full interpreter: every corpus game with such drops is played
+/// at random with the fast path on and off, comparing every position's outcome and legal
+/// moves.
+#[test]
+fn plain_drops_match_the_interpreter() {
+    let (games, positions) = compare_engines_on_corpus(
+        40,
+        |m| {
+            let e = Engine::new(m.clone());
+            e.has_plain_drops().then(|| {
+                let plain = Engine::without_fast_path(m.clone());
+                assert!(!plain.has_plain_drops());
+                (e, plain)
+            })
+        },
+        "plain drops",
+    );
     assert!(games >= 10, "only {games} corpus games with plain drops");
     assert!(positions >= 500, "only {positions} positions compared");
 }
