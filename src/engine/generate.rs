@@ -15,7 +15,7 @@
 //! and attack tests is the VM's job (`engine::vm`), which the steps call into.
 
 use super::vm::Scratch;
-use super::{Engine, Move, MoveList, State, Tables};
+use super::{Engine, Move, MoveList, Shape, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::model::{MaximalCaptures, MoveType, PassTurn, PieceTypeId, PositionId, piece};
 
@@ -341,6 +341,7 @@ impl Pipeline {
                 composed.last_from = c.last_from;
                 composed.last_to = c.last_to;
                 composed.partial = c.partial;
+                composed.shape = super::Shape::Unknown;
                 if !composed.partial.is_none() {
                     self.extend_chain(vm, t, &composed, out, depth + 1, base_hash);
                 } else {
@@ -432,18 +433,23 @@ impl Pipeline {
         for m in out.iter() {
             // A move that puts a piece of another player anywhere can create an attacker
             // the lists below do not know: test it the general way.
-            let mut places_foreign = false;
-            let mut moves_royal = false;
-            for c in &m.changes {
-                if c.cell.index() >= npos {
-                    continue;
+            let (places_foreign, moves_royal) = match m.shape {
+                Shape::Step { royal } => (false, royal),
+                Shape::Unknown => {
+                    let (mut foreign, mut royal) = (false, false);
+                    for c in &m.changes {
+                        if c.cell.index() >= npos {
+                            continue;
+                        }
+                        if c.new != 0 {
+                            foreign |= piece::owner(c.new) != mover;
+                            royal |= t.royal[piece::ty(c.new).index()];
+                        }
+                        royal |= royals.contains(&c.cell.position());
+                    }
+                    (foreign, royal)
                 }
-                if c.new != 0 {
-                    places_foreign |= piece::owner(c.new) != mover;
-                    moves_royal |= t.royal[piece::ty(c.new).index()];
-                }
-                moves_royal |= royals.contains(&c.cell.position());
-            }
+            };
             let slow = !fast || places_foreign;
             if !moves_royal && !slow {
                 // The royal pieces stay and no new attacker appears: only the known
@@ -452,10 +458,12 @@ impl Pipeline {
                 let mut applied = false;
                 for (i, &(k, cell)) in attackers.iter().enumerate() {
                     let set = &reads[i * words..(i + 1) * words];
-                    let touched = m.changes.iter().any(|c| {
-                        let x = c.cell.index();
-                        x < npos && set[x / 64] & (1 << (x % 64)) != 0
-                    });
+                    let read = |x: usize| x < npos && set[x / 64] & (1 << (x % 64)) != 0;
+                    let touched = match m.shape {
+                        // (`NONE` is no position: its index is past the board.)
+                        Shape::Step { .. } => read(m.last_from.index()) || read(m.last_to.index()),
+                        Shape::Unknown => m.changes.iter().any(|c| read(c.cell.index())),
+                    };
                     let attacks = match known[i] {
                         Some(answer) if !touched => answer,
                         _ => {

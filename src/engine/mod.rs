@@ -86,7 +86,30 @@ pub struct Move {
     /// Continuation move type while a chain is being built ([`MoveType::NONE`] when
     /// complete).
     pub(crate) partial: MoveType,
+    /// What king safety may know of the move without reading its changes.
+    pub(crate) shape: Shape,
 }
+
+/// What king safety may know of a move without reading its changes (derived from them,
+/// so it is not part of the move's identity: any two shapes compare equal).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) enum Shape {
+    /// Nothing: read the changes.
+    #[default]
+    Unknown,
+    /// The move changes the board only on `last_from` (when it is a position) and
+    /// `last_to`, and places no piece of another player than the mover; `royal` is false
+    /// only when no royal piece is moved, placed or captured by it.
+    Step { royal: bool },
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, _: &Shape) -> bool {
+        true
+    }
+}
+
+impl Eq for Shape {}
 
 impl Move {
     fn reset(&mut self) {
@@ -99,6 +122,7 @@ impl Move {
         self.move_type = MoveType::DEFAULT;
         self.pass = false;
         self.partial = MoveType::NONE;
+        self.shape = Shape::Unknown;
     }
     /// Copies `other` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &Move) {
@@ -111,6 +135,7 @@ impl Move {
         self.move_type = other.move_type;
         self.pass = other.pass;
         self.partial = other.partial;
+        self.shape = other.shape;
     }
 }
 

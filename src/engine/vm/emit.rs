@@ -7,7 +7,7 @@
 //! change-owner, create, set-attribute), each on the piece standing on its square.
 
 use super::{Action, Moving, Scratch};
-use crate::engine::{Change, MoveList, MoveNote, Tables};
+use crate::engine::{Change, MoveList, MoveNote, Shape, Tables};
 use crate::model::{CellId, MoveType, Op, PieceTypeId, PlayerId, PositionId, piece};
 
 #[inline]
@@ -144,6 +144,19 @@ impl Scratch {
         m.last_to = dest;
         m.move_type = add.moving.move_type;
         m.partial = add.partial;
+        // For king safety (games with royal pieces): the board changes are on `from` and
+        // `dest` only unless attributes were written.
+        if !t.model.royal_types.is_empty()
+            && piece::owner(landing) == self.mover
+            && self.frames[0].actions.is_empty()
+        {
+            let royal = &t.royal;
+            m.shape = Shape::Step {
+                royal: royal[piece::ty(landing).index()]
+                    || royal[piece::ty(piece_v).index()]
+                    || (captured && royal[piece::ty(v).index()]),
+            };
+        }
     }
 
     /// The move of a plain drop (a block that is `(verify empty?) add` and nothing else,
