@@ -535,7 +535,10 @@ impl Pipeline {
         }
         self.attack_known = known;
         self.attack_reads = reads;
-        out.retain_flags(&keep);
+        // (Most positions have no illegal move: nothing to remove then.)
+        if keep.contains(&false) {
+            out.retain_flags(&keep);
+        }
         self.keep = keep;
         self.royal_cells = royals;
         self.attackers = attackers;

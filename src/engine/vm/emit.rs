@@ -94,43 +94,60 @@ impl Scratch {
         let board = &mut self.board[..];
         let m = out.push_slot();
         let changes = &mut m.changes;
-        if from.is_none() {
-            let ty = piece::ty(piece_v);
-            if !t.model.unlimited_drops[ty.index()] {
-                let h = t.model.hand_cell(piece::owner(piece_v), ty);
-                let n = board[h.index()];
-                set(board, changes, h, n.saturating_sub(1));
-            }
-        } else if !add.copy && board[from.index()] != 0 {
-            set(board, changes, from.cell(), 0);
-        }
-        let v = board[dest.index()];
-        let captured = v != 0;
-        if captured {
-            m.captures = 1;
-            m.king_captures = u32::from(piece::ty(v) != PieceTypeId::new(0));
-            set(board, changes, dest.cell(), 0);
-            if t.model.options.recycle_captures {
-                let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
-                set(board, changes, h, board[h.index()] + 1);
-            }
-        }
         let landing = if !promote.is_none() {
             piece::with_type(piece_v, promote)
         } else {
             piece_v
         };
-        set(board, changes, dest.cell(), landing);
-        for a in &self.frames[0].actions {
-            if let Action::SetAttr(c, a, val) = *a {
-                let v = board[c.index()];
-                if v != 0 {
-                    set(board, changes, c.cell(), piece::with_attr(v, a, val));
-                }
+        let (v, captured);
+        if !from.is_none()
+            && from != dest
+            && self.frames[0].actions.is_empty()
+            && !t.model.options.recycle_captures
+        {
+            // Two distinct board squares and nothing else: the changes are read off the
+            // board without writing it (`simple_changes` writes each change so that the
+            // next one sees it, then takes them all back).
+            let u = board[from.index()];
+            if !add.copy && u != 0 {
+                changes.push(Change {
+                    cell: from.cell(),
+                    old: u,
+                    new: 0,
+                });
             }
+            v = board[dest.index()];
+            captured = v != 0;
+            if captured {
+                changes.push(Change {
+                    cell: dest.cell(),
+                    old: v,
+                    new: 0,
+                });
+            }
+            changes.push(Change {
+                cell: dest.cell(),
+                old: 0,
+                new: landing,
+            });
+            #[cfg(debug_assertions)]
+            {
+                let mut general = Vec::new();
+                let actions = &self.frames[0].actions;
+                let r = simple_changes(t, board, add, landing, actions, &mut general);
+                assert_eq!(
+                    (&general, r),
+                    (&*changes, v),
+                    "emit_simple's two paths disagree"
+                );
+            }
+        } else {
+            v = simple_changes(t, board, add, landing, &self.frames[0].actions, changes);
+            captured = v != 0;
         }
-        for c in changes.iter().rev() {
-            board[c.cell.index()] = c.old;
+        if captured {
+            m.captures = 1;
+            m.king_captures = u32::from(piece::ty(v) != PieceTypeId::new(0));
         }
         m.notes.push(MoveNote {
             ty: piece::ty(piece_v),
@@ -367,4 +384,50 @@ struct Add {
     copy: bool,
     /// The move type of the continuation (`add-partial`), or [`MoveType::NONE`].
     partial: MoveType,
+}
+
+/// The changes of an `emit_simple` move in the general case (a drop, the same square, hand
+/// counters, attribute writes): each change is written on `board` so that the next one sees
+/// it, then all are taken back. Returns the piece captured on the destination (0: none).
+#[inline(always)]
+fn simple_changes(
+    t: &Tables,
+    board: &mut [u32],
+    add: &Add,
+    landing: u32,
+    actions: &[Action],
+    changes: &mut Vec<Change>,
+) -> u32 {
+    let (piece_v, from, dest) = (add.moving.piece, add.moving.from, add.dest);
+    if from.is_none() {
+        let ty = piece::ty(piece_v);
+        if !t.model.unlimited_drops[ty.index()] {
+            let h = t.model.hand_cell(piece::owner(piece_v), ty);
+            let n = board[h.index()];
+            set(board, changes, h, n.saturating_sub(1));
+        }
+    } else if !add.copy && board[from.index()] != 0 {
+        set(board, changes, from.cell(), 0);
+    }
+    let v = board[dest.index()];
+    if v != 0 {
+        set(board, changes, dest.cell(), 0);
+        if t.model.options.recycle_captures {
+            let h = t.model.hand_cell(piece::owner(v), piece::ty(v));
+            set(board, changes, h, board[h.index()] + 1);
+        }
+    }
+    set(board, changes, dest.cell(), landing);
+    for a in actions {
+        if let Action::SetAttr(c, a, val) = *a {
+            let v = board[c.index()];
+            if v != 0 {
+                set(board, changes, c.cell(), piece::with_attr(v, a, val));
+            }
+        }
+    }
+    for c in changes.iter().rev() {
+        board[c.cell.index()] = c.old;
+    }
+    v
 }
