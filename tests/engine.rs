@@ -914,6 +914,22 @@ fn plain_drops_match_the_interpreter() {
     assert!(positions >= 500, "only {positions} positions compared");
 }
 
+/// Blocks skipped without a run because their first step lands on a square whose occupant
+/// makes them fail (`fails_at_once`) give the same legal moves, change for change, as the
+/// full interpreter: every corpus game with such blocks is played at random with the fast
+/// path on and off.
+#[test]
+fn step_skips_match_the_interpreter() {
+    let (games, positions) = compare_engines_on_corpus(
+        30,
+        Engine::has_step_skips,
+        Engine::without_fast_path,
+        "step skips",
+    );
+    assert!(games >= 200, "only {games} corpus games with step skips");
+    assert!(positions >= 5_000, "only {positions} positions compared");
+}
+
 /// The incremental goal checks (goal counters updated by make and unmake) against the full
 /// re-evaluation of every goal: random playouts of every corpus game with a board-local goal
 /// (`relative-config`, `absolute-config`, piece counts), where every position reached and

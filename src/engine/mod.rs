@@ -318,6 +318,9 @@ pub(crate) struct Tables {
     pub reach: Option<reach::Reach>,
     /// Compact copy of `model.code` for the VM's fast path (all `Other` when it is off).
     pub fast: Vec<vm::FastOp>,
+    /// Per instruction of `fast`: the classes of square on which a run that starts with
+    /// that step certainly fails (`vm::fail_after_step`).
+    pub fail_after_step: Vec<u8>,
     /// False when built by [`Engine::without_fast_path`].
     pub fast_path: bool,
     /// Board scans that attack runs skip.
@@ -467,6 +470,14 @@ impl Engine {
         self.t.plain_drops.iter().any(Option::is_some)
     }
 
+    /// True when some block that starts with a step can be skipped by the occupant of the
+    /// square it steps to (`vm::fail_after_step`; tests compare such engines with the full
+    /// interpreter).
+    #[doc(hidden)]
+    pub fn has_step_skips(&self) -> bool {
+        self.t.fail_after_step.iter().any(|&m| m != 0)
+    }
+
     fn build(model: Model, pruning: bool, fast_path: bool) -> Engine {
         let nd = model.num_directions();
         let np = model.num_positions();
@@ -506,6 +517,7 @@ impl Engine {
             start_counts[p.index() * nt + ty as usize] += n;
         }
         let fast = vm::fast_ops(&model.code, fast_path);
+        let fail_after_step = vm::fail_after_step(&fast);
         let scans = scan::Scans::find(&model.code, &links, width, np);
         let drop_sites = model
             .position_ids()
@@ -546,6 +558,7 @@ impl Engine {
             drops_need_empty,
             plain_drops,
             fast,
+            fail_after_step,
             fast_path,
             scans,
             model,

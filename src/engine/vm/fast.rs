@@ -175,6 +175,97 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
         .collect()
 }
 
+/// What stands on a square, as a run tests it: the classes of [`fail_after_step`].
+const EMPTY: u32 = 0;
+const FRIEND: u32 = 1;
+const ENEMY: u32 = 2;
+const NEUTRAL: u32 = 3;
+
+/// For each instruction that is a [`FastOp::Step`] (0 elsewhere): bit `c` is set when a
+/// run whose first step lands on a square of class `c` ([`EMPTY`], [`FRIEND`], [`ENEMY`],
+/// [`NEUTRAL`]) certainly fails there without emitting a move or queueing anything: the
+/// instructions after the step are followed, with every test of that square decided by its
+/// class, until one fails (a `verify`, a required test, the end) or the run could do
+/// something else (another step, an `add`, a test of another square: then the bit stays
+/// clear). [`Scratch::fails_at_once`] reads it, so the common cases (a slide blocked by a
+/// friend, a pawn push onto an occupied square) are decided without starting the run.
+pub(crate) fn fail_after_step(fast: &[FastOp]) -> Vec<u8> {
+    let decides = |pred: SimplePred, class: u32| match pred {
+        SimplePred::Empty => Some(class == EMPTY),
+        SimplePred::Friend => Some(class == FRIEND),
+        SimplePred::Enemy => Some(class == ENEMY),
+        SimplePred::OnBoard => None,
+    };
+    let fails = |start: usize, class: u32| -> bool {
+        let mut pc = start;
+        let mut acc: Option<bool> = None;
+        // Enough for the heads of ordinary blocks; a longer walk stays undecided.
+        for _ in 0..32 {
+            match fast.get(pc) {
+                Some(&FastOp::Require(pred, negate)) => match decides(pred, class) {
+                    Some(v) if v == negate => return true,
+                    Some(_) => {
+                        acc = Some(true);
+                        pc += 2;
+                    }
+                    None => return false,
+                },
+                Some(&FastOp::Test(pred, negate)) => match decides(pred, class) {
+                    Some(v) => {
+                        acc = Some(v != negate);
+                        pc += 1;
+                    }
+                    None => return false,
+                },
+                Some(FastOp::Verify) => match acc {
+                    Some(false) => return true,
+                    Some(true) => pc += 1,
+                    None => return false,
+                },
+                Some(&FastOp::IfFalse(a)) => match acc {
+                    Some(v) => pc = if v { pc + 1 } else { a as usize },
+                    None => return false,
+                },
+                Some(&FastOp::IfTrue(a)) => match acc {
+                    Some(v) => pc = if v { a as usize } else { pc + 1 },
+                    None => return false,
+                },
+                Some(&FastOp::Goto(a)) => pc = a as usize,
+                Some(FastOp::Not) => match acc {
+                    Some(v) => {
+                        acc = Some(!v);
+                        pc += 1;
+                    }
+                    None => return false,
+                },
+                Some(&FastOp::Const(v)) => {
+                    acc = Some(v);
+                    pc += 1;
+                }
+                Some(&FastOp::WhileEmpty { exit }) => {
+                    if class == EMPTY {
+                        return false;
+                    }
+                    acc = Some(false);
+                    pc = exit as usize;
+                }
+                Some(FastOp::End) => return true,
+                // Another square, a loop count, an action, a move, or the interpreter.
+                _ => return false,
+            }
+        }
+        false
+    };
+    (0..fast.len())
+        .map(|pc| match fast[pc] {
+            FastOp::Step(_) => (EMPTY..=NEUTRAL)
+                .filter(|&c| fails(pc + 1, c))
+                .fold(0u8, |m, c| m | 1 << c),
+            _ => 0,
+        })
+        .collect()
+}
+
 impl Scratch {
     /// Runs the block `b` for `piece` starting on `start`. `from` is the origin
     /// ([`PositionId::NONE`] for a drop). Emits moves into `out`, or in attack mode (`out` = `None`) returns true
@@ -399,8 +490,9 @@ impl Scratch {
     }
 
     /// True when the run of `b` from `start` would fail at once, read from the fast-path
-    /// table without starting it: its first step leaves the board, or its first required
-    /// test (of the start square, or of the square after the first step) fails.
+    /// tables without starting it: its first required test of the start square fails, or
+    /// its first step leaves the board or lands on a square whose occupant makes the run
+    /// fail there (`Tables::fail_after_step`).
     #[inline(always)]
     pub(crate) fn fails_at_once(&self, t: &Tables, b: &Block, start: PositionId) -> bool {
         let pc = b.start as usize;
@@ -409,15 +501,30 @@ impl Scratch {
             FastOp::Step(s) => {
                 let links = &t.links[self.mover.index()];
                 let n = links[start.index() * t.width + s as usize];
-                n.is_none()
-                    || match t.fast.get(pc + 1) {
-                        Some(&FastOp::Require(pred, negate)) => {
-                            self.simple_test(t, pred, n) == negate
-                        }
-                        _ => false,
-                    }
+                if n.is_none() {
+                    return true;
+                }
+                let mask = t.fail_after_step[pc];
+                mask != 0 && mask >> self.class(t, n) & 1 == 1
             }
             _ => false,
+        }
+    }
+
+    /// The class of square `pos` for `fail_after_step`.
+    #[inline(always)]
+    fn class(&self, t: &Tables, pos: PositionId) -> u32 {
+        let v = self.board[pos.index()];
+        if v == 0 {
+            return EMPTY;
+        }
+        let o = piece::owner(v);
+        if o == self.mover {
+            FRIEND
+        } else if t.neutral[o.index()] {
+            NEUTRAL
+        } else {
+            ENEMY
         }
     }
 
