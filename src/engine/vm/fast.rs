@@ -492,14 +492,20 @@ impl Scratch {
     /// True when the run of `b` from `start` would fail at once, read from the fast-path
     /// tables without starting it: its first required test of the start square fails, or
     /// its first step leaves the board or lands on a square whose occupant makes the run
-    /// fail there (`Tables::fail_after_step`).
+    /// fail there (`Tables::fail_after_step`). `links` is the mover's row of `Tables::links`
+    /// (looked up once by the caller's loop).
     #[inline(always)]
-    pub(crate) fn fails_at_once(&self, t: &Tables, b: &Block, start: PositionId) -> bool {
+    pub(crate) fn fails_at_once(
+        &self,
+        t: &Tables,
+        links: &[PositionId],
+        b: &Block,
+        start: PositionId,
+    ) -> bool {
         let pc = b.start as usize;
         match t.fast[pc] {
             FastOp::Require(pred, negate) => self.simple_test(t, pred, start) == negate,
             FastOp::Step(s) => {
-                let links = &t.links[self.mover.index()];
                 let n = links[start.index() * t.width + s as usize];
                 if n.is_none() {
                     return true;
