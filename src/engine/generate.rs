@@ -130,7 +130,7 @@ fn first_parts_of<const RANKED: bool>(
                 continue;
             }
             let before = out.len();
-            vm.run(t, b, pos, v, pos, Some(out));
+            vm.run_linked::<false>(t, links, b, pos, v, pos, Some(out));
             if ranked && out.len() > before {
                 best = rank;
             }

@@ -304,6 +304,24 @@ impl Scratch {
         start: PositionId,
         piece: u32,
         from: PositionId,
+        out: Option<&mut MoveList>,
+    ) -> bool {
+        let links = &t.links[self.mover.index()][..];
+        self.run_linked::<RECORD>(t, links, b, start, piece, from, out)
+    }
+
+    /// [`Scratch::run_with`] with the mover's row of `Tables::links` (`links`) looked up by
+    /// the caller (once for all the runs of a generation).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_linked<const RECORD: bool>(
+        &mut self,
+        t: &Tables,
+        links: &[PositionId],
+        b: &Block,
+        start: PositionId,
+        piece: u32,
+        from: PositionId,
         mut out: Option<&mut MoveList>,
     ) -> bool {
         // Most blocks (and most runs of the others) use only steps, simple tests, jumps,
@@ -312,7 +330,6 @@ impl Scratch {
         // instruction the full interpreter resumes in the same state (the mark is still on
         // `start`, `to` unset, no flag set; the captures queued so far are in the frame,
         // which `queued` says).
-        let links = &t.links[self.mover.index()][..];
         let mut pc = b.start as usize;
         let mut pos = start;
         let mut acc = false;
