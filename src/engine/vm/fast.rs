@@ -508,8 +508,8 @@ impl Scratch {
 
     /// True when the run of `b` from `start` would fail at once, read from the fast-path
     /// tables without starting it: its first required test of the start square fails, or
-    /// its first step leaves the board or lands on a square whose occupant makes the run
-    /// fail there (`Tables::fail_after_step`). `links` is the mover's row of `Tables::links`
+    /// its first step (or its first two steps) leaves the board or lands on a square whose
+    /// occupant makes the run fail there (`Tables::fail_after_step`). `links` is the mover's row of `Tables::links`
     /// (looked up once by the caller's loop).
     #[inline(always)]
     pub(crate) fn fails_at_once(
@@ -528,6 +528,18 @@ impl Scratch {
                     return true;
                 }
                 let mask = t.fail_after_step[pc];
+                if mask != 0 {
+                    return mask >> self.class(t, n) & 1 == 1;
+                }
+                // A second step (a knight's leap): the same questions one square further.
+                let Some(&FastOp::Step(s)) = t.fast.get(pc + 1) else {
+                    return false;
+                };
+                let n = links[n.index() * t.width + s as usize];
+                if n.is_none() {
+                    return true;
+                }
+                let mask = t.fail_after_step[pc + 1];
                 mask != 0 && mask >> self.class(t, n) & 1 == 1
             }
             _ => false,
