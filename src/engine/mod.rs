@@ -516,9 +516,9 @@ impl Engine {
         for &(p, ty, n) in &model.hand_setup {
             start_counts[p.index() * nt + ty as usize] += n;
         }
-        let fast = vm::fast_ops(&model.code, fast_path);
-        let fail_after_step = vm::fail_after_step(&fast);
         let scans = scan::Scans::find(&model.code, &links, width, np);
+        let fast = vm::fast_ops(&model.code, fast_path, &scans.at);
+        let fail_after_step = vm::fail_after_step(&fast);
         let drop_sites = model
             .position_ids()
             .filter(|&p| !model.dummy_positions.contains(p))

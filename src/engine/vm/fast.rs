@@ -61,14 +61,23 @@ pub(crate) enum FastOp {
     WhileEmpty {
         exit: u32,
     },
+    /// A test of an attribute of the piece on the current square (false on an empty
+    /// square), directly followed by `Op::Verify` (continue at `pc + 2`).
+    RequireAttr(u32, bool),
+    /// A test of an attribute of the piece on the current square.
+    TestAttr(u32, bool),
+    /// `mark` that starts no board scan: on the start square it changes nothing (the
+    /// mark is there already); elsewhere the interpreter takes over.
+    MarkAtStart,
     End,
     /// Anything else: the general interpreter takes over here.
     Other,
 }
 
 /// Builds the [`FastOp`] table of a code vector (one entry per instruction). With
-/// `enabled` false every entry is [`FastOp::Other`]: the fast path is off.
-pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
+/// `enabled` false every entry is [`FastOp::Other`]: the fast path is off. `scans[pc]` is
+/// the board scan whose `mark` is at `pc` ([`crate::model::NONE`]: none).
+pub(crate) fn fast_ops(code: &[Op], enabled: bool, scans: &[u32]) -> Vec<FastOp> {
     if !enabled {
         return vec![FastOp::Other; code.len()];
     }
@@ -168,6 +177,21 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool) -> Vec<FastOp> {
                     },
                     _,
                 ) => FastOp::SetAttr(attr),
+                (
+                    Op::Test {
+                        pred: Pred::Attr(a),
+                        target: Target::Here,
+                        negate,
+                    },
+                    _,
+                ) => {
+                    if code.get(pc + 1) == Some(&Op::Verify) {
+                        FastOp::RequireAttr(a, negate)
+                    } else {
+                        FastOp::TestAttr(a, negate)
+                    }
+                }
+                (Op::Mark, _) if scans.get(pc) == Some(&crate::model::NONE) => FastOp::MarkAtStart,
                 (Op::End, _) => FastOp::End,
                 _ => FastOp::Other,
             }
@@ -383,6 +407,34 @@ impl Scratch {
                 }
                 FastOp::InZone(z, negate) => {
                     acc = t.model.zone_sets[self.mover.index()][z as usize].contains(pos) != negate;
+                    pc += 1;
+                }
+                FastOp::RequireAttr(a, negate) => {
+                    if RECORD {
+                        self.reads.push(pos);
+                    }
+                    let v = self.board[pos.index()];
+                    if (v != 0 && piece::attr(v, a)) == negate {
+                        return false;
+                    }
+                    acc = true;
+                    pc += 2;
+                }
+                FastOp::TestAttr(a, negate) => {
+                    if RECORD {
+                        self.reads.push(pos);
+                    }
+                    let v = self.board[pos.index()];
+                    acc = (v != 0 && piece::attr(v, a)) != negate;
+                    pc += 1;
+                }
+                FastOp::MarkAtStart => {
+                    if pos != start {
+                        if RECORD {
+                            self.reads_unknown = true;
+                        }
+                        break;
+                    }
                     pc += 1;
                 }
                 FastOp::Verify => {
