@@ -162,10 +162,18 @@ impl Scratch {
         m.move_type = add.moving.move_type;
         m.partial = add.partial;
         // For king safety (games with royal pieces): the board changes are on `from` and
-        // `dest` only unless attributes were written.
+        // `dest` only, unless an attribute was written on a third square that holds a
+        // piece (a write on an empty square changes nothing; `from` is empty after the
+        // move unless the piece stays there).
+        let (board, copy) = (&self.board, add.copy);
         if !t.model.royal_types.is_empty()
             && piece::owner(landing) == self.mover
-            && self.frames[0].actions.is_empty()
+            && self.frames[0].actions.iter().all(|a| match *a {
+                Action::SetAttr(c, ..) => {
+                    c == dest || (c == from && !copy) || board[c.index()] == 0
+                }
+                _ => false,
+            })
         {
             let royal = &t.royal;
             m.shape = Shape::Step {
