@@ -1,14 +1,19 @@
 //! The VM's fast path and entry point.
 //!
 //! Most blocks (and most runs of the others) use only steps, simple tests of the current
-//! square or a neighbour, constant conditions, jumps, `capture` and `set-attribute` of the
-//! current square (queued in the run's frame) and `add`. [`fast_ops`]
+//! square or a neighbour, attribute tests of the current square, constant conditions,
+//! jumps, `capture` and `set-attribute` of the current square (queued in the run's frame),
+//! a `mark` on the start square and `add`. [`fast_ops`]
 //! gives each instruction of `model.code` a compact [`FastOp`] (`Tables::fast[pc]`
 //! describes `code[pc]`), and
 //! [`Scratch::run`] executes those directly; at the first [`FastOp::Other`] it hands over
 //! to the full interpreter (`interp`) in the same state. With the fast path off (see
 //! `Engine::without_fast_path`) every entry is `Other`, so every block runs in the full
 //! interpreter from its first instruction.
+//!
+//! [`fail_after_step`] reads the same table once more to know, for each block that starts
+//! with a step, which occupants of the square it steps to make it fail at once;
+//! [`Scratch::fails_at_once`] uses it to skip such blocks without a run.
 
 use super::interp::Resume;
 use super::{Action, Moving, Scratch};
