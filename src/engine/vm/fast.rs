@@ -418,8 +418,7 @@ impl Scratch {
                     if RECORD {
                         self.reads.push(pos);
                     }
-                    let v = self.board[pos.index()];
-                    if (v != 0 && piece::attr(v, a)) == negate {
+                    if self.has_attr(pos, a) == negate {
                         return false;
                     }
                     acc = true;
@@ -429,8 +428,7 @@ impl Scratch {
                     if RECORD {
                         self.reads.push(pos);
                     }
-                    let v = self.board[pos.index()];
-                    acc = (v != 0 && piece::attr(v, a)) != negate;
+                    acc = self.has_attr(pos, a) != negate;
                     pc += 1;
                 }
                 FastOp::MarkAtStart => {
@@ -618,6 +616,14 @@ impl Scratch {
         } else {
             ENEMY
         }
+    }
+
+    /// The attribute test (`Pred::Attr`) of square `pos` on the frozen board: false on an
+    /// empty square. The fast path and the interpreter both ask this.
+    #[inline(always)]
+    pub(super) fn has_attr(&self, pos: PositionId, a: u32) -> bool {
+        let v = self.board[pos.index()];
+        v != 0 && piece::attr(v, a)
     }
 
     /// Evaluates a [`SimplePred`] on square `c`, which may be missing (then false, as in

@@ -473,7 +473,7 @@ impl Scratch {
             }
             Pred::LastFrom => c == self.last_from,
             Pred::LastTo => c == self.last_to,
-            Pred::Attr(a) => v != 0 && piece::attr(v, a),
+            Pred::Attr(a) => self.has_attr(c, a),
             Pred::True => true,
             Pred::False => false,
         }
