@@ -32,7 +32,9 @@ pub(crate) struct Pipeline {
     royal_cells: Vec<PositionId>,
     attackers: Vec<(PositionId, PositionId)>,
     /// Cells of the opponents' pieces at the start of king safety.
-    enemy_cells: Vec<PositionId>,
+    /// The opponents' pieces listed by king safety: square, value, and where the piece's
+    /// row of the reach table starts (0 without a reach table).
+    enemy_cells: Vec<(PositionId, u32, usize)>,
     /// Royal cells after the move being tested.
     moved_royals: Vec<PositionId>,
     /// Per entry of `attackers`: its answer before the moves when its runs stayed on the
@@ -385,8 +387,14 @@ impl Pipeline {
             }
         }
         for &pos in &vm.others {
-            if !t.neutral[piece::owner(vm.board[pos.index()]).index()] {
-                enemies.push(pos);
+            let v = vm.board[pos.index()];
+            let owner = piece::owner(v);
+            if !t.neutral[owner.index()] {
+                let row = t
+                    .reach
+                    .as_ref()
+                    .map_or(0, |r| r.type_row(owner, piece::ty(v).get(), pos));
+                enemies.push((pos, v, row));
             }
         }
         #[cfg(debug_assertions)]
@@ -400,8 +408,7 @@ impl Pipeline {
         }
         let mut attackers = std::mem::take(&mut self.attackers);
         attackers.clear();
-        for &pos in &enemies {
-            let v = vm.board[pos.index()];
+        for &(pos, v, _) in &enemies {
             for &k in &royals {
                 if vm.may_attack(t, pos, v, k) {
                     attackers.push((k, pos));
@@ -507,12 +514,13 @@ impl Pipeline {
                         _ => {}
                     }
                 }
+                // (`fast`: the reach table exists. No piece of another player was placed,
+                // so an opponent's square holds the piece listed or no opponent at all.)
+                let reach = t.reach.as_ref();
                 !moved_royals.iter().any(|&k| {
-                    enemies.iter().any(|&cell| {
-                        let v = vm.board[cell.index()];
-                        v != 0
-                            && piece::owner(v) != mover
-                            && vm.may_attack(t, cell, v, k)
+                    enemies.iter().any(|&(cell, v, row)| {
+                        reach.is_none_or(|r| r.row_has(row, k))
+                            && vm.board[cell.index()] == v
                             && vm.piece_attacks(t, cell, v, k)
                     })
                 })

@@ -169,10 +169,21 @@ impl Reach {
         from: PositionId,
         sq: PositionId,
     ) -> bool {
-        let base =
-            ((player.index() * self.ntypes + ty as usize) * self.npos + from.index()) * self.words;
+        self.row_has(self.type_row(player, ty, from), sq)
+    }
+
+    /// Where the row of [`Reach::may_reach_type`] for (`player`, `ty`, `from`) starts: a
+    /// piece's row looked up once, for [`Reach::row_has`] on many squares.
+    #[inline]
+    pub fn type_row(&self, player: PlayerId, ty: u32, from: PositionId) -> usize {
+        ((player.index() * self.ntypes + ty as usize) * self.npos + from.index()) * self.words
+    }
+
+    /// [`Reach::may_reach_type`] on `sq` for the row starting at `row` ([`Reach::type_row`]).
+    #[inline]
+    pub fn row_has(&self, row: usize, sq: PositionId) -> bool {
         let sq = sq.get();
-        self.type_bits[base + sq as usize / 64] >> (sq % 64) & 1 == 1
+        self.type_bits[row + sq as usize / 64] >> (sq % 64) & 1 == 1
     }
 
     /// Builds the table; `None` when it would be too big or a block is too wild to bound.
