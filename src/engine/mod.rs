@@ -239,8 +239,8 @@ pub struct State {
     /// up to date by [`Engine::make`] and [`Engine::unmake`].
     pub(crate) goal_counts: Vec<u32>,
     /// What make changed in `goal_counts`, for unmake: per move made and not yet taken
-    /// back, the (counter, value before) of every update, in order, then `[u32::MAX, n]`
-    /// with `n` the number of those entries. Unmake writes the old values back, last first.
+    /// back, the (counter, value before) of every update, in order (each move's `Undo`
+    /// says where its entries start). Unmake writes the old values back, last first.
     pub(crate) goal_log: Vec<[u32; 2]>,
 }
 
@@ -299,6 +299,9 @@ pub struct Undo {
     last_to: PositionId,
     last_player: PlayerId,
     hash: u64,
+    /// The length of `State::goal_log` before the move: unmake restores the counters
+    /// logged after it.
+    goal_log_len: u32,
 }
 
 /// Read-only tables derived from the model once.
@@ -658,6 +661,7 @@ impl Engine {
             last_to: s.last_to,
             last_player: s.last_player,
             hash: s.hash,
+            goal_log_len: s.goal_log.len() as u32,
         };
         let mut h = s.hash;
         for c in &m.changes {
@@ -666,14 +670,11 @@ impl Engine {
         }
         let goals = &self.t.goals;
         if goals.len() > 0 {
-            let start = s.goal_log.len();
             // (Hand cells feed no counter: no call for them.)
             for c in m.changes.iter().filter(|c| goals.is_square(c.cell.index())) {
                 let (counts, log) = (&mut s.goal_counts, &mut s.goal_log);
                 goals.change(counts, log, c.cell.index(), c.old, c.new);
             }
-            let n = (s.goal_log.len() - start) as u32;
-            s.goal_log.push([u32::MAX, n]);
         }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
@@ -691,11 +692,7 @@ impl Engine {
     /// replaced written back, last first (out of line: games without board-local goals
     /// keep a small `unmake`).
     #[inline(never)]
-    fn goals_unmade(&self, s: &mut State) {
-        let Some([_, n]) = s.goal_log.pop() else {
-            return;
-        };
-        let at = s.goal_log.len() - n as usize;
+    fn goals_unmade(s: &mut State, at: usize) {
         for &[k, v] in s.goal_log[at..].iter().rev() {
             s.goal_counts[k as usize] = v;
         }
@@ -709,7 +706,7 @@ impl Engine {
             s.cells[c.cell.index()] = c.old;
         }
         if self.t.goals.len() > 0 {
-            self.goals_unmade(s);
+            Self::goals_unmade(s, u.goal_log_len as usize);
         }
         s.turn = u.turn;
         s.last_from = u.last_from;
