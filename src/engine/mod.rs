@@ -304,6 +304,16 @@ pub struct Undo {
     goal_log_len: u32,
 }
 
+/// One turn index as make passes it on: the next index, the player who moves now, and the
+/// XOR of the two indices' Zobrist keys (`hash::turn_key`), so that make mixes no key for
+/// the turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnStep {
+    pub next: u32,
+    pub player: PlayerId,
+    pub key: u64,
+}
+
 /// Read-only tables derived from the model once.
 #[derive(Debug)]
 pub(crate) struct Tables {
@@ -343,9 +353,8 @@ pub(crate) struct Tables {
     pub plain_drops: Vec<Option<Vec<MoveType>>>,
     /// Some piece type has drops.
     pub has_drops: bool,
-    /// The Zobrist key of each turn index (`hash::turn_key`), so that make does not mix
-    /// two keys a move.
-    pub turn_keys: Vec<u64>,
+    /// What make needs of each turn index, looked up at once: see [`TurnStep`].
+    pub turn_steps: Vec<TurnStep>,
     /// Some piece type has moves (not only drops).
     pub has_piece_moves: bool,
 }
@@ -552,9 +561,22 @@ impl Engine {
             .collect();
         let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
-        let turn_keys = (0..model.turns.len() as u32).map(hash::turn_key).collect();
+        let next_turn = |turn: u32| {
+            if turn as usize + 1 >= model.turns.len() {
+                model.repeat_from as u32
+            } else {
+                turn + 1
+            }
+        };
+        let turn_steps = (0..model.turns.len() as u32)
+            .map(|turn| TurnStep {
+                next: next_turn(turn),
+                player: model.turns[turn as usize].player,
+                key: hash::turn_key(turn) ^ hash::turn_key(next_turn(turn)),
+            })
+            .collect();
         let mut t = Tables {
-            turn_keys,
+            turn_steps,
             has_piece_moves,
             has_drops,
             drop_sites,
@@ -636,12 +658,7 @@ impl Engine {
 
     /// The turn index after `turn` (the cycle restarts at `repeat`).
     pub fn next_turn(&self, turn: u32) -> u32 {
-        let m = &self.t.model;
-        if turn as usize + 1 >= m.turns.len() {
-            m.repeat_from as u32
-        } else {
-            turn + 1
-        }
+        self.t.turn_steps[turn as usize].next
     }
 
     /// Hash recomputed from scratch (equal to the incremental [`State::hash`]).
@@ -678,11 +695,10 @@ impl Engine {
         }
         s.last_from = m.last_from;
         s.last_to = m.last_to;
-        s.last_player = self.t.model.turns[s.turn as usize].player;
-        let nt = self.next_turn(s.turn);
-        let keys = &self.t.turn_keys;
-        h ^= keys[s.turn as usize] ^ keys[nt as usize];
-        s.turn = nt;
+        let step = self.t.turn_steps[s.turn as usize];
+        s.last_player = step.player;
+        h ^= step.key;
+        s.turn = step.next;
         s.hash = h;
         s.push_history(h);
         undo
