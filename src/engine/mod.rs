@@ -329,11 +329,10 @@ pub(crate) struct Tables {
     pub start_counts: Vec<u32>,
     /// Attack-test pruning (None: test every piece).
     pub reach: Option<reach::Reach>,
-    /// Compact copy of `model.code` for the VM's fast path (all `Other` when it is off).
+    /// Compact copy of `model.code` for the VM's fast path (all `Other` when it is off);
+    /// each step holds the classes of square on which a run that starts with it certainly
+    /// fails (`vm::fail_after_step`).
     pub fast: Vec<vm::FastOp>,
-    /// Per instruction of `fast`: the classes of square on which a run that starts with
-    /// that step certainly fails (`vm::fail_after_step`).
-    pub fail_after_step: Vec<u8>,
     /// False when built by [`Engine::without_fast_path`].
     pub fast_path: bool,
     /// Board scans that attack runs skip.
@@ -487,7 +486,10 @@ impl Engine {
     /// interpreter).
     #[doc(hidden)]
     pub fn has_step_skips(&self) -> bool {
-        self.t.fail_after_step.iter().any(|&m| m != 0)
+        self.t
+            .fast
+            .iter()
+            .any(|op| matches!(op, vm::FastOp::Step { fail, .. } if *fail != 0))
     }
 
     fn build(model: Model, pruning: bool, fast_path: bool) -> Engine {
@@ -529,8 +531,8 @@ impl Engine {
             start_counts[p.index() * nt + ty as usize] += n;
         }
         let scans = scan::Scans::find(&model.code, &links, width, np);
-        let fast = vm::fast_ops(&model.code, fast_path, &scans.at);
-        let fail_after_step = vm::fail_after_step(&fast);
+        let mut fast = vm::fast_ops(&model.code, fast_path, &scans.at);
+        vm::mark_step_skips(&mut fast);
         let drop_sites = model
             .position_ids()
             .filter(|&p| !model.dummy_positions.contains(p))
@@ -583,7 +585,6 @@ impl Engine {
             drops_need_empty,
             plain_drops,
             fast,
-            fail_after_step,
             fast_path,
             scans,
             model,

@@ -34,7 +34,13 @@ pub(crate) enum SimplePred {
 /// `Tables::fast[pc]` describes `code[pc]`. Tests look at the current square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FastOp {
-    Step(u32),
+    /// A step in direction slot `dir`; `fail` is the step's mask of [`fail_after_step`]
+    /// (0 when it is not the first step of a block), kept here so that
+    /// [`Scratch::fails_at_once`] reads it with the step.
+    Step {
+        dir: u32,
+        fail: u8,
+    },
     /// A simple test directly followed by `Op::Verify`: the pair is done at once (continue
     /// at `pc + 2`).
     Require(SimplePred, bool),
@@ -150,7 +156,7 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool, scans: &[u32]) -> Vec<FastOp>
                         FastOp::TestAt(p, d, negate)
                     }
                 }
-                (Op::Step(s), _) => FastOp::Step(s),
+                (Op::Step(dir), _) => FastOp::Step { dir, fail: 0 },
                 (
                     Op::Test {
                         pred: Pred::InZone(z),
@@ -287,12 +293,22 @@ pub(crate) fn fail_after_step(fast: &[FastOp]) -> Vec<u8> {
     };
     (0..fast.len())
         .map(|pc| match fast[pc] {
-            FastOp::Step(_) => (EMPTY..=NEUTRAL)
+            FastOp::Step { .. } => (EMPTY..=NEUTRAL)
                 .filter(|&c| fails(pc + 1, c))
                 .fold(0u8, |m, c| m | 1 << c),
             _ => 0,
         })
         .collect()
+}
+
+/// Writes the masks of [`fail_after_step`] into the steps of `fast` (`FastOp::Step::fail`).
+pub(crate) fn mark_step_skips(fast: &mut [FastOp]) {
+    let masks = fail_after_step(fast);
+    for (op, m) in fast.iter_mut().zip(masks) {
+        if let FastOp::Step { fail, .. } = op {
+            *fail = m;
+        }
+    }
 }
 
 impl Scratch {
@@ -367,8 +383,8 @@ impl Scratch {
         let mut queued = false;
         loop {
             match t.fast[pc] {
-                FastOp::Step(s) => {
-                    pos = links[pos.index() * t.width + s as usize];
+                FastOp::Step { dir, .. } => {
+                    pos = links[pos.index() * t.width + dir as usize];
                     if pos.is_none() {
                         return false;
                     }
@@ -564,7 +580,7 @@ impl Scratch {
     /// True when the run of `b` from `start` would fail at once, read from the fast-path
     /// tables without starting it: its first required test of the start square fails, or
     /// its first step (or its first two steps) leaves the board or lands on a square whose
-    /// occupant makes the run fail there (`Tables::fail_after_step`). `links` is the
+    /// occupant makes the run fail there (the step's `fail` mask, see [`fail_after_step`]). `links` is the
     /// mover's row of `Tables::links` (looked up once by the caller's loop).
     #[inline(always)]
     pub(crate) fn fails_at_once(
@@ -577,25 +593,23 @@ impl Scratch {
         let pc = b.start as usize;
         match t.fast[pc] {
             FastOp::Require(pred, negate) => self.simple_test(t, pred, start) == negate,
-            FastOp::Step(s) => {
-                let n = links[start.index() * t.width + s as usize];
+            FastOp::Step { dir, fail } => {
+                let n = links[start.index() * t.width + dir as usize];
                 if n.is_none() {
                     return true;
                 }
-                let mask = t.fail_after_step[pc];
-                if mask != 0 {
-                    return mask >> self.class(t, n) & 1 == 1;
+                if fail != 0 {
+                    return fail >> self.class(t, n) & 1 == 1;
                 }
                 // A second step (a knight's leap): the same questions one square further.
-                let Some(&FastOp::Step(s)) = t.fast.get(pc + 1) else {
+                let Some(&FastOp::Step { dir, fail }) = t.fast.get(pc + 1) else {
                     return false;
                 };
-                let n = links[n.index() * t.width + s as usize];
+                let n = links[n.index() * t.width + dir as usize];
                 if n.is_none() {
                     return true;
                 }
-                let mask = t.fail_after_step[pc + 1];
-                mask != 0 && mask >> self.class(t, n) & 1 == 1
+                fail != 0 && fail >> self.class(t, n) & 1 == 1
             }
             _ => false,
         }
