@@ -580,8 +580,8 @@ impl Scratch {
     /// True when the run of `b` from `start` would fail at once, read from the fast-path
     /// tables without starting it: its first required test of the start square fails, or
     /// its first step (or its first two steps) leaves the board or lands on a square whose
-    /// occupant makes the run fail there (the step's `fail` mask, see [`fail_after_step`]). `links` is the
-    /// mover's row of `Tables::links` (looked up once by the caller's loop).
+    /// occupant makes the run fail there (the step's `fail` mask, see [`fail_after_step`]).
+    /// `links` is the mover's row of `Tables::links` (looked up once by the caller's loop).
     #[inline(always)]
     pub(crate) fn fails_at_once(
         &self,
