@@ -438,7 +438,10 @@ impl Pipeline {
                 reads[base + cell.index() / 64] |= 1 << (cell.index() % 64);
             }
         }
-        for m in out.iter() {
+        // The flags of the moves to keep are built at the first illegal move (most
+        // positions have none: `keep` stays empty).
+        let n = out.len();
+        for (mi, m) in out.iter().enumerate() {
             // A move that puts a piece of another player anywhere can create an attacker
             // the lists below do not know: test it the general way.
             let (places_foreign, moves_royal) = match m.shape {
@@ -491,7 +494,9 @@ impl Pipeline {
                 if applied {
                     vm.revert(m);
                 }
-                keep.push(safe);
+                if !safe {
+                    drop_move(&mut keep, n, mi);
+                }
                 continue;
             }
             vm.apply(m);
@@ -540,12 +545,13 @@ impl Pipeline {
                 safe
             };
             vm.revert(m);
-            keep.push(safe);
+            if !safe {
+                drop_move(&mut keep, n, mi);
+            }
         }
         self.attack_known = known;
         self.attack_reads = reads;
-        // (Most positions have no illegal move: nothing to remove then.)
-        if keep.contains(&false) {
+        if !keep.is_empty() {
             out.retain_flags(&keep);
         }
         self.keep = keep;
@@ -554,6 +560,12 @@ impl Pipeline {
         self.enemy_cells = enemies;
         self.moved_royals = moved_royals;
     }
+}
+
+/// Marks move `i` of `n` as not kept, creating the flags (all kept) at the first call.
+fn drop_move(keep: &mut Vec<bool>, n: usize, i: usize) {
+    keep.resize(n, true);
+    keep[i] = false;
 }
 
 /// XOR of the hash deltas of a move's changes (a chain position's hash relative to its root).
