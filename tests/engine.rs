@@ -746,6 +746,92 @@ fn create_without_type_and_not_attributes() {
     assert_eq!(post.unwrap().attributes >> attr & 1, 0);
 }
 
+/// Attribute writes land on the piece standing on their square after the move, and one
+/// that changes nothing adds no change (docs/semantics.md): plays
+/// `tests/fixtures/forms/attribute-writes-on-other-pieces.zrf`, whose movers write a flag
+/// they already have on squares where another piece stands, is created or is brought by a
+/// cascade.
+#[test]
+fn attribute_writes_reach_other_pieces() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/forms/attribute-writes-on-other-pieces.zrf");
+    let text = std::fs::read_to_string(path).unwrap();
+    for fast in [true, false] {
+        let mut e = engine_of_text(&text, None);
+        if !fast {
+            e = Engine::without_fast_path(e.model().clone());
+        }
+        assert_eq!(e.has_plain_attr_writes(), fast);
+        let flag = e
+            .model()
+            .attributes
+            .iter()
+            .position(|a| a == "flag?")
+            .unwrap();
+        let s0 = e.initial_state();
+        let mut l = MoveList::new();
+        e.legal_moves(&s0, &mut l);
+        for (mv, post, changes) in [
+            ("Man a1 - c1", "b1", 4),
+            ("Pusher a2 - b1", "b2", 3),
+            ("Post a3 - b3 Caster c3 - d3", "b3", 5),
+        ] {
+            let m = l.iter().find(|m| e.notation(m) == mv).expect(mv).clone();
+            // The mover's own write changes nothing and is not among the changes.
+            assert_eq!(m.changes.len(), changes, "{mv} (fast path {fast}): {m:?}");
+            let mut s = s0.clone();
+            e.make(&mut s, &m);
+            let p = e.piece_at(&s, e.model().position(post).unwrap()).unwrap();
+            assert_eq!(p.attributes >> flag & 1, 0, "{mv}: the Post on {post}");
+        }
+    }
+}
+
+/// Attribute writes that can change nothing are not queued on the fast path (rooks and
+/// kings that have moved, writing their moved flag). No corpus game writes attributes, so
+/// the bundled games that do are played: random games, long enough for the flags to fall,
+/// must give the same legal moves, change for change, as the full interpreter.
+#[test]
+fn plain_attribute_writes_match_the_interpreter() {
+    let (mut games, mut positions, mut plain) = (0usize, 0usize, 0usize);
+    for b in dagaz::games::all() {
+        let mut fast = bundled(b.name, None);
+        if !fast.has_plain_attr_writes() {
+            continue;
+        }
+        plain += 1;
+        let mut slow = Engine::without_fast_path(fast.model().clone());
+        assert!(!slow.has_plain_attr_writes());
+        for seed in 0..8u64 {
+            let mut rng = Rng::new(seed);
+            let mut s = fast.initial_state();
+            let (mut a, mut c) = (MoveList::new(), MoveList::new());
+            for ply in 0..300 {
+                fast.legal_moves(&s, &mut a);
+                slow.legal_moves(&s, &mut c);
+                positions += 1;
+                assert_eq!(
+                    a.as_slice(),
+                    c.as_slice(),
+                    "{} seed {seed} ply {ply}",
+                    b.name
+                );
+                if a.is_empty() {
+                    break;
+                }
+                let m = a.get(rng.below(a.len())).unwrap().clone();
+                fast.make(&mut s, &m);
+            }
+            games += 1;
+        }
+    }
+    assert!(plain >= 1, "no bundled game with plain attribute writes");
+    assert!(
+        positions >= 1_000,
+        "only {positions} positions in {games} games"
+    );
+}
+
 /// A piece that can never come into play (not set up, not dropped, never created or
 /// promoted to) does not stop a game from compiling when its moves name something the
 /// board lacks: its errors become warnings and its blocks are dropped (docs/semantics.md).

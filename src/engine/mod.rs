@@ -481,6 +481,17 @@ impl Engine {
         self.t.plain_drops.iter().any(Option::is_some)
     }
 
+    /// True when some `set-attribute` runs on the fast path alone, so that a write that can
+    /// change nothing is not queued (`vm::plain_blocks`; tests compare such engines with
+    /// the full interpreter).
+    #[doc(hidden)]
+    pub fn has_plain_attr_writes(&self) -> bool {
+        self.t
+            .fast
+            .iter()
+            .any(|op| matches!(op, vm::FastOp::SetAttr { plain: true, .. }))
+    }
+
     /// True when some block that starts with a step can be skipped by the occupant of the
     /// square it steps to (`vm::fail_after_step`; tests compare such engines with the full
     /// interpreter).
@@ -533,6 +544,7 @@ impl Engine {
         let scans = scan::Scans::find(&model.code, &links, width, np);
         let mut fast = vm::fast_ops(&model.code, fast_path, &scans.at);
         vm::mark_step_skips(&mut fast);
+        vm::plain_blocks(&mut fast);
         let drop_sites = model
             .position_ids()
             .filter(|&p| !model.dummy_positions.contains(p))

@@ -4,7 +4,8 @@
 //! hand counter decremented for a drop); then every moving piece lands, capturing whatever
 //! stands there (the main piece last, cascaded pieces first in the order they were
 //! cascaded); then the other actions in the order they were queued (change-type, flip,
-//! change-owner, create, set-attribute), each on the piece standing on its square.
+//! change-owner, create, set-attribute), each on the piece standing on its square (a
+//! `set-attribute` that leaves that piece as it is adds no change).
 
 use super::{Action, Moving, Scratch};
 use crate::engine::{Change, MoveList, MoveNote, Shape, Tables};
@@ -340,7 +341,7 @@ impl Scratch {
                 Action::Create(c, pc) => set(board, &mut m.changes, c.cell(), pc),
                 Action::SetAttr(c, a, val) => {
                     let v = board[c.index()];
-                    if v != 0 {
+                    if v != 0 && piece::attr(v, a) != val {
                         set(board, &mut m.changes, c.cell(), piece::with_attr(v, a, val));
                     }
                 }
@@ -429,7 +430,7 @@ fn simple_changes(
     for a in actions {
         if let Action::SetAttr(c, a, val) = *a {
             let v = board[c.index()];
-            if v != 0 {
+            if v != 0 && piece::attr(v, a) != val {
                 set(board, changes, c.cell(), piece::with_attr(v, a, val));
             }
         }

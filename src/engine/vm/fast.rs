@@ -64,9 +64,15 @@ pub(crate) enum FastOp {
     Capture,
     /// A constant condition (`true`, `false`): the accumulator takes it.
     Const(bool),
-    /// `set-attribute` of the piece on the current square to the accumulator: queued in
-    /// the run's frame.
-    SetAttr(u32),
+    /// `set-attribute` `attr` of the piece on the current square to the accumulator:
+    /// queued in the run's frame. `plain`: the block runs on the fast path alone (no
+    /// instruction hands over to the interpreter), so the only piece that can stand on an
+    /// empty square after the move is the moving one, landing there; a write that would
+    /// leave that piece as it is changes nothing and is not queued (see [`plain_blocks`]).
+    SetAttr {
+        attr: u32,
+        plain: bool,
+    },
     /// The head of a compiled `(while empty? …)`: `Loop; Test empty?; IfFalse exit` at
     /// once (continue at `pc + 3` when the square is empty, else at `exit`).
     WhileEmpty {
@@ -187,7 +193,7 @@ pub(crate) fn fast_ops(code: &[Op], enabled: bool, scans: &[u32]) -> Vec<FastOp>
                         target: Target::Here,
                     },
                     _,
-                ) => FastOp::SetAttr(attr),
+                ) => FastOp::SetAttr { attr, plain: false },
                 (
                     Op::Test {
                         pred: Pred::Attr(a),
@@ -299,6 +305,35 @@ pub(crate) fn fail_after_step(fast: &[FastOp]) -> Vec<u8> {
             _ => 0,
         })
         .collect()
+}
+
+/// Marks the attribute writes of blocks that run on the fast path alone
+/// (`FastOp::SetAttr::plain`). A block is the code from the instruction after an `End` (or
+/// the first) to the next `End`; it is plain when none of its instructions is
+/// [`FastOp::Other`] or [`FastOp::MarkAtStart`] (which can hand over to the interpreter, and
+/// with it `create`, `cascade`, `flip` and the like) and none of its jumps leaves it.
+pub(crate) fn plain_blocks(fast: &mut [FastOp]) {
+    let mut start = 0;
+    while start < fast.len() {
+        let end = (start..fast.len())
+            .find(|&pc| fast[pc] == FastOp::End)
+            .unwrap_or(fast.len() - 1);
+        let inside = |a: u32| (start..=end).contains(&(a as usize));
+        let plain = fast[start..=end].iter().all(|op| match *op {
+            FastOp::Other | FastOp::MarkAtStart => false,
+            FastOp::IfFalse(a) | FastOp::IfTrue(a) | FastOp::Goto(a) => inside(a),
+            FastOp::WhileEmpty { exit } => inside(exit),
+            _ => true,
+        });
+        if plain {
+            for op in &mut fast[start..=end] {
+                if let FastOp::SetAttr { plain, .. } = op {
+                    *plain = true;
+                }
+            }
+        }
+        start = end + 1;
+    }
 }
 
 /// Writes the masks of [`fail_after_step`] into the steps of `fast` (`FastOp::Step::fail`).
@@ -490,10 +525,14 @@ impl Scratch {
                     acc = v;
                     pc += 1;
                 }
-                FastOp::SetAttr(attr) => {
-                    let a = Action::SetAttr(pos, attr, acc);
-                    self.queue(usize::from(out.is_none()), queued, a);
-                    queued = true;
+                FastOp::SetAttr { attr, plain } => {
+                    // (A rook's slide writes its moved flag on every square it passes: once
+                    // the flag is down, none of those writes can change anything.)
+                    if !(plain && self.board[pos.index()] == 0 && piece::attr(piece, attr) == acc) {
+                        let a = Action::SetAttr(pos, attr, acc);
+                        self.queue(usize::from(out.is_none()), queued, a);
+                        queued = true;
+                    }
                     pc += 1;
                 }
                 FastOp::Add => {

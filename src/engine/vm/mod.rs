@@ -20,7 +20,7 @@ mod emit;
 mod fast;
 mod interp;
 
-pub(crate) use fast::{FastOp, SimplePred, fast_ops, mark_step_skips};
+pub(crate) use fast::{FastOp, SimplePred, fast_ops, mark_step_skips, plain_blocks};
 
 use super::{Move, State, Tables};
 use crate::model::{MoveType, PieceTypeId, PlayerId, PositionId, piece};
