@@ -17,7 +17,7 @@
 use super::vm::Scratch;
 use super::{Engine, Move, MoveList, Shape, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
-use crate::model::{MaximalCaptures, MoveType, PassTurn, PieceTypeId, PositionId, piece};
+use crate::model::{MaximalCaptures, MoveType, PassTurn, PositionId, piece};
 
 /// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
 pub(crate) struct Pipeline {
@@ -145,25 +145,25 @@ fn first_parts_of<const RANKED: bool>(
 /// registers; inlined here, the drop loop cost English draughts 4% more instructions).
 #[inline(never)]
 fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
-    let m = &t.model;
-    let mover = vm.mover;
-    for (i, pt) in m.piece_types.iter().enumerate() {
-        let ty = PieceTypeId::new(i as u32);
-        if pt.drops.is_empty()
-            || (!m.unlimited_drops[i] && vm.board[m.hand_cell(mover, ty).index()] == 0)
-        {
-            continue;
+    for d in &t.drop_plans[vm.mover.index()] {
+        let hand = match d.hand {
+            Some(h) => {
+                let n = vm.board[h.index()];
+                if n == 0 {
+                    continue;
+                }
+                Some((h, n))
+            }
+            None => None,
+        };
+        let i = d.ty as usize;
+        match &t.plain_drops[i] {
+            Some(partials) => {
+                let blocks = &t.model.piece_types[i].drops;
+                plain_drops(vm, t, blocks, partials, d.v, hand, only_type, out);
+            }
+            None => run_drops(vm, t, i, d.v, only_type, out),
         }
-        let v = piece::make(ty, mover, pt.attrs);
-        if let Some(partials) = &t.plain_drops[i] {
-            let hand = (!m.unlimited_drops[i]).then(|| {
-                let h = m.hand_cell(mover, ty);
-                (h, vm.board[h.index()])
-            });
-            plain_drops(vm, t, &pt.drops, partials, v, hand, only_type, out);
-            continue;
-        }
-        run_drops(vm, t, i, v, only_type, out);
     }
 }
 

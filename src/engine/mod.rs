@@ -304,6 +304,18 @@ pub struct Undo {
     goal_log_len: u32,
 }
 
+/// A piece type a player can drop, as the drop step needs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DropPlan {
+    /// The piece type's index.
+    pub ty: u32,
+    /// The dropped piece's value (type, owner, initial attributes).
+    pub v: u32,
+    /// The hand cell counting the pieces left, or `None` when drops of the type are
+    /// unlimited.
+    pub hand: Option<CellId>,
+}
+
 /// One turn index as make passes it on: the next index, the player who moves now, and the
 /// XOR of the two indices' Zobrist keys (`hash::turn_key`), so that make mixes no key for
 /// the turn.
@@ -350,6 +362,8 @@ pub(crate) struct Tables {
     /// in `piece_types[ty].drops` order; such drops are built without a run
     /// (`Scratch::emit_drop`). Implies `drops_need_empty`.
     pub plain_drops: Vec<Option<Vec<MoveType>>>,
+    /// Per player: the piece types it can drop, in type order (see [`DropPlan`]).
+    pub drop_plans: Vec<Vec<DropPlan>>,
     /// Some piece type has drops.
     pub has_drops: bool,
     /// What make needs of each turn index, looked up at once: see [`TurnStep`].
@@ -574,6 +588,25 @@ impl Engine {
             })
             .collect();
         let has_drops = model.piece_types.iter().any(|pt| !pt.drops.is_empty());
+        let drop_plans = (0..model.players.len() as u32)
+            .map(|p| {
+                let p = PlayerId::new(p);
+                model
+                    .piece_types
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, pt)| !pt.drops.is_empty())
+                    .map(|(i, pt)| {
+                        let ty = PieceTypeId::new(i as u32);
+                        DropPlan {
+                            ty: i as u32,
+                            v: piece::make(ty, p, pt.attrs),
+                            hand: (!model.unlimited_drops[i]).then(|| model.hand_cell(p, ty)),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
         let next_turn = |turn: u32| {
             if turn as usize + 1 >= model.turns.len() {
@@ -596,6 +629,7 @@ impl Engine {
             drop_sites,
             drops_need_empty,
             plain_drops,
+            drop_plans,
             fast,
             fast_path,
             scans,
