@@ -100,8 +100,12 @@ pub fn divide(
         if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             let tasks = split(&mut e, s, &moves, depth, threads * TASKS_PER_THREAD);
             let counts: Vec<(usize, u64)> = pool.install(|| {
+                // One task per job (`with_max_len(1)`): rayon otherwise runs a run of
+                // neighbouring tasks as one job that no idle thread can take a part of; at
+                // the end of a 145 ms chess perft(5), one thread then worked 20–35 ms alone.
                 tasks
                     .par_iter()
+                    .with_max_len(1)
                     .map_init(
                         || (engine.clone(), s.clone()),
                         |(e, st), (i, path)| {
