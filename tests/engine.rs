@@ -803,25 +803,7 @@ fn plain_attribute_writes_match_the_interpreter() {
         let mut slow = Engine::without_fast_path(fast.model().clone());
         assert!(!slow.has_plain_attr_writes());
         for seed in 0..8u64 {
-            let mut rng = Rng::new(seed);
-            let mut s = fast.initial_state();
-            let (mut a, mut c) = (MoveList::new(), MoveList::new());
-            for ply in 0..300 {
-                fast.legal_moves(&s, &mut a);
-                slow.legal_moves(&s, &mut c);
-                positions += 1;
-                assert_eq!(
-                    a.as_slice(),
-                    c.as_slice(),
-                    "{} seed {seed} ply {ply}",
-                    b.name
-                );
-                if a.is_empty() {
-                    break;
-                }
-                let m = a.get(rng.below(a.len())).unwrap().clone();
-                fast.make(&mut s, &m);
-            }
+            positions += lockstep_playout(&mut fast, &mut slow, seed, 300, b.name);
             games += 1;
         }
     }
@@ -924,6 +906,37 @@ fn attack_pruning_never_changes_the_legal_moves() {
     assert!(positions >= 2_000, "only {positions} positions compared");
 }
 
+/// Plays a random game (seeded by `seed`, at most `plies` plies) with engine `a`,
+/// comparing the outcome and the legal moves, change for change, with engine `b` at every
+/// position; returns the number of positions compared. `label` names the game in failures.
+fn lockstep_playout(a: &mut Engine, b: &mut Engine, seed: u64, plies: usize, label: &str) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut s = a.initial_state();
+    let (mut la, mut lb) = (MoveList::new(), MoveList::new());
+    let mut positions = 0;
+    for ply in 0..plies {
+        let (oa, ob) = (a.outcome(&s), b.outcome(&s));
+        assert_eq!(oa, ob, "{label}: outcome at ply {ply} (seed {seed})");
+        if oa.is_some() {
+            break;
+        }
+        a.legal_moves(&s, &mut la);
+        b.legal_moves(&s, &mut lb);
+        positions += 1;
+        assert_eq!(
+            la.as_slice(),
+            lb.as_slice(),
+            "{label}: legal moves at ply {ply} (seed {seed})"
+        );
+        if la.is_empty() {
+            break;
+        }
+        let mv = la.get(rng.below(la.len())).unwrap().clone();
+        a.make(&mut s, &mv);
+    }
+    positions
+}
+
 /// Plays at random every corpus game whose [`Engine::new`] has the feature `has` (two seeds,
 /// at most `plies` plies, moves chosen from its list) and asserts that the engine built
 /// without it (`without`, which must lack it) gives the same outcome and the same legal
@@ -951,32 +964,9 @@ fn compare_engines_on_corpus(
             let mut b_engine = without(m);
             assert!(!has(&b_engine), "{rel} / {}: {what} still on", g.title);
             games += 1;
+            let label = format!("{rel} / {}", g.title);
             for seed in 0..2u64 {
-                let mut rng = Rng::new(seed);
-                let mut s = a_engine.initial_state();
-                let (mut a, mut b) = (MoveList::new(), MoveList::new());
-                for ply in 0..plies {
-                    let oa = a_engine.outcome(&s);
-                    let ob = b_engine.outcome(&s);
-                    assert_eq!(oa, ob, "{rel} / {}: outcome at ply {ply}", g.title);
-                    if oa.is_some() {
-                        break;
-                    }
-                    a_engine.legal_moves(&s, &mut a);
-                    b_engine.legal_moves(&s, &mut b);
-                    positions += 1;
-                    assert_eq!(
-                        a.as_slice(),
-                        b.as_slice(),
-                        "{rel} / {}: legal moves at ply {ply} (seed {seed})",
-                        g.title
-                    );
-                    if a.is_empty() {
-                        break;
-                    }
-                    let mv = a.get(rng.below(a.len())).unwrap().clone();
-                    a_engine.make(&mut s, &mv);
-                }
+                positions += lockstep_playout(&mut a_engine, &mut b_engine, seed, plies, &label);
             }
         }
     }
