@@ -31,7 +31,6 @@ pub(crate) struct Pipeline {
     keep: Vec<bool>,
     royal_cells: Vec<PositionId>,
     attackers: Vec<(PositionId, PositionId)>,
-    /// Cells of the opponents' pieces at the start of king safety.
     /// The opponents' pieces listed by king safety: square, value, and where the piece's
     /// row of the reach table starts (0 without a reach table).
     enemy_cells: Vec<(PositionId, u32, usize)>,

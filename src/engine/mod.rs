@@ -705,7 +705,10 @@ impl Engine {
 
     /// The turn index after `turn` (the cycle restarts at `repeat`).
     pub fn next_turn(&self, turn: u32) -> u32 {
-        self.t.turn_steps[turn as usize].next
+        self.t
+            .turn_steps
+            .get(turn as usize)
+            .map_or(self.t.model.repeat_from as u32, |step| step.next)
     }
 
     /// Hash recomputed from scratch (equal to the incremental [`State::hash`]).

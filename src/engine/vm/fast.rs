@@ -13,7 +13,10 @@
 //!
 //! [`fail_after_step`] reads the same table once more to know, for each block that starts
 //! with a step, which occupants of the square it steps to make it fail at once;
-//! [`Scratch::fails_at_once`] uses it to skip such blocks without a run.
+//! [`Scratch::fails_at_once`] uses it to skip such blocks without a run. [`plain_blocks`]
+//! marks the attribute writes of blocks that never leave the fast path: such a write on an
+//! empty square, of a value the moving piece already has, can change nothing and is not
+//! queued.
 
 use super::interp::Resume;
 use super::{Action, Moving, Scratch};
