@@ -990,6 +990,22 @@ fn plain_drops_match_the_interpreter() {
     assert!(positions >= 500, "only {positions} positions compared");
 }
 
+/// Games whose moves are all plain drops (`Tables::placement_only`: moves listed from the
+/// state's cells, no scratch board, no history) give the same outcomes and legal moves as
+/// the full interpreter, played to the end (so that wins, full boards and exhausted hands
+/// are all met).
+#[test]
+fn placement_games_match_the_interpreter() {
+    let (games, positions) = compare_engines_on_corpus(
+        400,
+        Engine::is_placement_only,
+        Engine::without_fast_path,
+        "placement-only games",
+    );
+    assert!(games >= 5, "only {games} corpus games of placement only");
+    assert!(positions >= 500, "only {positions} positions compared");
+}
+
 /// Blocks skipped without a run because their first step lands on a square whose occupant
 /// makes them fail (`fails_at_once`) give the same legal moves, change for change, as the
 /// full interpreter: every corpus game with such blocks is played at random with the fast

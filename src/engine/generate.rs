@@ -17,7 +17,7 @@
 use super::vm::Scratch;
 use super::{Engine, Move, MoveList, Shape, State, Tables};
 use crate::diagnostics::{Diagnostic, codes};
-use crate::model::{MaximalCaptures, MoveType, PassTurn, PositionId, piece};
+use crate::model::{MaximalCaptures, MoveType, PassTurn, PlayerId, PositionId, piece};
 
 /// The pipeline's own buffers (one per engine); the VM's are in [`Scratch`].
 pub(crate) struct Pipeline {
@@ -145,23 +145,52 @@ fn first_parts_of<const RANKED: bool>(
 #[inline(never)]
 fn drops(vm: &mut Scratch, t: &Tables, only_type: Option<MoveType>, out: &mut MoveList) {
     for d in &t.drop_plans[vm.mover.index()] {
-        let hand = match d.hand {
-            Some(h) => {
-                let n = vm.board[h.index()];
-                if n == 0 {
-                    continue;
-                }
-                Some((h, n))
-            }
-            None => None,
+        let Some(hand) = hand_of(&vm.board, d) else {
+            continue;
         };
         let i = d.ty as usize;
         match &t.plain_drops[i] {
             Some(partials) => {
                 let blocks = &t.model.piece_types[i].drops;
-                plain_drops(vm, t, blocks, partials, d.v, hand, only_type, out);
+                plain_drops(&vm.board, t, blocks, partials, d.v, hand, only_type, out);
             }
             None => run_drops(vm, t, i, d.v, only_type, out),
+        }
+    }
+}
+
+/// The hand of a drop plan on `board`: `Some(None)` when its drops are unlimited,
+/// `Some(Some((cell, count)))` when they are counted and some are left, `None` when the
+/// hand is empty.
+#[inline]
+fn hand_of(board: &[u32], d: &super::DropPlan) -> Option<Option<(crate::model::CellId, u32)>> {
+    match d.hand {
+        Some(h) => match board[h.index()] {
+            0 => None,
+            n => Some(Some((h, n))),
+        },
+        None => Some(None),
+    }
+}
+
+/// The moves of a game whose moves are all plain drops (`Tables::placement_only`), read
+/// from the state's cells: what steps 2-7 would give, without the scratch board.
+#[inline(never)]
+fn drops_from(
+    cells: &[u32],
+    t: &Tables,
+    mover: PlayerId,
+    only_type: Option<MoveType>,
+    out: &mut MoveList,
+) {
+    for d in &t.drop_plans[mover.index()] {
+        let Some(hand) = hand_of(cells, d) else {
+            continue;
+        };
+        let i = d.ty as usize;
+        if let Some(partials) = &t.plain_drops[i] {
+            let blocks = &t.model.piece_types[i].drops;
+            plain_drops(cells, t, blocks, partials, d.v, hand, only_type, out);
         }
     }
 }
@@ -200,7 +229,7 @@ fn run_drops(
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn plain_drops(
-    vm: &Scratch,
+    board: &[u32],
     t: &Tables,
     blocks: &[crate::model::Block],
     partials: &[MoveType],
@@ -210,10 +239,9 @@ fn plain_drops(
     out: &mut MoveList,
 ) {
     for sites in t.drop_sites.chunks(64) {
-        let mut empty = 0u64;
-        for (j, &pos) in sites.iter().enumerate() {
-            empty |= u64::from(vm.board[pos.index()] == 0) << j;
-        }
+        let mut empty = sites.iter().rev().fold(0u64, |m, &pos| {
+            (m << 1) | u64::from(board[pos.index()] == 0)
+        });
         while empty != 0 {
             let pos = sites[empty.trailing_zeros() as usize];
             empty &= empty - 1;
@@ -602,6 +630,11 @@ pub(crate) fn generate_moves(
     out: &mut MoveList,
 ) {
     out.clear();
+    if t.placement_only {
+        let turn = t.model.turns[s.turn as usize];
+        drops_from(&s.cells, t, turn.pieces_of, turn.move_type, out);
+        return;
+    }
     vm.loop_budget = budget.loop_steps;
     p.chain_limit = budget.chain_nodes;
     vm.load(t, s);

@@ -370,6 +370,13 @@ pub(crate) struct Tables {
     pub turn_steps: Vec<TurnStep>,
     /// Some piece type has moves (not only drops).
     pub has_piece_moves: bool,
+    /// Every move of the game is a plain drop (see `plain_drops`): no piece type has
+    /// moves, every drop block is plain and complete (no `add-partial`), and there are no
+    /// royal pieces, move priorities or passes. Such a game's moves are listed straight
+    /// from the state's cells, without loading the scratch board or running the pipeline's
+    /// later steps (none of which could change them), and no position can occur twice:
+    /// every move fills an empty square and empties none.
+    pub placement_only: bool,
 }
 
 /// The `add-partial` move type of the block at `start` when it is a plain drop:
@@ -495,6 +502,13 @@ impl Engine {
         self.t.plain_drops.iter().any(Option::is_some)
     }
 
+    /// True when every move of the game is a plain drop, listed straight from the state
+    /// (`Tables::placement_only`).
+    #[doc(hidden)]
+    pub fn is_placement_only(&self) -> bool {
+        self.t.placement_only
+    }
+
     /// True when some `set-attribute` runs on the fast path alone, so that a write that can
     /// change nothing is not queued (`vm::plain_blocks`; tests compare such engines with
     /// the full interpreter).
@@ -608,6 +622,20 @@ impl Engine {
             })
             .collect();
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
+        let placement_only = has_drops
+            && !has_piece_moves
+            && model.royal_types.is_empty()
+            && !model.has_priorities
+            && !model.has_partial
+            && model.options.pass_turn == crate::model::PassTurn::Never
+            && model.piece_types.iter().zip(&plain_drops).all(
+                |(pt, plain): (_, &Option<Vec<MoveType>>)| {
+                    pt.drops.is_empty()
+                        || plain
+                            .as_ref()
+                            .is_some_and(|partials| partials.iter().all(|m| m.is_none()))
+                },
+            );
         let next_turn = |turn: u32| {
             if turn as usize + 1 >= model.turns.len() {
                 model.repeat_from as u32
@@ -625,6 +653,7 @@ impl Engine {
         let mut t = Tables {
             turn_steps,
             has_piece_moves,
+            placement_only,
             has_drops,
             drop_sites,
             drops_need_empty,
