@@ -228,7 +228,9 @@ pub struct State {
     pub last_player: PlayerId,
     /// Zobrist hash of cells and turn.
     pub hash: u64,
-    /// Hashes of every position of the game so far, the current one last.
+    /// Hashes of every position of the game so far, the current one last; only the
+    /// start position's in a game where no position can repeat (`Tables::no_repeat`),
+    /// whose moves [`Engine::make`] does not record.
     pub history: Vec<u64>,
     /// How many entries of `history` fall in each of [`SEEN_BUCKETS`] buckets (by their
     /// low bits), kept by [`Engine::make`] and [`Engine::unmake`] (wrapping, so exact while
@@ -374,9 +376,36 @@ pub(crate) struct Tables {
     /// moves, every drop block is plain and complete (no `add-partial`), and there are no
     /// royal pieces, move priorities or passes. Such a game's moves are listed straight
     /// from the state's cells, without loading the scratch board or running the pipeline's
-    /// later steps (none of which could change them), and no position can occur twice:
-    /// every move fills an empty square and empties none.
+    /// later steps (none of which could change them). Implies `no_repeat`; off without the
+    /// fast path.
     pub placement_only: bool,
+    /// Every move fills an empty board square and empties none (all moves are complete
+    /// plain drops and no player may pass), so no position can occur twice: make keeps no
+    /// history. A fact of the rules, the same with or without the fast path.
+    pub no_repeat: bool,
+}
+
+impl Tables {
+    /// How often the position of `s` has occurred, itself included (always once in a game
+    /// where no position can repeat, whose history make does not keep).
+    #[inline]
+    pub(crate) fn occurrences(&self, s: &State) -> usize {
+        if self.no_repeat { 1 } else { s.occurrences() }
+    }
+}
+
+/// True when every move of `model` is a complete plain drop (`(verify empty?) add`, read
+/// from the fast-path table `fast`) and no player may pass: every move then fills an empty
+/// board square and empties none, so no position can occur twice.
+fn only_plain_drops(model: &Model, fast: &[vm::FastOp]) -> bool {
+    model.piece_types.iter().any(|pt| !pt.drops.is_empty())
+        && model.piece_types.iter().all(|pt| {
+            pt.moves.is_empty()
+                && pt.drops.iter().all(|b| {
+                    plain_drop(&model.code, fast, b.start as usize).is_some_and(|p| p.is_none())
+                })
+        })
+        && model.options.pass_turn == crate::model::PassTurn::Never
 }
 
 /// The `add-partial` move type of the block at `start` when it is a plain drop:
@@ -622,20 +651,19 @@ impl Engine {
             })
             .collect();
         let has_piece_moves = model.piece_types.iter().any(|pt| !pt.moves.is_empty());
-        let placement_only = has_drops
-            && !has_piece_moves
+        // Whether every move fills an empty square is a fact of the rules: read from the
+        // fast-path table even when the engine is built without it, so that states stay
+        // interchangeable between the two engines.
+        let no_repeat = if fast_path {
+            only_plain_drops(&model, &fast)
+        } else {
+            only_plain_drops(&model, &vm::fast_ops(&model.code, true, &scans.at))
+        };
+        let placement_only = no_repeat
+            && fast_path
             && model.royal_types.is_empty()
             && !model.has_priorities
-            && !model.has_partial
-            && model.options.pass_turn == crate::model::PassTurn::Never
-            && model.piece_types.iter().zip(&plain_drops).all(
-                |(pt, plain): (_, &Option<Vec<MoveType>>)| {
-                    pt.drops.is_empty()
-                        || plain
-                            .as_ref()
-                            .is_some_and(|partials| partials.iter().all(|m| m.is_none()))
-                },
-            );
+            && !model.has_partial;
         let next_turn = |turn: u32| {
             if turn as usize + 1 >= model.turns.len() {
                 model.repeat_from as u32
@@ -654,6 +682,7 @@ impl Engine {
             turn_steps,
             has_piece_moves,
             placement_only,
+            no_repeat,
             has_drops,
             drop_sites,
             drops_need_empty,
@@ -779,7 +808,9 @@ impl Engine {
         h ^= step.key;
         s.turn = step.next;
         s.hash = h;
-        s.push_history(h);
+        if !self.t.no_repeat {
+            s.push_history(h);
+        }
         undo
     }
 
@@ -807,7 +838,9 @@ impl Engine {
         s.last_from = u.last_from;
         s.last_to = u.last_to;
         s.last_player = u.last_player;
-        s.pop_history();
+        if !self.t.no_repeat {
+            s.pop_history();
+        }
         s.hash = u.hash;
     }
 

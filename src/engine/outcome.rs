@@ -106,7 +106,7 @@ impl Engine {
         let known = match g.summary {
             Some(k) if g.all_summarized => Some(
                 s.goal_counts[k as usize] > 0
-                    || (self.repetition == RepetitionRule::Draw && s.occurrences() >= 3),
+                    || (self.repetition == RepetitionRule::Draw && self.t.occurrences(s) >= 3),
             ),
             _ => None,
         };
@@ -123,7 +123,7 @@ impl Engine {
 
     /// How often the position of `s` has occurred (the current one included).
     pub fn repetitions(&self, s: &State) -> usize {
-        s.occurrences()
+        self.t.occurrences(s)
     }
 
     fn evaluate(&mut self, s: &State, has_moves: Option<bool>) -> Option<Outcome> {
@@ -470,10 +470,9 @@ impl Judge<'_> {
     fn repeated(&mut self) -> bool {
         let s = self.s;
         *self.repeated.get_or_insert_with(|| {
-            let n = s.occurrences();
-            debug_assert_eq!(
-                n,
-                s.history.iter().filter(|&&h| h == s.hash).count(),
+            let n = self.t.occurrences(s);
+            debug_assert!(
+                self.t.no_repeat || n == s.history.iter().filter(|&&h| h == s.hash).count(),
                 "the repetition buckets are stale"
             );
             n >= 3
