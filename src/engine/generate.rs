@@ -635,6 +635,20 @@ pub(crate) fn generate_moves(
         drops_from(&s.cells, t, turn.pieces_of, turn.move_type, out);
         return;
     }
+    pipeline(t, vm, p, budget, s, out);
+}
+
+/// Steps 2-7 in full (out of line, so that placement-only games, listed above, skip its
+/// frame).
+#[inline(never)]
+fn pipeline(
+    t: &Tables,
+    vm: &mut Scratch,
+    p: &mut Pipeline,
+    budget: super::Budget,
+    s: &State,
+    out: &mut MoveList,
+) {
     vm.loop_budget = budget.loop_steps;
     p.chain_limit = budget.chain_nodes;
     vm.load(t, s);
