@@ -12,52 +12,48 @@ use rayon::prelude::*;
 impl Engine {
     /// Leaves at `depth` plies below `s` (bulk counting at the last ply).
     pub fn perft(&mut self, s: &mut State, depth: u32) -> u64 {
-        let mut lists = std::mem::take(&mut self.perft_lists);
-        let n = self.perft_rec(s, depth, 0, &mut lists, false);
-        self.perft_lists = lists;
-        n
+        self.perft_with_lists(s, depth, false)
     }
 
     /// Like [`Engine::perft`] but every leaf move is made and unmade.
     pub fn perft_full(&mut self, s: &mut State, depth: u32) -> u64 {
+        self.perft_with_lists(s, depth, true)
+    }
+
+    /// Runs the count with one move list per ply, kept in the engine between calls.
+    fn perft_with_lists(&mut self, s: &mut State, depth: u32, full: bool) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
         let mut lists = std::mem::take(&mut self.perft_lists);
-        let n = self.perft_rec(s, depth, 0, &mut lists, true);
+        if lists.len() < depth as usize {
+            lists.resize_with(depth as usize, MoveList::new);
+        }
+        let n = self.perft_rec(s, depth, &mut lists, full);
         self.perft_lists = lists;
         n
     }
 
-    fn perft_rec(
-        &mut self,
-        s: &mut State,
-        depth: u32,
-        ply: usize,
-        lists: &mut Vec<MoveList>,
-        full: bool,
-    ) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if lists.len() <= ply {
-            lists.push(MoveList::new());
-        }
-        let mut list = std::mem::take(&mut lists[ply]);
-        self.legal_moves(s, &mut list);
-        let n = if depth == 1 && !full {
-            list.len() as u64
-        } else {
-            let mut n = 0;
-            for m in list.iter() {
-                let u = self.make(s, m);
-                n += if depth == 1 {
-                    1
-                } else {
-                    self.perft_rec(s, depth - 1, ply + 1, lists, full)
-                };
-                self.unmake(s, m, u);
-            }
-            n
+    /// The count below `s` for `depth` ≥ 1, with `lists[0]` for this ply's moves and the
+    /// rest for the plies below (at least `depth` lists).
+    fn perft_rec(&mut self, s: &mut State, depth: u32, lists: &mut [MoveList], full: bool) -> u64 {
+        let Some((list, below)) = lists.split_first_mut() else {
+            return 0;
         };
-        lists[ply] = list;
+        self.legal_moves(s, list);
+        if depth == 1 && !full {
+            return list.len() as u64;
+        }
+        let mut n = 0;
+        for m in list.iter() {
+            let u = self.make(s, m);
+            n += if depth == 1 {
+                1
+            } else {
+                self.perft_rec(s, depth - 1, below, full)
+            };
+            self.unmake(s, m, u);
+        }
         n
     }
 }
