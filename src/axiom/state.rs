@@ -374,7 +374,10 @@ fn run_block(
         vm.set_cell(l.last_pos, pos)?;
         rt.begin_move(vm, ty)?;
         let depth = vm.stack().len();
-        match vm.execute(word, rt) {
+        let caught = vm.set_exit_caught(true);
+        let r = vm.execute(word, rt);
+        vm.set_exit_caught(caught);
+        match r {
             Ok(()) => {}
             Err(e) if is_exit(&e) => {}
             Err(e) => return Err(e),

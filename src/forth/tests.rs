@@ -335,3 +335,36 @@ fn clones_are_independent() {
     assert!(a.find(b"w").is_none());
     assert!(b.find(b"w").is_some());
 }
+
+/// A host whose one native leaves the move word, as Axiom's `$Exit` does.
+struct Exiter;
+
+impl Host for Exiter {
+    fn native(&mut self, _: &mut Vm, _: u32) -> FResult<()> {
+        Err(ForthErrorKind::ExitMove.into())
+    }
+}
+
+#[test]
+fn a_caught_exit_is_not_annotated_and_a_stray_one_is() {
+    let mut vm = vm();
+    vm.define_native("leave").unwrap();
+    vm.interpret_str("t.4th", ": mover 1 leave 2 ;", &mut Exiter)
+        .unwrap();
+    // Outside a move generator: an error naming the word that ran it.
+    let e = vm
+        .interpret_str("t2.4th", "mover", &mut Exiter)
+        .expect_err("stray exit");
+    assert_eq!(e.kind, ForthErrorKind::ExitMove);
+    assert_eq!(e.word.as_deref(), Some("mover"));
+    // Caught by the caller: left as it is (the generator drops it at once).
+    vm.clear_stacks();
+    assert!(!vm.set_exit_caught(true));
+    let e = vm
+        .interpret_str("t3.4th", "mover", &mut Exiter)
+        .expect_err("caught exit");
+    assert!(vm.set_exit_caught(false));
+    assert_eq!(e.kind, ForthErrorKind::ExitMove);
+    assert_eq!(e.word, None);
+    assert_eq!(vm.stack(), [1]);
+}

@@ -123,6 +123,9 @@ pub struct Vm {
     pub(crate) rs: Vec<i32>,
     /// Return-stack depth below which the running [`Vm::execute`] may not pop.
     rs_floor: usize,
+    /// A move generator is running a move word and catches `$Exit` itself: the exit is
+    /// not annotated with its word and place ([`Vm::set_exit_caught`]).
+    exit_caught: bool,
     pub(crate) limits: Limits,
     steps: u64,
     step_limit: u64,
@@ -214,6 +217,7 @@ impl Vm {
             ds: Vec::with_capacity(256),
             rs: Vec::with_capacity(256),
             rs_floor: 0,
+            exit_caught: false,
             limits,
             steps: 0,
             step_limit: u64::MAX,
@@ -693,6 +697,12 @@ impl Vm {
 
     // ----- execution -----
 
+    /// Says whether the caller catches `$Exit` (`ExitMove`) itself, as a move generator
+    /// does around a move word; returns the previous setting, for the caller to restore.
+    pub(crate) fn set_exit_caught(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.exit_caught, on)
+    }
+
     /// Runs the word whose execution token (CFA) is `xt` until it returns. Re-entrant: host
     /// words may call it. On error the return stack is restored; the data stack is left as
     /// it was at the failure.
@@ -704,7 +714,13 @@ impl Vm {
         let r = self.run(xt, &mut ip, host);
         self.rs.truncate(rs_len);
         self.rs_floor = floor;
-        r.map_err(|e| self.annotate(e, ip))
+        r.map_err(|e| match e.kind {
+            // Not an error but a move word's way out, caught by the move generator at once:
+            // naming the word and the place would be work thrown away (a fifth of a race
+            // game's time). Anywhere else it is an error like the others.
+            K::ExitMove if self.exit_caught => e,
+            _ => self.annotate(e, ip),
+        })
     }
 
     /// The inner interpreter.
