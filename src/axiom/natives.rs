@@ -200,6 +200,10 @@ pub struct Runtime {
     spare: Vec<u8>,
 }
 
+/// Most cells before a move record's code field: `Layout::resolve` accepts record offsets
+/// of at most 64 bytes.
+const MAX_REC_CELLS: usize = 16;
+
 impl Runtime {
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
@@ -316,15 +320,16 @@ impl Runtime {
         let h = vm.here().div_ceil(CELL) * CELL;
         vm.set_here(h)?;
         let l = self.layout;
-        // Hidden cells, then the record: zeros up to the code field.
-        vm.comma(0)?;
-        vm.comma(0)?;
-        let rec = vm.here();
-        for _ in 0..l.rec_cfa / CELL {
-            vm.comma(0)?;
-        }
+        // Hidden cells, then the record: zeros up to the code field, then the code field
+        // (written in one go: this runs for every move word a generation tries).
+        let cells = (2 + l.rec_cfa / CELL) as usize;
+        let mut head = [0i32; 2 + MAX_REC_CELLS];
+        let Some(head) = head.get_mut(..=cells) else {
+            return Err(K::Host(format!("a move record of {} bytes", l.rec_cfa)).into());
+        };
+        head[cells] = p::DOCOL;
+        let rec = vm.comma_cells(head)? + 2 * CELL;
         vm.set_cell(rec + l.rec_type, move_type)?;
-        vm.comma(p::DOCOL)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
             g.dominated = g.priorities != 0 && {

@@ -399,6 +399,21 @@ impl Vm {
         Ok(h)
     }
 
+    /// Compiles `cells` at `HERE` (as many `,`s, with one bounds check and one update of
+    /// the dictionary pointer); returns the address of the first.
+    pub fn comma_cells(&mut self, cells: &[i32]) -> FResult<u32> {
+        let h = self.here();
+        let end = (h as usize).saturating_add(cells.len() * CELL as usize);
+        let Some(dst) = self.mem.get_mut(h as usize..end) else {
+            return Err(K::DictionaryFull.into());
+        };
+        for (d, v) in dst.chunks_exact_mut(CELL as usize).zip(cells) {
+            d.copy_from_slice(&v.to_le_bytes());
+        }
+        self.set_cell(A_DP, end as i32)?;
+        Ok(h)
+    }
+
     /// Compiles a cell at `HERE` (`,`).
     #[inline]
     pub fn comma(&mut self, v: i32) -> FResult<()> {
