@@ -726,7 +726,9 @@ impl Vm {
         let floor = self.rs_floor;
         self.rs_floor = rs_len;
         let mut ip = A_ENTRY + 4;
-        let r = self.run(xt, &mut ip, host);
+        let mut steps = self.steps;
+        let r = self.run(xt, &mut ip, &mut steps, host);
+        self.steps = steps;
         self.rs.truncate(rs_len);
         self.rs_floor = floor;
         r.map_err(|e| match e.kind {
@@ -738,14 +740,17 @@ impl Vm {
         })
     }
 
-    /// The inner interpreter.
+    /// The inner interpreter. The step count lives in `steps` (a local of
+    /// [`Vm::execute`], kept in a register) and is written to `self.steps` only around
+    /// calls that may read it or run nested code: host words and the other primitives.
     #[inline(always)]
-    fn run(&mut self, xt: u32, ip: &mut u32, host: &mut dyn Host) -> FResult<()> {
+    fn run(&mut self, xt: u32, ip: &mut u32, steps: &mut u64, host: &mut dyn Host) -> FResult<()> {
         let mut w = xt;
+        let mut limit = self.step_limit;
         loop {
-            self.steps += 1;
-            if self.steps > self.step_limit {
-                return Err(K::StepBudget(self.step_limit).into());
+            *steps += 1;
+            if *steps > limit {
+                return Err(K::StepBudget(limit).into());
             }
             let code = match self.cell(w) {
                 Ok(c) => c,
@@ -778,9 +783,9 @@ impl Vm {
                     if self.is_fetch_exit(body) {
                         // A constant (`DOES> @`): its value in one dispatch instead of
                         // three, counted as the three steps it stands for.
-                        self.steps += 2;
-                        if self.steps > self.step_limit {
-                            return Err(K::StepBudget(self.step_limit).into());
+                        *steps += 2;
+                        if *steps > limit {
+                            return Err(K::StepBudget(limit).into());
                         }
                         let v = self.cell(w + CELL)?;
                         self.push(v)?;
@@ -791,7 +796,11 @@ impl Vm {
                     }
                 }
                 c if c >= NATIVE_BASE => {
-                    host.native(self, (c - NATIVE_BASE) as u32)?;
+                    self.steps = *steps;
+                    let r = host.native(self, (c - NATIVE_BASE) as u32);
+                    // (A host word may also have set a new budget.)
+                    (*steps, limit) = (self.steps, self.step_limit);
+                    r?;
                 }
                 p::EXECUTE => {
                     w = self.pop()? as u32;
@@ -846,6 +855,12 @@ impl Vm {
                     let v = self.cell(*ip)?;
                     *ip += CELL;
                     self.comma(v)?;
+                }
+                p::LOAD => {
+                    self.steps = *steps;
+                    let r = self.primitive(code, host);
+                    *steps = self.steps;
+                    r?;
                 }
                 _ => self.primitive(code, host)?,
             }
