@@ -204,6 +204,10 @@ pub struct Runtime {
 /// of at most 64 bytes.
 const MAX_REC_CELLS: usize = 16;
 
+/// Most arguments of an action compiled into a move (`compile_action`'s callers pass two
+/// at most).
+const MAX_ACTION_ARGS: usize = 4;
+
 impl Runtime {
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
@@ -407,14 +411,22 @@ impl Runtime {
         Ok(())
     }
 
-    /// Compiles `LIT a … native` into the pending move's code.
+    /// Compiles `LIT a … native` into the pending move's code (nothing when the move is
+    /// dominated: its record is dropped at `add-move`).
     fn compile_action(&mut self, vm: &mut Vm, args: &[i32], native: u32) -> FResult<()> {
         self.pending()?;
-        for &a in args {
-            vm.comma(self.xts.lit as i32)?;
-            vm.comma(a)?;
+        if self.generation.as_ref().is_some_and(|g| g.dominated) {
+            return Ok(());
         }
-        vm.comma(self.native_xt(native) as i32)
+        let mut code = [0i32; 2 * MAX_ACTION_ARGS + 1];
+        let Some(code) = code.get_mut(..2 * args.len() + 1) else {
+            return Err(K::Host(format!("an action of {} arguments", args.len())).into());
+        };
+        for (pair, &a) in code.chunks_exact_mut(2).zip(args) {
+            pair.copy_from_slice(&[self.xts.lit as i32, a]);
+        }
+        code[2 * args.len()] = self.native_xt(native) as i32;
+        vm.comma_cells(code).map(|_| ())
     }
 
     fn add_move(&mut self, vm: &mut Vm) -> FResult<()> {
