@@ -757,26 +757,7 @@ impl Vm {
                 Err(_) => return Err(K::BadXt(w as i32).into()),
             };
             match code {
-                p::DOCOL => {
-                    self.rpush(*ip as i32)?;
-                    *ip = w + CELL;
-                }
-                p::EXIT => *ip = self.rpop()? as u32,
-                p::LIT => {
-                    let v = self.cell(*ip)?;
-                    *ip += CELL;
-                    self.push(v)?;
-                }
-                p::BRANCH => *ip = self.cell(*ip)? as u32,
-                p::ZBRANCH => {
-                    if self.pop()? == 0 {
-                        *ip = self.cell(*ip)? as u32;
-                    } else {
-                        *ip += CELL;
-                    }
-                }
-                p::HALT => return Ok(()),
-                p::DOVAR => self.push((w + CELL) as i32)?,
+                // Guards first, so that every primitive number below is one jump table.
                 c if c < 0 => {
                     // A word made by a DOES> defining word.
                     let body = !c as u32;
@@ -802,6 +783,26 @@ impl Vm {
                     (*steps, limit) = (self.steps, self.step_limit);
                     r?;
                 }
+                p::DOCOL => {
+                    self.rpush(*ip as i32)?;
+                    *ip = w + CELL;
+                }
+                p::EXIT => *ip = self.rpop()? as u32,
+                p::LIT => {
+                    let v = self.cell(*ip)?;
+                    *ip += CELL;
+                    self.push(v)?;
+                }
+                p::BRANCH => *ip = self.cell(*ip)? as u32,
+                p::ZBRANCH => {
+                    if self.pop()? == 0 {
+                        *ip = self.cell(*ip)? as u32;
+                    } else {
+                        *ip += CELL;
+                    }
+                }
+                p::HALT => return Ok(()),
+                p::DOVAR => self.push((w + CELL) as i32)?,
                 p::EXECUTE => {
                     w = self.pop()? as u32;
                     continue;
@@ -861,6 +862,45 @@ impl Vm {
                     let r = self.primitive(code, host);
                     *steps = self.steps;
                     r?;
+                }
+                // The commonest primitives of Axiom's code, inline (the same code as in
+                // `primitive`, without its call).
+                p::FETCH => {
+                    let a = self.pop()? as u32;
+                    let v = self.cell(a)?;
+                    self.push(v)?;
+                }
+                p::STORE => {
+                    let a = self.pop()? as u32;
+                    let v = self.pop()?;
+                    self.set_cell(a, v)?;
+                }
+                p::EQ => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push_flag(a == b)?;
+                }
+                p::NOT | p::ZEQ => {
+                    let a = self.pop()?;
+                    self.push_flag(a == 0)?;
+                }
+                p::ADD => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push(a.wrapping_add(b))?;
+                }
+                p::AND => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push(a & b)?;
+                }
+                p::OR => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push(a | b)?;
+                }
+                p::DROP => {
+                    self.pop()?;
                 }
                 _ => self.primitive(code, host)?,
             }
