@@ -368,3 +368,26 @@ fn a_caught_exit_is_not_annotated_and_a_stray_one_is() {
     assert_eq!(e.word, None);
     assert_eq!(vm.stack(), [1]);
 }
+
+/// `VAR @` runs in one dispatch but counts the two steps it stands for, and gives what the
+/// two words give apart.
+#[test]
+fn a_variable_fetch_counts_two_steps() {
+    let mut vm = vm();
+    vm.interpret_str(
+        "t.4th",
+        "VARIABLE v 7 v ! : fused v @ ; : apart v DUP DROP @ ;",
+        &mut NoHost,
+    )
+    .unwrap();
+    let mut steps = |word: &str| {
+        vm.set_step_budget(u64::MAX);
+        vm.interpret_str("run.4th", word, &mut NoHost).unwrap();
+        let n = vm.steps();
+        assert_eq!(vm.stack(), [7], "{word}");
+        vm.clear_stacks();
+        n
+    };
+    let (fused, apart) = (steps("fused"), steps("apart"));
+    assert_eq!(apart - fused, 2);
+}
