@@ -200,10 +200,6 @@ pub struct Runtime {
     spare: Vec<u8>,
 }
 
-/// Most cells before a move record's code field: `Layout::resolve` accepts record offsets
-/// of at most 64 bytes.
-const MAX_REC_CELLS: usize = 16;
-
 /// Most arguments of an action compiled into a move (`compile_action`'s callers pass two
 /// at most).
 const MAX_ACTION_ARGS: usize = 4;
@@ -326,13 +322,8 @@ impl Runtime {
         let l = self.layout;
         // Hidden cells, then the record: zeros up to the code field, then the code field
         // (written in one go: this runs for every move word a generation tries).
-        let cells = (2 + l.rec_cfa / CELL) as usize;
-        let mut head = [0i32; 2 + MAX_REC_CELLS];
-        let Some(head) = head.get_mut(..=cells) else {
-            return Err(K::Host(format!("a move record of {} bytes", l.rec_cfa)).into());
-        };
-        head[cells] = p::DOCOL;
-        let rec = vm.comma_cells(head)? + 2 * CELL;
+        let rec = vm.allot_zeroed(2 * CELL + l.rec_cfa)? + 2 * CELL;
+        vm.comma(p::DOCOL)?;
         vm.set_cell(rec + l.rec_type, move_type)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;

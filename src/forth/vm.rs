@@ -414,6 +414,19 @@ impl Vm {
         Ok(h)
     }
 
+    /// Reserves `n` bytes at `HERE`, zeroed (one bounds check and one update of the
+    /// dictionary pointer); returns their address.
+    pub fn allot_zeroed(&mut self, n: u32) -> FResult<u32> {
+        let h = self.here();
+        let end = (h as usize).saturating_add(n as usize);
+        let Some(dst) = self.mem.get_mut(h as usize..end) else {
+            return Err(K::DictionaryFull.into());
+        };
+        dst.fill(0);
+        self.set_cell(A_DP, end as i32)?;
+        Ok(h)
+    }
+
     /// Compiles a cell at `HERE` (`,`).
     #[inline]
     pub fn comma(&mut self, v: i32) -> FResult<()> {
