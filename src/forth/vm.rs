@@ -891,8 +891,8 @@ impl Vm {
                     *steps = self.steps;
                     r?;
                 }
-                // The commonest primitives of Axiom's code, inline (the same code as in
-                // `primitive`, without its call).
+                // The commonest primitives of Axiom's code, here rather than in
+                // `primitive` (without its call).
                 p::FETCH => {
                     let a = self.pop()? as u32;
                     let v = self.cell(a)?;
@@ -949,7 +949,8 @@ impl Vm {
             && self.cell(body + CELL).ok() == Some(exit as i32)
     }
 
-    /// The primitives that do not touch the instruction pointer.
+    /// The primitives that do not touch the instruction pointer, other than the commonest
+    /// ones, which the inner interpreter runs itself.
     fn primitive(&mut self, code: i32, host: &mut dyn Host) -> FResult<()> {
         macro_rules! bin {
             (|$a:ident, $b:ident| $e:expr) => {{
@@ -987,7 +988,7 @@ impl Vm {
                     .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
                 self.push(a)?;
             }
-            p::DROP | p::FDROP => {
+            p::FDROP => {
                 self.pop()?;
             }
             p::SWAP | p::FSWAP => {
@@ -1089,7 +1090,6 @@ impl Vm {
                 let v = self.rpeek(2)?;
                 self.push(v)?;
             }
-            p::ADD => bin!(|a, b| a.wrapping_add(b)),
             p::SUB => bin!(|a, b| a.wrapping_sub(b)),
             p::MUL => bin!(|a, b| a.wrapping_mul(b)),
             p::DIV => {
@@ -1136,13 +1136,7 @@ impl Vm {
             p::ABS => bin1(self, |a| a.wrapping_abs())?,
             p::MIN => bin!(|a, b| a.min(b)),
             p::MAX => bin!(|a, b| a.max(b)),
-            p::AND => bin!(|a, b| a & b),
-            p::OR => bin!(|a, b| a | b),
             p::XOR => bin!(|a, b| a ^ b),
-            p::NOT | p::ZEQ => {
-                let a = self.pop()?;
-                self.push_flag(a == 0)?;
-            }
             p::INVERT => bin1(self, |a| !a)?,
             p::LSHIFT => bin!(|a, b| if (0..32).contains(&b) {
                 ((a as u32) << b) as i32
@@ -1154,7 +1148,6 @@ impl Vm {
             } else {
                 0
             }),
-            p::EQ => cmp!(|a, b| a == b),
             p::NE => cmp!(|a, b| a != b),
             p::LT => cmp!(|a, b| a < b),
             p::GT => cmp!(|a, b| a > b),
@@ -1175,16 +1168,6 @@ impl Vm {
             }
             p::TRUE => self.push(-1)?,
             p::FALSE => self.push(0)?,
-            p::FETCH => {
-                let a = self.pop()? as u32;
-                let v = self.cell(a)?;
-                self.push(v)?;
-            }
-            p::STORE => {
-                let a = self.pop()? as u32;
-                let v = self.pop()?;
-                self.set_cell(a, v)?;
-            }
             p::CFETCH => {
                 let a = self.pop()? as u32;
                 let v = self.byte(a)?;
