@@ -237,6 +237,7 @@ impl Runtime {
     }
 
     /// Address of board cell `pos` (unchecked against the board size).
+    #[inline]
     fn cell_addr(&self, vm: &Vm, pos: i32) -> FResult<u32> {
         let board = vm.cell(self.layout.board)?;
         Ok(board.wrapping_add(pos.wrapping_mul(4)) as u32)
@@ -379,6 +380,7 @@ impl Runtime {
         vm.set_cell(tail, 0)
     }
 
+    #[inline]
     fn pending(&mut self) -> FResult<&mut Pending> {
         self.generation
             .as_mut()
@@ -489,6 +491,7 @@ impl Runtime {
     }
 
     /// Whether `pos` holds a piece when the move is generated (for the notation's `x`).
+    #[inline]
     fn occupied(&self, vm: &Vm, pos: i32) -> FResult<bool> {
         let a = self.cell_addr(vm, pos)?;
         Ok(vm.cell(a).unwrap_or(0) != 0)

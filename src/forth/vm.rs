@@ -379,6 +379,7 @@ impl Vm {
     }
 
     /// Sets the dictionary pointer.
+    #[inline]
     pub fn set_here(&mut self, a: u32) -> FResult<()> {
         if a as usize > self.mem.len() {
             return Err(K::DictionaryFull.into());
@@ -401,6 +402,7 @@ impl Vm {
 
     /// Compiles `cells` at `HERE` (as many `,`s, with one bounds check and one update of
     /// the dictionary pointer); returns the address of the first.
+    #[inline]
     pub fn comma_cells(&mut self, cells: &[i32]) -> FResult<u32> {
         let h = self.here();
         let end = (h as usize).saturating_add(cells.len() * CELL as usize);
@@ -416,6 +418,7 @@ impl Vm {
 
     /// Reserves `n` bytes at `HERE`, zeroed (one bounds check and one update of the
     /// dictionary pointer); returns their address.
+    #[inline]
     pub fn allot_zeroed(&mut self, n: u32) -> FResult<u32> {
         let h = self.here();
         let end = (h as usize).saturating_add(n as usize);
@@ -428,7 +431,7 @@ impl Vm {
     }
 
     /// Compiles a cell at `HERE` (`,`).
-    #[inline]
+    #[inline(always)]
     pub fn comma(&mut self, v: i32) -> FResult<()> {
         let h = self.here();
         if h as usize + 4 > self.mem.len() {
