@@ -391,3 +391,28 @@ fn a_variable_fetch_counts_two_steps() {
     let (fused, apart) = (steps("fused"), steps("apart"));
     assert_eq!(apart - fused, 2);
 }
+
+#[test]
+fn a_variable_reader_counts_its_four_steps() {
+    // `: reader v @ ;` runs in one dispatch; its count must stay docol, `v`, `@` and `;S`.
+    let mut vm = vm();
+    vm.interpret_str(
+        "t.4th",
+        "VARIABLE v 7 v ! : reader v @ ; : twice reader reader ; : inline v @ v @ ; \
+         : more v @ 1+ ; : twice-more more more ;",
+        &mut NoHost,
+    )
+    .unwrap();
+    let mut steps = |word: &str, expect: &[i32]| {
+        vm.set_step_budget(u64::MAX);
+        vm.interpret_str("run.4th", word, &mut NoHost).unwrap();
+        let n = vm.steps();
+        assert_eq!(vm.stack(), expect, "{word}");
+        vm.clear_stacks();
+        n
+    };
+    let (twice, inline) = (steps("twice", &[7, 7]), steps("inline", &[7, 7]));
+    assert_eq!(twice - inline, 4, "two calls: a docol and a `;S` each");
+    // A longer body is not the shape: it runs as written, one step more per call.
+    assert_eq!(steps("twice-more", &[8, 8]) - twice, 2);
+}

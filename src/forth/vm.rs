@@ -800,8 +800,19 @@ impl Vm {
                     r?;
                 }
                 p::DOCOL => {
-                    self.rpush(*ip as i32)?;
-                    *ip = w + CELL;
+                    if let Some(v) = self.var_fetch_exit(w + CELL) {
+                        // `: name VAR @ ;` (Axiom's `here`, `from`, `current-player`…):
+                        // the variable's value in one dispatch, counted as the four steps
+                        // it stands for.
+                        *steps += 3;
+                        if *steps > limit {
+                            return Err(K::StepBudget(limit).into());
+                        }
+                        self.push(v)?;
+                    } else {
+                        self.rpush(*ip as i32)?;
+                        *ip = w + CELL;
+                    }
                 }
                 p::EXIT => *ip = self.rpop()? as u32,
                 p::LIT => {
@@ -939,6 +950,20 @@ impl Vm {
             *ip += CELL;
             w = next as u32;
         }
+    }
+
+    /// When the code at `body` is `VAR @ EXIT` (a colon definition that reads a variable),
+    /// the variable's value.
+    #[inline(always)]
+    fn var_fetch_exit(&self, body: u32) -> Option<i32> {
+        let var = self.cell(body).ok()? as u32;
+        if self.cell(var).ok()? != p::DOVAR
+            || self.cell(body + CELL).ok()? != self.prim_xts[p::FETCH as usize] as i32
+            || self.cell(body + 2 * CELL).ok()? != self.prim_xts[p::EXIT as usize] as i32
+        {
+            return None;
+        }
+        self.cell(var + CELL).ok()
     }
 
     /// Whether the code at `body` is `@ EXIT` (the body of a constant made by DOES>).
