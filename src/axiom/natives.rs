@@ -321,17 +321,28 @@ impl Runtime {
         let h = vm.here().div_ceil(CELL) * CELL;
         vm.set_here(h)?;
         let l = self.layout;
-        // Hidden cells, then the record: zeros up to the code field, then the code field
-        // (written in one go: this runs for every move word a generation tries).
-        let rec = vm.allot_zeroed(2 * CELL + l.rec_cfa)? + 2 * CELL;
-        vm.comma(p::DOCOL)?;
-        vm.set_cell(rec + l.rec_type, move_type)?;
-        if let Some(g) = self.generation.as_mut() {
-            g.move_type = move_type;
-            g.dominated = g.priorities != 0 && {
+        let dominated = match self.generation.as_ref() {
+            Some(g) if g.priorities != 0 => {
                 let t = move_type.clamp(0, 127) as u32;
                 vm.cell(g.priorities + 4 * t)? > g.best
-            };
+            }
+            _ => false,
+        };
+        // Hidden cells, then the record: zeros up to the code field, then the code field
+        // (written in one go: this runs for every move word a generation tries). A
+        // dominated move is never listed, so nothing reads its record: it gets none, and
+        // `end_move` still rewinds `HERE` to `h`.
+        let rec = if dominated {
+            h + REC_NOTATION
+        } else {
+            let rec = vm.allot_zeroed(2 * CELL + l.rec_cfa)? + 2 * CELL;
+            vm.comma(p::DOCOL)?;
+            vm.set_cell(rec + l.rec_type, move_type)?;
+            rec
+        };
+        if let Some(g) = self.generation.as_mut() {
+            g.move_type = move_type;
+            g.dominated = dominated;
             let mut notation = std::mem::take(&mut self.spare);
             notation.clear();
             g.pending = Some(Pending {
