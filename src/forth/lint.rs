@@ -735,18 +735,17 @@ impl Vm {
             }
             return Ok(());
         }
-        // Compiling.
-        if found.is_some() || is_number {
-            let skip = match self.lint_def() {
-                Some(d) if d.skip_next => {
-                    d.skip_next = false;
-                    true
-                }
-                _ => false,
-            };
-            if skip {
-                return self.interpret_name(name, token, host);
+        // Compiling. `COMPILE`'s operand, defined or not, is not run by the definition and
+        // is no structure word.
+        let operand = match self.lint_def() {
+            Some(d) if d.skip_next => {
+                d.skip_next = false;
+                true
             }
+            _ => false,
+        };
+        if operand && (found.is_some() || is_number) {
+            return self.interpret_name(name, token, host);
         }
         let Some(nfa) = found else {
             if is_number {
@@ -757,7 +756,9 @@ impl Vm {
             let recursive = self
                 .lint_def()
                 .is_some_and(|d| d.name.eq_ignore_ascii_case(&name));
-            self.lint_apply(None);
+            if !operand {
+                self.lint_apply(None);
+            }
             self.lint_mut().record(Finding::Undefined {
                 name,
                 at: token,
@@ -1103,6 +1104,19 @@ mod tests {
              : c 3 0 DO I DROP LOOP ;\n: d BEGIN 0 UNTIL ;\n: e 1 IF ENDIF ;",
         );
         assert!(f.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn an_undefined_operand_of_compile_is_only_undefined() {
+        // The operand is not a structure word, and the `THEN` after it still closes the `IF`.
+        let f = lint(": a 1 IF COMPILE nope THEN ;\n: b ( -- ) COMPILE nope2 ;");
+        assert_eq!(
+            f,
+            [
+                "DZ1001 1:18 undefined word `nope`",
+                "DZ1001 2:20 undefined word `nope2`",
+            ]
+        );
     }
 
     #[test]
