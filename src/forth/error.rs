@@ -131,6 +131,10 @@ pub struct ForthErrorData {
     pub word: Option<String>,
     /// `file:line:col` of the failing call or token.
     pub place: Option<Place>,
+    /// When the failing call is in the runtime files (`CORE.4TH`, `axiom.4th`) or has no
+    /// place: the innermost call on the return stack that lies in the program's own files,
+    /// and the definition that made it (e.g. the call of a `DEFER` word never set).
+    pub called_from: Option<(Place, Option<String>)>,
 }
 
 impl std::ops::Deref for ForthError {
@@ -160,6 +164,7 @@ impl ForthError {
             kind,
             word: None,
             place: None,
+            called_from: None,
         }))
     }
 
@@ -169,11 +174,24 @@ impl ForthError {
         if let Some(w) = &self.word {
             msg.push_str(&format!(" (in `{w}`)"));
         }
-        let d = Diagnostic::error(self.kind.code(), msg);
+        let mut d = Diagnostic::error(self.kind.code(), msg);
+        if let Some(c) = self.called_from_text() {
+            d = d.with_note(c);
+        }
         match &self.place {
             Some(p) => d.with_span(p.span),
             None => d,
         }
+    }
+
+    /// `called from FILE:LINE:COL (in `word`)`, when the error has such a call site.
+    pub fn called_from_text(&self) -> Option<String> {
+        let (p, w) = self.called_from.as_ref()?;
+        let mut s = format!("called from {}:{}:{}", p.file, p.span.line, p.span.col);
+        if let Some(w) = w {
+            s.push_str(&format!(" (in `{w}`)"));
+        }
+        Some(s)
     }
 }
 
@@ -185,6 +203,9 @@ impl fmt::Display for ForthError {
         write!(f, "error[{}]: {}", self.kind.code().id, self.kind)?;
         if let Some(w) = &self.word {
             write!(f, " (in `{w}`)")?;
+        }
+        if let Some(c) = self.called_from_text() {
+            write!(f, ", {c}")?;
         }
         Ok(())
     }

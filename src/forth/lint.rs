@@ -331,7 +331,8 @@ fn stack_comment(text: &str) -> Option<Effect> {
     Some(Effect::new(sep as u32, (words.len() - sep - 1) as u32))
 }
 
-fn is_runtime_file(name: &str) -> bool {
+/// Whether `name` is one of Axiom's runtime files (`CORE.4TH`, `axiom.4th`), in any folder.
+pub(crate) fn is_runtime_file(name: &str) -> bool {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.eq_ignore_ascii_case("CORE.4TH") || base.eq_ignore_ascii_case("axiom.4th")
 }

@@ -416,3 +416,32 @@ fn a_variable_reader_counts_its_four_steps() {
     // A longer body is not the shape: it runs as written, one step more per call.
     assert_eq!(steps("twice-more", &[8, 8]) - twice, 2);
 }
+
+#[test]
+fn an_error_in_the_runtime_files_names_the_programs_call() {
+    let mut vm = vm();
+    vm.interpret_str("kit/CORE.4TH", ": boom 1 0 / ;", &mut NoHost)
+        .unwrap();
+    vm.interpret_str("Game.4th", ": inner boom ;\n: outer  inner ;", &mut NoHost)
+        .unwrap();
+    let e = vm
+        .interpret_str("run.4th", "outer", &mut NoHost)
+        .unwrap_err();
+    assert_eq!(e.kind, ForthErrorKind::DivisionByZero);
+    assert_eq!(
+        e.place.as_ref().map(|p| p.file.as_str()),
+        Some("kit/CORE.4TH")
+    );
+    // The innermost call in the program's own files: `boom` in `inner`.
+    assert_eq!(
+        e.to_string(),
+        "kit/CORE.4TH:1:12: error[DZ1006]: division by zero (in `boom`), \
+         called from Game.4th:1:9 (in `inner`)"
+    );
+    // An error in the program's own files needs no such note.
+    vm.clear_stacks();
+    vm.interpret_str("Game2.4th", ": own 1 0 / ;", &mut NoHost)
+        .unwrap();
+    let e = vm.interpret_str("run.4th", "own", &mut NoHost).unwrap_err();
+    assert!(e.called_from.is_none(), "{e}");
+}

@@ -745,15 +745,43 @@ impl Vm {
         let mut steps = self.steps;
         let r = self.run(xt, &mut ip, &mut steps, host);
         self.steps = steps;
-        self.rs.truncate(rs_len);
-        self.rs_floor = floor;
-        r.map_err(|e| match e.kind {
+        let r = r.map_err(|e| match e.kind {
             // Not an error but a move word's way out, caught by the move generator at once:
             // naming the word and the place would be work thrown away (a fifth of a race
             // game's time). Anywhere else it is an error like the others.
             K::ExitMove if self.exit_caught => e,
-            _ => self.annotate(e, ip),
-        })
+            _ => {
+                let e = self.annotate(e, ip);
+                self.add_call_site(e, rs_len)
+            }
+        });
+        self.rs.truncate(rs_len);
+        self.rs_floor = floor;
+        r
+    }
+
+    /// When `e` happened in the runtime files or has no place, names the innermost call
+    /// found among the return addresses above `rs_len` that lies in the program's own files.
+    fn add_call_site(&self, mut e: ForthError, rs_len: usize) -> ForthError {
+        let in_runtime = e
+            .place
+            .as_ref()
+            .is_none_or(|p| crate::forth::lint::is_runtime_file(&p.file));
+        if e.called_from.is_some() || !in_runtime {
+            return e;
+        }
+        let frames = self.rs.get(rs_len..).unwrap_or(&[]);
+        for &ret in frames.iter().rev() {
+            let at = (ret as u32).wrapping_sub(CELL);
+            let Some(place) = self.origins.get(&at).and_then(|o| self.place_of(*o)) else {
+                continue;
+            };
+            if !crate::forth::lint::is_runtime_file(&place.file) {
+                e.called_from = Some((place, self.word_containing(at)));
+                break;
+            }
+        }
+        e
     }
 
     /// The inner interpreter. The step count lives in `steps` (a local of
