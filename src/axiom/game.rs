@@ -207,6 +207,8 @@ fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<Vec<u32>, Fort
         st.vm.set_here(span.0)?;
     }
     let start = st.vm.here();
+    // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
+    st.rt.extra_lists.clear();
     let recs = state::generate(&mut st.vm, &mut st.rt)?;
     *span = (start, st.vm.here());
     Ok(recs)

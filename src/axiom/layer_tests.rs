@@ -909,3 +909,75 @@ fn partial_moves_and_passes() {
         [0, 4096, 0, 2049]
     );
 }
+
+#[test]
+fn move_lists_and_material_for_evaluations() {
+    let mut s = start("capture/Capture.4th");
+    // Material: both sides have two Guards (3) and two Pawns (1).
+    assert_eq!(
+        run(&mut s, "White material-balance Black material-balance"),
+        [0, 0]
+    );
+    run(&mut s, "a1 OnEditRemove");
+    assert_eq!(
+        run(&mut s, "White material-balance Black material-balance"),
+        [-3, 3]
+    );
+    let mut s = start("capture/Capture.4th");
+    s.generate().unwrap();
+    let (white_moves, here) = (s.moves.len() as i32, s.vm.here() as i32);
+    let turn = "$player @ $forPlayer @ $ofType @ $playerOffset @ $movesList @";
+    let before = run(&mut s, turn);
+    // White's own list again, Black's (the player after White), and Black's by name: each
+    // replaces the current list until `$DeallocateMoves`, which puts it and `HERE` back.
+    assert_eq!(
+        run(
+            &mut s,
+            "White FALSE 0 $GenerateMoves move-count $DeallocateMoves \
+             White TRUE 0 $GenerateMoves move-count $DeallocateMoves \
+             Black FALSE 0 $GenerateMoves move-count $DeallocateMoves \
+             move-count HERE"
+        ),
+        [white_moves, 6, 6, white_moves, here]
+    );
+    assert_eq!(
+        run(&mut s, turn),
+        before,
+        "the turn's variables are unchanged"
+    );
+    // After b1-b2, Black has the move: `Black FALSE` lists what the game generates for
+    // Black, in the same order, and nested lists come off in order.
+    let i = (0..s.moves.len())
+        .find(|&i| s.notation(i) == "Pawn b1 - b2")
+        .unwrap();
+    s.apply(i).unwrap();
+    s.generate().unwrap();
+    let black: Vec<i32> = s.moves.iter().map(|&r| r as i32).collect();
+    let listed = run(
+        &mut s,
+        "Black FALSE 0 $GenerateMoves move-count $FirstMove $MoveString \
+         Black TRUE 0 $GenerateMoves move-count $DeallocateMoves move-count $DeallocateMoves",
+    );
+    assert_eq!(listed[0], black.len() as i32);
+    let first = s.vm.cstring(listed[1] as u32);
+    assert_eq!(first, s.notation(0));
+    let white_after = run(
+        &mut s,
+        "White FALSE 0 $GenerateMoves move-count $DeallocateMoves",
+    );
+    assert_eq!(listed[2..], [white_after[0], black.len() as i32]);
+    // A move type restricts the list: only White's takes (none yet, then c3's).
+    assert_eq!(
+        run(
+            &mut s,
+            "White FALSE take-type $GenerateMoves move-count $DeallocateMoves"
+        ),
+        [0]
+    );
+    // Unbalanced use is an error, not a crash.
+    s.vm.clear_stacks();
+    let e =
+        s.vm.interpret_str("test.4th", "$DeallocateMoves", &mut s.rt)
+            .unwrap_err();
+    assert!(e.to_string().contains("without `$GenerateMoves`"), "{e}");
+}

@@ -53,6 +53,8 @@ natives! {
     DECOMPILE "$DecompileMove", CLONE_BOARD "$CloneBoard", DEALLOCATE_BOARD "$DeallocateBoard",
     PIECE_VALUE "piece-value", STR_EQ "\"=", ADD_PIECE "(add-piece)",
     REMOVE_PIECE "(remove-piece)", GENERATE "OnGenerateMoves",
+    GENERATE_MOVES "$GenerateMoves", DEALLOCATE_MOVES "$DeallocateMoves",
+    MATERIAL_BALANCE "material-balance", RAND_WITHIN_DEFERRED "$RAND-WITHIN",
     // Internal: the board edits compiled into a move's code.
     DO_MOVE "$dz-move", DO_REMOVE "$dz-remove", DO_PUT "$dz-put",
     DO_TYPE "$dz-change-type", DO_OWNER "$dz-change-owner",
@@ -69,6 +71,10 @@ pub const EFFECTS: &[(&str, u32, u32)] = &[
     ("$Yield", 0, 0),
     ("RANDOMIZE", 0, 0),
     ("RAND-WITHIN", 2, 1),
+    ("$RAND-WITHIN", 2, 1),
+    ("$GenerateMoves", 3, 0),
+    ("$DeallocateMoves", 0, 0),
+    ("material-balance", 1, 1),
     ("$Rand64!", 1, 0),
     ("SEED!", 1, 0),
     ("SYSTEM-TIME", 0, 1),
@@ -195,6 +201,9 @@ pub struct Runtime {
     pub search_depth: u32,
     /// Nodes searched by the last `$NegamaxMove`.
     pub searched: u64,
+    /// The move lists `$GenerateMoves` made, newest last: the `$movesList` each replaced
+    /// and `HERE` before it, for `$DeallocateMoves`.
+    pub(crate) extra_lists: Vec<(i32, u32)>,
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
     spare: Vec<u8>,
@@ -227,6 +236,7 @@ impl Runtime {
             ring: Default::default(),
             search_depth: super::DEFAULT_SEARCH_DEPTH,
             searched: 0,
+            extra_lists: Vec::new(),
             scratch: Vec::new(),
             spare: Vec::new(),
         }
@@ -540,6 +550,109 @@ impl Runtime {
         vm.cell(a)
     }
 
+    // ----- move lists and material for evaluations -----
+
+    /// `$GenerateMoves ( player opponent? type -- )`: generates, at `HERE`, the legal moves
+    /// of `player` (with `opponent?` true, of the next player after `player` in `{players}`
+    /// order that is neither random nor neutral), restricted to move type `type` (0: all),
+    /// and makes that list the current `$movesList` until `$DeallocateMoves`. The turn's
+    /// variables are as they were afterwards. Its primitives count against the caller's
+    /// budget.
+    fn generate_moves(
+        &mut self,
+        vm: &mut Vm,
+        player: i32,
+        opponent: bool,
+        of_type: i32,
+    ) -> FResult<()> {
+        if self.generation.is_some() {
+            return Err(K::Host("`$GenerateMoves` during move generation".into()).into());
+        }
+        let l = self.layout;
+        let target = if opponent {
+            self.next_player(vm, player)?
+        } else {
+            player
+        };
+        let vars = super::program::turn_vars(&l);
+        let mut saved = [0; 15];
+        for (v, &a) in saved.iter_mut().zip(&vars) {
+            *v = vm.cell(a)?;
+        }
+        let here = vm.here();
+        let list = vm.cell(l.moves_list)?;
+        vm.set_cell(l.player, target)?;
+        vm.set_cell(l.for_player, target)?;
+        vm.set_cell(l.of_type, of_type)?;
+        let index = ((target & 0xF800) / 2048).max(1) - 1;
+        vm.set_cell(l.player_offset, index * CELL as i32)?;
+        let budget = vm.budget_state();
+        let generated = super::state::generate(vm, self);
+        let used = vm.steps();
+        // The turn as it was, whatever happened; then the caller's budget.
+        self.generation = None;
+        for (v, &a) in saved.iter().zip(&vars) {
+            if a != l.moves_list {
+                vm.set_cell(a, *v)?;
+            }
+        }
+        vm.set_budget_state(budget, used)?;
+        if let Err(e) = generated {
+            vm.set_here(here)?;
+            vm.set_cell(l.moves_list, list)?;
+            return Err(e);
+        }
+        self.extra_lists.push((list, here));
+        Ok(())
+    }
+
+    /// The first player after `player` in `{players}` order (cyclically) that is neither
+    /// random (`?Dice`) nor neutral; `player` itself when there is none.
+    fn next_player(&mut self, vm: &mut Vm, player: i32) -> FResult<i32> {
+        let l = self.layout;
+        let n = self.info.players.len();
+        let table = vm.cell(l.players)? as u32;
+        let me = self.info.player_index(player).unwrap_or(0);
+        for k in (1..n).map(|d| (me + d) % n) {
+            if self.info.is_random(k) {
+                continue;
+            }
+            let depth = vm.stack().len();
+            vm.execute(vm.cell(table + 4 * k as u32)? as u32, self)?;
+            let v = vm.pop()?;
+            vm.ds_truncate(depth);
+            if v & 0x400 == 0 {
+                return Ok(v);
+            }
+        }
+        Ok(player)
+    }
+
+    /// `material-balance ( player -- n )`: the `{value}`s of `player`'s pieces on the board
+    /// minus those of the other players' (neutral pieces count for nobody).
+    fn material_balance(&self, vm: &Vm, player: i32) -> FResult<i32> {
+        let l = self.layout;
+        let n_pos = vm.cell(l.positions)?.clamp(0, 1 << 16) as u32;
+        let board = vm.cell(l.board)? as u32;
+        let count = vm.cell(l.piece_count)?.max(0) as u32;
+        let table = vm.cell(l.pieces)? as u32;
+        let mut sum = 0i32;
+        for pos in 0..n_pos {
+            let piece = vm.cell(board + 4 * pos)?;
+            let ty = (piece & 0x3FF) as u32;
+            if piece == 0 || ty == 0 || ty > count || piece & 0x400 != 0 {
+                continue;
+            }
+            let v = vm.cell(table + 16 * (ty - 1) + 12)?;
+            sum = if piece & 0xF800 == player & 0xF800 {
+                sum.wrapping_add(v)
+            } else {
+                sum.wrapping_sub(v)
+            };
+        }
+        Ok(sum)
+    }
+
     // ----- positions for repetition -----
 
     /// A key of the position: the board memory (cells and `{variable}`s) and the turn.
@@ -572,7 +685,7 @@ impl Host for Runtime {
             n::SCORE => self.report.score = vm.pop()?,
             n::DEPTH => self.report.depth = vm.pop()?,
             n::YIELD | n::RANDOMIZE => {}
-            n::RAND_WITHIN => {
+            n::RAND_WITHIN | n::RAND_WITHIN_DEFERRED => {
                 let hi = vm.pop()?;
                 let lo = vm.pop()?;
                 let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
@@ -764,6 +877,26 @@ impl Host for Runtime {
                 if self.generation.as_ref().is_some_and(|g| !g.scanned) {
                     super::state::scan(vm, self)?;
                 }
+            }
+            n::GENERATE_MOVES => {
+                let of_type = vm.pop()?;
+                let opponent = vm.pop()? != 0;
+                let player = vm.pop()?;
+                self.generate_moves(vm, player, opponent, of_type)?;
+            }
+            n::DEALLOCATE_MOVES => {
+                let Some((list, here)) = self.extra_lists.pop() else {
+                    return Err(
+                        K::Host("`$DeallocateMoves` without `$GenerateMoves`".into()).into(),
+                    );
+                };
+                vm.set_here(here)?;
+                vm.set_cell(self.layout.moves_list, list)?;
+            }
+            n::MATERIAL_BALANCE => {
+                let player = vm.pop()?;
+                let v = self.material_balance(vm, player)?;
+                vm.push(v)?;
             }
             n::REMOVE_PIECE => {
                 let pos = vm.pop()?;

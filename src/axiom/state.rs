@@ -133,6 +133,8 @@ impl State {
 
     /// Generates the legal moves of the position into `self.moves` (and `$movesList`).
     pub fn generate(&mut self) -> FResult<()> {
+        // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
+        self.rt.extra_lists.clear();
         self.moves = generate(&mut self.vm, &mut self.rt)?;
         Ok(())
     }

@@ -546,6 +546,23 @@ impl Vm {
         self.step_limit = n;
     }
 
+    /// The step count and its limit, for a host word that runs nested work under a budget
+    /// of its own and then puts the caller's back ([`Vm::set_budget_state`]).
+    pub fn budget_state(&self) -> (u64, u64) {
+        (self.steps, self.step_limit)
+    }
+
+    /// Puts back a budget saved by [`Vm::budget_state`], with `used` more steps counted;
+    /// fails when that exceeds the limit.
+    pub fn set_budget_state(&mut self, (steps, limit): (u64, u64), used: u64) -> FResult<()> {
+        self.steps = steps.saturating_add(used);
+        self.step_limit = limit;
+        if self.steps > limit {
+            return Err(K::StepBudget(limit).into());
+        }
+        Ok(())
+    }
+
     /// Primitives run since the budget was set.
     pub fn steps(&self) -> u64 {
         self.steps
