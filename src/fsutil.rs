@@ -55,3 +55,31 @@ pub fn write_atomic_with(
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |w| w.write_all(data))
 }
+
+/// The file at `path`, or, when there is none, the one in the same folder whose name differs
+/// only in ASCII case (programs written on Windows `LOAD Board.4th` as `board.4th`); the
+/// exact name wins.
+pub fn file_ignoring_case(path: &Path) -> Option<std::path::PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let name = path.file_name()?.to_str()?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .collect();
+    // Several spellings: the same one every time, whatever the directory order.
+    found.sort();
+    found.into_iter().next()
+}

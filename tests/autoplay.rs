@@ -1348,7 +1348,7 @@ fn axiom_errors_are_reported_not_panics() {
     std::fs::write(dir.join("Race.4th"), &race).unwrap();
     std::fs::write(
         dir.join("Spin.4th"),
-        "LOAD Race.4th\n: OnIsGameOver BEGIN 0 UNTIL #UnknownScore ;\n",
+        "LOAD race.4TH\n: OnIsGameOver BEGIN 0 UNTIL #UnknownScore ;\n",
     )
     .unwrap();
     std::fs::write(dir.join("Typo.4th"), "LOAD Race.4th\n: oops frobnicate ;\n").unwrap();
@@ -1377,6 +1377,23 @@ fn axiom_errors_are_reported_not_panics() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("Typo.4th:2:8") && err.contains("undefined word `frobnicate`"),
+        "{err}"
+    );
+    // `games` lists the variants that load and says why the others do not.
+    let o = dagaz()
+        .args(["games"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(out.contains("Spin") && !out.contains("Typo"), "{out}");
+    assert!(
+        err.contains("warning: `Typo.4th` does not load: Typo.4th:2:8"),
         "{err}"
     );
 }

@@ -21,7 +21,7 @@ pub mod search;
 pub mod state;
 
 pub use game::AxiomGame;
-pub use program::{GameInfo, Program};
+pub use program::{GameInfo, NotAVariant, Program};
 pub use state::{State, Verdict};
 
 use crate::forth::ForthError;

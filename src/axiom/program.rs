@@ -540,8 +540,8 @@ impl Program {
 
     /// The variant files of an Axiom folder: every `.4th` file that loads as a whole
     /// program (a game's parts, such as a board file, do not), sorted by name; and the
-    /// names of the files that did not load.
-    pub fn variants_in(dir: &Path) -> std::io::Result<(Vec<Program>, Vec<String>)> {
+    /// files that did not load, each with the reason.
+    pub fn variants_in(dir: &Path) -> std::io::Result<(Vec<Program>, Vec<NotAVariant>)> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok())
             .map(|e| e.path())
@@ -553,6 +553,20 @@ impl Program {
             })
             .collect();
         files.sort();
+        // Names that some file of the folder `LOAD`s: the game's parts.
+        let mut loaded = std::collections::HashSet::new();
+        for f in &files {
+            let text = std::fs::read(f).unwrap_or_default();
+            let text = String::from_utf8_lossy(&text);
+            let mut words = text.split_ascii_whitespace();
+            while let Some(w) = words.next() {
+                if w.eq_ignore_ascii_case("LOAD") {
+                    if let Some(target) = words.next() {
+                        loaded.insert(target.to_ascii_lowercase());
+                    }
+                }
+            }
+        }
         let mut out = Vec::new();
         let mut skipped = Vec::new();
         for f in files {
@@ -566,11 +580,26 @@ impl Program {
             }
             match Program::load(&f, None) {
                 Ok(p) => out.push(p),
-                Err(_) => skipped.push(name),
+                Err(e) => skipped.push(NotAVariant {
+                    part: loaded.contains(&name.to_ascii_lowercase()),
+                    reason: e.to_string(),
+                    name,
+                }),
             }
         }
         Ok((out, skipped))
     }
+}
+
+/// A `.4th` file of an Axiom folder that does not load as a whole program.
+#[derive(Clone, Debug)]
+pub struct NotAVariant {
+    /// The file's name.
+    pub name: String,
+    /// Another file of the folder `LOAD`s it: a part of the game (a board, an AI file).
+    pub part: bool,
+    /// Why it does not load on its own.
+    pub reason: String,
 }
 
 /// A player or game name as an Axiom variant file: `X.4th` (any case of the extension), or

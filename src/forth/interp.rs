@@ -185,7 +185,7 @@ impl Vm {
     }
 
     /// `LOAD name`: the file is looked for in the folder of the file being loaded, then in
-    /// the VM's root folder.
+    /// the VM's root folder, its name in any case when the exact one is missing.
     pub(crate) fn load_named(&mut self, name: &str, host: &mut dyn Host) -> FResult<()> {
         if name.is_empty() {
             return Err(K::Load("LOAD needs a file name".into()).into());
@@ -197,8 +197,14 @@ impl Vm {
                 tried.push(dir.join(name));
             }
         }
-        tried.push(self.root.join(name));
-        let found = tried.iter().find(|p| p.is_file()).cloned();
+        let root = self.root.join(name);
+        if !tried.contains(&root) {
+            tried.push(root);
+        }
+        // As on Windows, where Axiom ran, a name matches in any case.
+        let found = tried
+            .iter()
+            .find_map(|p| crate::fsutil::file_ignoring_case(p));
         match found {
             Some(path) => {
                 let display = path

@@ -274,7 +274,8 @@ fn dictionary_full_is_an_error() {
 fn load_is_relative_to_the_loading_file() {
     let dir = std::env::temp_dir().join(format!("dagaz-forth-load-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
-    std::fs::write(dir.join("sub/a.4th"), "LOAD b.4th\n: a b 1+ ;").unwrap();
+    // `B.4TH` is found as `b.4th` (Windows-made programs spell names in any case).
+    std::fs::write(dir.join("sub/a.4th"), "LOAD B.4TH\n: a b 1+ ;").unwrap();
     std::fs::write(dir.join("sub/b.4th"), ": b 41 ;").unwrap();
     std::fs::write(dir.join("loop.4th"), "LOAD loop.4th").unwrap();
     let mut vm = vm();
@@ -286,6 +287,13 @@ fn load_is_relative_to_the_loading_file() {
         .interpret_str("main2.4th", "LOAD loop.4th", &mut NoHost)
         .expect_err("endless LOAD");
     assert!(matches!(e.kind, ForthErrorKind::Load(_)), "{e}");
+    let e = vm
+        .interpret_str("main3.4th", "LOAD sub/none.4th", &mut NoHost)
+        .expect_err("no such file");
+    assert!(
+        e.to_string().contains("LOAD cannot find `sub/none.4th`"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -109,18 +109,33 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
         // An Axiom folder: its variant files.
         let (programs, skipped) = dagaz::axiom::Program::variants_in(f)
             .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        let parts: Vec<&str> = skipped
+            .iter()
+            .filter(|s| s.part)
+            .map(|s| s.name.as_str())
+            .collect();
+        let failures: Vec<String> = skipped
+            .iter()
+            .filter(|s| !s.part)
+            .map(|s| format!("`{}` does not load: {}", s.name, s.reason))
+            .collect();
         if programs.is_empty() {
-            return Err(format!(
+            let mut msg = format!(
                 "`{name}` holds no Axiom variant file (a .4th file that loads with its folder's runtime)"
-            ));
+            );
+            for f in &failures {
+                msg.push_str(&format!("\n  {f}"));
+            }
+            return Err(msg);
         }
-        if !skipped.is_empty() {
+        if !parts.is_empty() {
             warnings.push(format!(
-                "note: {} file(s) of `{name}` are not whole programs (parts that other files LOAD, or files that fail): {}",
-                skipped.len(),
-                skipped.join(", ")
+                "note: {} file(s) of `{name}` are parts that other files LOAD: {}",
+                parts.len(),
+                parts.join(", ")
             ));
         }
+        warnings.extend(failures.into_iter().map(|f| format!("warning: {f}")));
         rows.extend(programs.iter().map(|p| axiom_row(&name, p, None)));
         return Ok(());
     }
