@@ -1361,7 +1361,13 @@ fn axiom_errors_are_reported_not_panics() {
         .get_output()
         .clone();
     let recs = records(&out);
-    assert_eq!(recs.len(), 2, "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(recs.len(), 2, "{err}");
+    // The first failure's message is on stderr, not only in the records.
+    assert!(
+        err.contains("error in game 1: ") && err.contains("DZ1007"),
+        "{err}"
+    );
     for r in &recs {
         assert_eq!(r.result, GameResult::Error);
         let e = r.error.as_deref().unwrap();

@@ -292,9 +292,22 @@ pub struct Accumulator {
     /// Games with a score whose partner has none.
     broken_pairs: u64,
     openings: openings::OpeningCounts,
+    /// The failed game of lowest index and its message (the same whatever the threads).
+    first_error: Option<(u64, String)>,
 }
 
 impl Accumulator {
+    fn note_error(&mut self, game: u64, message: &str) {
+        if self.first_error.as_ref().is_none_or(|(i, _)| game < *i) {
+            self.first_error = Some((game, message.to_owned()));
+        }
+    }
+
+    /// The failed game of lowest index and its message, if a game failed.
+    pub fn first_error(&self) -> Option<(u64, &str)> {
+        self.first_error.as_ref().map(|(i, m)| (*i, m.as_str()))
+    }
+
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
         if self.head.is_none() {
@@ -312,6 +325,7 @@ impl Accumulator {
         }
         self.games += 1;
         if r.result == GameResult::Error {
+            self.note_error(r.game_index, r.error.as_deref().unwrap_or("no message"));
             if r.settings.swap {
                 self.add_half(r.game_index / 2, None);
             }
@@ -451,6 +465,9 @@ impl Accumulator {
     pub fn merge(&mut self, other: &Accumulator) {
         if self.head.is_none() {
             self.head = other.head.clone();
+        }
+        if let Some((i, m)) = &other.first_error {
+            self.note_error(*i, m);
         }
         self.games += other.games;
         self.finished += other.finished;

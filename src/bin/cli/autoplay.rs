@@ -791,6 +791,10 @@ fn play<G: dagaz::ai::Game + Sync>(
         text
     };
     write_output(None, text.as_bytes())?;
+    if let Some((game, message)) = summary_acc.first_error() {
+        // What went wrong, without a records file to look it up in.
+        eprintln!("error in game {}: {message}", game + 1);
+    }
     for f in &failed {
         eprintln!("check failed: {f}");
     }
