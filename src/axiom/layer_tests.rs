@@ -981,3 +981,25 @@ fn move_lists_and_material_for_evaluations() {
             .unwrap_err();
     assert!(e.to_string().contains("without `$GenerateMoves`"), "{e}");
 }
+
+#[test]
+fn created_pieces_belong_to_the_player_moved_for() {
+    let mut s = start("capture/Capture.4th");
+    // White's turn, moving for Black (as `{turn} White {for-player} Black` sets it).
+    run(&mut s, "Black $forPlayer !");
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    run(
+        &mut s,
+        "b2 to Pawn create-piece-type Guard b3 create-piece-type-at \
+         White Guard c2 create-player-piece-type-at add-move",
+    );
+    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
+    assert_eq!(s.moves.len(), 1);
+    s.apply(0).unwrap();
+    assert_eq!(
+        run(&mut s, "b2 piece-at b3 piece-at c2 piece-at"),
+        [4096 | 1, 4096 | 2, 2048 | 2],
+        "the default owner is `$forPlayer`; `create-player-piece-type` names its own"
+    );
+}

@@ -507,10 +507,6 @@ impl Runtime {
         vm.cell(self.layout.pos)
     }
 
-    fn current_player(&self, vm: &Vm) -> FResult<i32> {
-        vm.cell(self.layout.player)
-    }
-
     /// Whether `pos` holds a piece when the move is generated (for the notation's `x`).
     #[inline]
     fn occupied(&self, vm: &Vm, pos: i32) -> FResult<bool> {
@@ -781,8 +777,10 @@ impl Host for Runtime {
                     self.here_pos(vm)?
                 };
                 let ty = vm.pop()?;
-                let player = self.current_player(vm)?;
-                self.create(vm, (ty & 0x3FF) | player, pos)?;
+                // The owner is the player the turn moves for (`{for-player}`), as a
+                // `drop` is: see docs/axiom.md.
+                let player = vm.cell(self.layout.for_player)?;
+                self.create(vm, (ty & 0x3FF) | (player & 0xFC00), pos)?;
             }
             n::CREATE_PLAYER_TYPE | n::CREATE_PLAYER_TYPE_AT => {
                 let pos = if id == n::CREATE_PLAYER_TYPE_AT {
