@@ -18,6 +18,11 @@ pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
 /// 150-250 plies, dice included).
 pub const DEFAULT_MAX_PLIES: u32 = 2000;
 
+/// The ply cap of an Axiom program when none is given. Axiom's AutoPlay never stops a game,
+/// and its dice take several plies a turn: the published Ur's random games last about 1,540
+/// plies, and 3% of them pass 2,000.
+pub const AXIOM_DEFAULT_MAX_PLIES: u32 = 20_000;
+
 /// The settings that make two runs (or two shards) the same run.
 ///
 /// Fields will grow: build one with [`RunSettings::new`] (or `Default`) and set the

@@ -1259,6 +1259,8 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
     assert_eq!(recs.len(), 12);
     for r in &recs {
         assert!(r.error.is_none(), "{:?}", r.error);
+        // Axiom's AutoPlay never stops a game: the default cap is far above ZRF's 2000.
+        assert_eq!(r.settings.max_plies, 20_000);
         assert_eq!(r.end, Some(GameEnd::Goal), "every race ends by a goal");
         // Moves are noted as Axiom notes them: drops as `Player piece pos`.
         assert!(
@@ -1296,6 +1298,7 @@ fn a_round_robin_of_axiom_programs_plays_a_match_per_pairing() {
         r[4].settings.players,
         ["Race-[first]".to_owned(), "Race-[random]".to_owned()]
     );
+    assert!(r.iter().all(|g| g.settings.max_plies == 20_000));
     assert!(text.contains("round robin of 3 players"), "{text}");
     // A ZRF player among Axiom programs is refused.
     dagaz()

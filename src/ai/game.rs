@@ -103,6 +103,10 @@ pub trait Game: Clone + Send {
     fn is_random(&self, player: usize) -> bool;
     /// The players that take turns and are not random, in turn order of first appearance.
     fn seats(&self) -> Vec<usize>;
+    /// The ply cap of a game when the run gives none.
+    fn default_max_plies(&self) -> u32 {
+        crate::record::DEFAULT_MAX_PLIES
+    }
     /// The player to move.
     fn current_player(&self) -> usize;
 

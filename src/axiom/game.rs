@@ -218,6 +218,10 @@ impl Game for AxiomGame {
     type Moves = AxiomMoves;
     type Undo = Vec<Snapshot>;
 
+    fn default_max_plies(&self) -> u32 {
+        crate::record::AXIOM_DEFAULT_MAX_PLIES
+    }
+
     fn num_players(&self) -> usize {
         self.info.players.len()
     }

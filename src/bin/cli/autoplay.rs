@@ -17,7 +17,7 @@ use dagaz::tournament::resolve::ResolveOptions;
 use dagaz::tournament::spec::{
     Player, PlayerSpec, describe_program, resolve_player, same_rules, same_rules_but_setup,
 };
-use dagaz::tournament::{DEFAULT_MAX_PLIES, RunConfig, run_with as run_match, with_limits};
+use dagaz::tournament::{RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -81,9 +81,10 @@ pub struct Args {
     /// A always takes the first seat (Axiom's AutoPlay); default: swap every game
     #[arg(long)]
     pub no_swap: bool,
-    /// plies (dice included) after which a game is stopped and adjudicated a draw
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
-    pub max_plies: u32,
+    /// plies (dice included) after which a game is stopped and adjudicated a draw [default:
+    /// 2000; 20000 for Axiom programs]
+    #[arg(long)]
+    pub max_plies: Option<u32>,
     /// per-move node limit for searching AIs (overrides "ai nodes" and @AI:nodes=)
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -150,6 +151,19 @@ pub struct Args {
 }
 
 impl Args {
+    /// The ply cap of games of `game`: `--max-plies`, or the game's default. Errors when
+    /// `--random-plies` leaves no ply to play under it.
+    pub(crate) fn max_plies<G: dagaz::ai::Game>(&self, game: &G) -> Result<u32, String> {
+        let cap = self.max_plies.unwrap_or_else(|| game.default_max_plies());
+        if self.random_plies >= cap {
+            return Err(format!(
+                "--random-plies {} leaves no ply to play under --max-plies {cap}",
+                self.random_plies
+            ));
+        }
+        Ok(cap)
+    }
+
     /// Player A.
     fn a(&self) -> &str {
         &self.players[0]
@@ -218,14 +232,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
     if a.jobs == Some(0) {
         return Err("-j must be at least 1".to_owned());
     }
-    if a.max_plies == 0 {
+    if a.max_plies == Some(0) {
         return Err("--max-plies must be at least 1".to_owned());
-    }
-    if a.random_plies >= a.max_plies {
-        return Err(format!(
-            "--random-plies {} leaves no ply to play under --max-plies {}",
-            a.random_plies, a.max_plies
-        ));
     }
     if let Some((k, n)) = shard.filter(|&(k, _)| !a.is_tournament() && (k - 1) * 2 >= a.games) {
         return Err(format!(
@@ -577,7 +585,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     );
     // With one player, A plays every game.
     settings.swap = !a.no_swap && a.b().is_some();
-    settings.max_plies = a.max_plies;
+    settings.max_plies = a.max_plies(&proto)?;
     settings.nodes = a.nodes;
     settings.depth = a.depth;
     settings.time_ms = a.time_ms;

@@ -209,6 +209,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         ));
     }
     let random_plies = books.first().map_or(0, |b| b.random_plies);
+    let max_plies = a.max_plies(protos[0])?;
     let pairings: Vec<Pairing<'_, G>> = pairs
         .iter()
         .zip(protos.iter().zip(books))
@@ -219,7 +220,7 @@ fn play<G: dagaz::ai::Game + Sync>(
                 a.games,
             );
             s.swap = !a.no_swap;
-            s.max_plies = a.max_plies;
+            s.max_plies = max_plies;
             s.nodes = a.nodes;
             s.depth = a.depth;
             s.time_ms = a.time_ms;
