@@ -146,12 +146,11 @@ enum Part<'a> {
     Text(&'a str),
 }
 
-/// The move being recorded.
-#[derive(Clone, Debug, Default)]
+/// The move being recorded (its notation is [`Generation::notation`]).
+#[derive(Clone, Copy, Debug, Default)]
 struct Pending {
     /// Address of the pending record.
     record: u32,
-    notation: Vec<u8>,
     captures: i32,
 }
 
@@ -172,6 +171,8 @@ pub(crate) struct Generation {
     /// The pending move's priority is worse than `best`: its actions are not recorded.
     dominated: bool,
     pending: Option<Pending>,
+    /// The pending move's notation: one buffer for every move word of the generation.
+    notation: Vec<u8>,
 }
 
 /// What an engine reported through `BestMove!` and friends.
@@ -322,6 +323,7 @@ impl Runtime {
             best: i32::MAX,
             dominated: false,
             pending: None,
+            notation: std::mem::take(&mut self.spare),
         });
         Ok(())
     }
@@ -353,11 +355,9 @@ impl Runtime {
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
             g.dominated = dominated;
-            let mut notation = std::mem::take(&mut self.spare);
-            notation.clear();
+            g.notation.clear();
             g.pending = Some(Pending {
                 record: rec,
-                notation,
                 captures: 0,
             });
         }
@@ -368,7 +368,6 @@ impl Runtime {
     pub(crate) fn end_move(&mut self, vm: &mut Vm) -> FResult<()> {
         if let Some(pending) = self.generation.as_mut().and_then(|g| g.pending.take()) {
             vm.set_here(pending.record - REC_NOTATION)?;
-            self.spare = pending.notation;
         }
         Ok(())
     }
@@ -376,9 +375,10 @@ impl Runtime {
     /// Ends generation: stores the count; returns the records in order.
     pub(crate) fn finish_generation(&mut self, vm: &mut Vm) -> FResult<Vec<u32>> {
         self.end_move(vm)?;
-        let Some(g) = self.generation.take() else {
+        let Some(mut g) = self.generation.take() else {
             return Ok(vec![]);
         };
+        self.spare = std::mem::take(&mut g.notation);
         let mut recs = Vec::with_capacity(g.count as usize);
         let mut r = vm.cell(g.header + 8)? as u32;
         while r != 0 && recs.len() < g.count as usize {
@@ -417,11 +417,13 @@ impl Runtime {
         if self.generation.as_ref().is_some_and(|g| g.dominated) {
             return Ok(());
         }
-        let p = self.pending()?;
-        if !p.notation.is_empty() && text.first() != Some(&b' ') {
-            p.notation.push(b' ');
+        self.pending()?;
+        if let Some(g) = self.generation.as_mut() {
+            if !g.notation.is_empty() && text.first() != Some(&b' ') {
+                g.notation.push(b' ');
+            }
+            g.notation.extend_from_slice(text);
         }
-        p.notation.extend_from_slice(text);
         Ok(())
     }
 
@@ -457,19 +459,18 @@ impl Runtime {
                 g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
             }
         }
-        let pending = self
-            .generation
-            .as_mut()
-            .and_then(|g| g.pending.take())
-            .ok_or_else(|| {
-                crate::forth::ForthError::new(K::Host("`add-move` outside move generation".into()))
-            })?;
+        let Some(g) = self.generation.as_mut() else {
+            return Err(K::Host("`add-move` outside move generation".into()).into());
+        };
+        let pending = g.pending.take().ok_or_else(|| {
+            crate::forth::ForthError::new(K::Host("`add-move` outside move generation".into()))
+        })?;
         vm.comma(exit as i32)?;
         // A move that notes nothing is a pass.
-        let notation: &[u8] = if pending.notation.is_empty() {
+        let notation: &[u8] = if g.notation.is_empty() {
             b"Pass"
         } else {
-            &pending.notation
+            &g.notation
         };
         let text = vm.allot(notation.len() as u32 + 1)?;
         vm.write_cstr(text, notation)?;
@@ -479,7 +480,6 @@ impl Runtime {
         if let Some(off) = self.layout.rec_string {
             vm.set_cell(r + off, text as i32)?;
         }
-        self.spare = pending.notation;
         if let Some(g) = self.generation.as_mut() {
             vm.set_cell(g.tail, r as i32)?;
             g.tail = r;
