@@ -1003,3 +1003,34 @@ fn created_pieces_belong_to_the_player_moved_for() {
         "the default owner is `$forPlayer`; `create-player-piece-type` names its own"
     );
 }
+
+#[test]
+fn a_random_players_turn_is_not_asked_whether_the_game_is_over() {
+    // The race, with an `OnIsGameOver` that calls every ?Dice turn a loss.
+    let dir = std::env::temp_dir().join(format!("dagaz-dice-verdict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("race/Race.4th"), dir.join("Race.4th")).unwrap();
+    std::fs::write(
+        dir.join("Dice.4th"),
+        "LOAD Race.4th\n\
+         : OnIsGameOver ( -- score ) current-player ?Dice = IF #LossScore ELSE #UnknownScore THEN ;\n",
+    )
+    .unwrap();
+    let p = Program::load(&dir.join("Dice.4th"), None).unwrap();
+    let mut s = State::new(&p, 1).unwrap();
+    let mut dice_turns = 0;
+    for _ in 0..12 {
+        s.reset_here().unwrap();
+        s.generate().unwrap();
+        let dice = run(&mut s, "current-player ?Dice =") == [-1];
+        if dice {
+            dice_turns += 1;
+            // The program's word says "lost"; the game does not ask it on a ?Dice turn.
+            assert_eq!(run(&mut s, "OnIsGameOver"), [super::state::LOSS_SCORE]);
+        }
+        assert_eq!(s.verdict().unwrap(), Verdict::Unknown);
+        s.apply(0).unwrap();
+    }
+    assert!(dice_turns >= 6, "{dice_turns}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,8 +9,9 @@
 //!    every position. Moves of another type than the turn's `{of-type}` are skipped. With
 //!    `{move-priorities}`, only the moves of the best priority present are kept. When no
 //!    move exists and `$passTurnForced` is on, a pass is the one move.
-//! 2. Ask `OnIsGameOver` (the player to move's view): `#WinScore` / `#LossScore` /
-//!    `#DrawScore` end the game; with no move and no result the game is a draw (ZoG's rule).
+//! 2. Ask `OnIsGameOver` (the player to move's view; not on a random player's turn):
+//!    `#WinScore` / `#LossScore` / `#DrawScore` end the game; with no move and no result the
+//!    game is a draw (ZoG's rule).
 //! 3. Apply the chosen move (its code), then, unless the move was partial, `OnNextTurn`.
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
@@ -297,8 +298,18 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
     Ok(())
 }
 
-/// `OnIsGameOver` for the player to move (the move list must be generated).
+/// `OnIsGameOver` for the player to move (the move list must be generated). A random
+/// player's turn (`?Dice`) is not asked: ZoG plays those turns itself, and a result from
+/// their view has no side to give it to (see docs/axiom.md).
 pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
+    let mover = vm.cell(rt.layout.player)?;
+    if rt
+        .info
+        .player_index(mover)
+        .is_some_and(|p| rt.info.is_random(p))
+    {
+        return Ok(Verdict::Unknown);
+    }
     vm.set_step_budget(TURN_STEPS);
     let depth = vm.stack().len();
     vm.execute(rt.layout.on_is_game_over, rt)?;
