@@ -459,12 +459,12 @@ impl Runtime {
                 g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
             }
         }
-        let Some(g) = self.generation.as_mut() else {
+        let Some((g, pending)) = self.generation.as_mut().and_then(|g| {
+            let p = g.pending.take()?;
+            Some((g, p))
+        }) else {
             return Err(K::Host("`add-move` outside move generation".into()).into());
         };
-        let pending = g.pending.take().ok_or_else(|| {
-            crate::forth::ForthError::new(K::Host("`add-move` outside move generation".into()))
-        })?;
         vm.comma(exit as i32)?;
         // A move that notes nothing is a pass.
         let notation: &[u8] = if g.notation.is_empty() {

@@ -456,6 +456,11 @@ impl GameInfo {
     pub fn is_random(&self, player: usize) -> bool {
         self.players.get(player).is_some_and(|n| n.starts_with('?'))
     }
+
+    /// Whether a player value (`$player`'s content) names a random player.
+    pub fn is_random_value(&self, value: i32) -> bool {
+        self.player_index(value).is_some_and(|p| self.is_random(p))
+    }
 }
 
 /// A Forth error while loading, as an Axiom error.

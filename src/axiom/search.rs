@@ -85,10 +85,7 @@ fn value(
     if recs.is_empty() {
         return Ok(0);
     }
-    let random = rt
-        .info
-        .player_index(mover)
-        .is_some_and(|p| rt.info.is_random(p));
+    let random = rt.info.is_random_value(mover);
     if depth == 0 {
         return Ok(sign * evaluate(vm, rt)? as i64);
     }
@@ -172,10 +169,7 @@ pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         // Selection and expansion.
         loop {
             let mover = vm.cell(l.player)?;
-            let random = rt
-                .info
-                .player_index(mover)
-                .is_some_and(|p| rt.info.is_random(p));
+            let random = rt.info.is_random_value(mover);
             let n = tree[node].children.len();
             if n == 0 {
                 result = Some(0.5);

@@ -303,11 +303,7 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
 /// their view has no side to give it to (see docs/axiom.md).
 pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
     let mover = vm.cell(rt.layout.player)?;
-    if rt
-        .info
-        .player_index(mover)
-        .is_some_and(|p| rt.info.is_random(p))
-    {
+    if rt.info.is_random_value(mover) {
         return Ok(Verdict::Unknown);
     }
     vm.set_step_budget(TURN_STEPS);
