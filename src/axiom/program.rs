@@ -115,19 +115,30 @@ pub struct Program {
     pub runtime: (Option<PathBuf>, Option<PathBuf>),
 }
 
-/// Finds `name` in `dir`, ignoring case.
+/// Finds `name` in `dir`, ignoring case (see [`crate::fsutil::file_ignoring_case`]).
 pub fn find_file_ci(dir: &Path, name: &str) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if exact.is_file() {
-        return Some(exact);
+    crate::fsutil::file_ignoring_case(&dir.join(name))
+}
+
+/// The names (lower-cased) that some of `files` `LOAD`: a game's parts, such as its board
+/// file, which are not variants of their own.
+pub fn loaded_names<P: AsRef<Path>>(files: &[P]) -> std::collections::HashSet<String> {
+    let mut loaded = std::collections::HashSet::new();
+    for f in files {
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut words = text.split_ascii_whitespace();
+        while let Some(w) = words.next() {
+            if w.eq_ignore_ascii_case("LOAD") {
+                if let Some(target) = words.next() {
+                    loaded.insert(target.to_ascii_lowercase());
+                }
+            }
+        }
     }
-    let entries = std::fs::read_dir(dir).ok()?;
-    entries.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| {
-        p.is_file()
-            && p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
-    })
+    loaded
 }
 
 /// Memory for one Axiom VM: the runtime and a game take well under 1 MiB; searches clone
@@ -558,20 +569,7 @@ impl Program {
             })
             .collect();
         files.sort();
-        // Names that some file of the folder `LOAD`s: the game's parts.
-        let mut loaded = std::collections::HashSet::new();
-        for f in &files {
-            let text = std::fs::read(f).unwrap_or_default();
-            let text = String::from_utf8_lossy(&text);
-            let mut words = text.split_ascii_whitespace();
-            while let Some(w) = words.next() {
-                if w.eq_ignore_ascii_case("LOAD") {
-                    if let Some(target) = words.next() {
-                        loaded.insert(target.to_ascii_lowercase());
-                    }
-                }
-            }
-        }
+        let loaded = loaded_names(&files);
         let mut out = Vec::new();
         let mut skipped = Vec::new();
         for f in files {

@@ -132,21 +132,7 @@ fn forth_variants(entries: &[PathBuf]) -> Vec<PathBuf> {
         .iter()
         .filter(|e| e.is_file() && is_forth(e))
         .collect();
-    let mut loaded = std::collections::HashSet::new();
-    for f in &files {
-        let Ok(bytes) = std::fs::read(f) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let mut words = text.split_ascii_whitespace();
-        while let Some(w) = words.next() {
-            if w.eq_ignore_ascii_case("LOAD") {
-                if let Some(name) = words.next() {
-                    loaded.insert(name.to_ascii_lowercase());
-                }
-            }
-        }
-    }
+    let loaded = dagaz::axiom::program::loaded_names(&files);
     files
         .into_iter()
         .filter(|f| {
