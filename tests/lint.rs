@@ -1122,3 +1122,33 @@ fn a_rules_file_with_an_axiom_engine_is_linted_with_its_programs() {
     unique.dedup();
     assert_eq!(unique.len(), files.len(), "{files:?}");
 }
+
+#[test]
+fn an_axiom_program_without_pieces_is_warned_about() {
+    use predicates::prelude::PredicateBooleanExt;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = "tests/fixtures/axiom/no-pieces/NoPieces.4th";
+    dagaz()
+        .current_dir(root)
+        .args(["lint", "--format", "concise", file])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "{file}:1:1: warning[DZ1033/axiom-no-pieces]: the program declares no pieces"
+        )));
+    dagaz()
+        .current_dir(root)
+        .args(["games", file])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "declares no pieces: no side can ever move (DZ1033)",
+        ));
+    // A program with pieces gets neither.
+    dagaz()
+        .current_dir(root)
+        .args(["games", "tests/fixtures/axiom/capture/Capture.4th"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("DZ1033").not());
+}

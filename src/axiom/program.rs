@@ -296,6 +296,24 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>) -> Linted {
             diagnostics,
         };
     };
+    // A program that loaded but declares no piece type cannot move at all.
+    let loaded = !diagnostics
+        .iter()
+        .any(|d| d.severity == crate::diagnostics::Severity::Error);
+    let pieces = vm.find(b"$pieceCount").map(|nfa| vm.cell(nfa + 16));
+    if loaded && pieces == Some(Ok(0)) {
+        let mut d = crate::diagnostics::Diagnostic::warning(
+            crate::forth::error::codes::NO_PIECES,
+            "the program declares no pieces: no side can ever move",
+        );
+        let variant = (0..vm.sources.len())
+            .map(|i| crate::span::FileId(i as u32))
+            .find(|&id| vm.sources.get(id).path == path);
+        if let Some(id) = variant {
+            d = d.with_span(vm.sources.span_at(id, 0, 0));
+        }
+        diagnostics.push(d);
+    }
     // Files as paths from the folder lint ran in (the VM shows them from the variant's).
     let sources = Arc::make_mut(&mut vm.sources);
     for i in 0..sources.len() {

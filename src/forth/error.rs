@@ -33,6 +33,7 @@ pub mod codes {
     );
     code!(UNBALANCED_STRUCTURE, "DZ1031", "forth-unbalanced-structure");
     code!(STACK_EFFECT, "DZ1032", "forth-stack-effect");
+    code!(NO_PIECES, "DZ1033", "axiom-no-pieces");
 }
 
 /// What went wrong.

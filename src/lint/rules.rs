@@ -668,6 +668,12 @@ pub static RULES: &[Rule] = &[
         "(Axiom) a stack comment that does not match the code",
         "A colon definition's stack comment `( a b -- c )` declares a net effect (items left minus items taken) that differs from the effect of its body, or the body takes more items than declared. Only straight-line bodies are checked: every word must have a known effect (kernel words, engine words, variables, constants, and earlier definitions with a computed effect or a stack comment), and a control structure or a word of unknown effect skips the check. Fix the comment or the code."
     ),
+    rule!(
+        forth::NO_PIECES,
+        Warning,
+        "(Axiom) a program that declares no pieces",
+        "The variant file and the files it loads declare no piece type (no `{pieces` … `pieces}` block, or an empty one), so no side can ever move: every game ends at once with no move. A variant file that only LOADs its parts usually lacks the part that declares the pieces."
+    ),
 ];
 
 /// Finds a rule by code (`DZ0214`) or name (`unused-macro`), case-insensitively.

@@ -73,6 +73,16 @@ fn seats_of(g: &GameDef) -> Option<Vec<String>> {
     )
 }
 
+/// The warning for an Axiom program that declares no piece type (`dagaz lint`'s DZ1033).
+fn no_pieces_warning(p: &dagaz::axiom::Program) -> Option<String> {
+    p.info.pieces.is_empty().then(|| {
+        format!(
+            "warning: `{}` declares no pieces: no side can ever move (DZ1033)",
+            p.path.display()
+        )
+    })
+}
+
 /// The row of an Axiom program: each player's engine.
 fn axiom_row(game: &str, p: &dagaz::axiom::Program, ai: Option<String>) -> Row {
     let g = dagaz::axiom::AxiomGame::new(p, p, 1).ok();
@@ -136,6 +146,7 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
             ));
         }
         warnings.extend(failures.into_iter().map(|f| format!("warning: {f}")));
+        warnings.extend(programs.iter().filter_map(no_pieces_warning));
         rows.extend(programs.iter().map(|p| axiom_row(&name, p, None)));
         return Ok(());
     }
@@ -147,6 +158,7 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
             Player::Rules(_) => return Err(format!("`{name}` is not an Axiom program")),
         };
         let ai = player.ai_spec.is_some().then(|| player.ai.describe());
+        warnings.extend(no_pieces_warning(&player.program));
         rows.push(axiom_row(&name, &player.program, ai));
         return Ok(());
     }
