@@ -1034,3 +1034,39 @@ fn a_random_players_turn_is_not_asked_whether_the_game_is_over() {
     assert!(dice_turns >= 6, "{dice_turns}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn move_words_may_take_more_than_they_are_given() {
+    // Axiom's stack is unchecked: a move word that drops more cells than it pushed (as
+    // Splut's `push-stone` does) still lists its moves; far below, it is an error.
+    let dir = std::env::temp_dir().join(format!("dagaz-cushion-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = |extra_drops: usize| {
+        format!(
+            "{{board 3 1 {{grid}} board}}\n\
+             {{players {{player}} White {{player}} Black players}}\n\
+             {{turn-order {{turn}} White {{turn}} Black turn-order}}\n\
+             : place ( -- ) 7 8 DROP DROP {} empty? verify drop add-move ;\n\
+             {{moves man-drops {{move}} place moves}}\n\
+             {{pieces {{piece}} man {{drops}} man-drops pieces}}\n",
+            "DROP ".repeat(extra_drops)
+        )
+    };
+    std::fs::write(dir.join("Over.4th"), game(3)).unwrap();
+    std::fs::write(dir.join("Far.4th"), game(40)).unwrap();
+    let p = Program::load(&dir.join("Over.4th"), None).unwrap();
+    let mut s = State::new(&p, 1).unwrap();
+    for expected in [3, 2, 1] {
+        s.reset_here().unwrap();
+        s.generate().unwrap();
+        assert_eq!(s.moves.len(), expected);
+        assert!(s.vm.stack().is_empty(), "{:?}", s.vm.stack());
+        s.apply(0).unwrap();
+    }
+    let p = Program::load(&dir.join("Far.4th"), None).unwrap();
+    let mut s = State::new(&p, 1).unwrap();
+    s.reset_here().unwrap();
+    let e = s.generate().unwrap_err();
+    assert_eq!(e.kind, crate::forth::ForthErrorKind::StackUnderflow);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -274,6 +274,28 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
         }
     }
     let table = vm.cell(l.pieces)? as u32;
+    // Axiom does not check its data stack, and published move words rely on it (Splut's
+    // `push-stone` drops three cells where it holds two): the words run on a cushion of
+    // zero cells, and after each word the stack is put back to its depth.
+    let base = vm.stack().len();
+    vm.push_cushion(MOVE_WORD_CUSHION);
+    let r = scan_blocks(
+        vm,
+        rt,
+        (table, board, n_pos, n_pieces),
+        (for_player, of_type),
+    );
+    vm.ds_truncate(base);
+    r
+}
+
+/// The loops of [`scan`]: friendly pieces' move words, then drop words.
+fn scan_blocks(
+    vm: &mut Vm,
+    rt: &mut Runtime,
+    (table, board, n_pos, n_pieces): (u32, u32, i32, u32),
+    (for_player, of_type): (i32, i32),
+) -> FResult<()> {
     for pos in 0..n_pos {
         let piece = vm.cell(board + 4 * pos as u32)?;
         let ty = (piece & 0x3FF) as u32;
@@ -391,11 +413,15 @@ fn run_block(
             Err(e) if is_exit(&e) => {}
             Err(e) => return Err(e),
         }
-        vm.ds_truncate(depth);
+        // Back to the depth it started at, the cushion refilled ([`scan`]).
+        vm.ds_restore(depth);
         rt.end_move(vm)?;
     }
     Ok(())
 }
+
+/// Zero cells under the move words ([`scan`]).
+pub(crate) const MOVE_WORD_CUSHION: usize = 16;
 
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {

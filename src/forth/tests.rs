@@ -147,6 +147,9 @@ fn defining_words() {
     assert_eq!(stack(": x 1 ; : x x 10 + ; x"), [11]);
     // Lookup ignores case.
     assert_eq!(stack(": Foo 9 ; foo FOO"), [9, 9]);
+    // `-FIND` finds a word spelled exactly so (a program asks it whether a name is
+    // defined yet: Splut's `{move-type} continue-type` beside its `CONTINUE-TYPE`).
+    assert_eq!(stack(": Foo 9 ; -FIND foo -FIND Foo 0<>"), [0, -1]);
     assert_eq!(stack("' DUP CFA>PFA ' DUP - "), [4]);
     assert_eq!(stack(": t ; LATEST NFA>CFA ' t ="), [-1]);
 }

@@ -503,6 +503,20 @@ impl Vm {
         self.ds.truncate(depth);
     }
 
+    /// Brings the data stack to exactly `depth` items: cut down, or filled up with zeros
+    /// when the code that ran took more than it was given (see [`Vm::push_cushion`]).
+    pub fn ds_restore(&mut self, depth: usize) {
+        self.ds.resize(depth.min(self.limits.data_stack), 0);
+    }
+
+    /// Pushes `n` zero cells (as far as the stack's limit allows): a cushion under code
+    /// that may take more than it is given, as Axiom's unchecked stack allows.
+    pub fn push_cushion(&mut self, n: usize) {
+        let room = self.limits.data_stack.saturating_sub(self.ds.len());
+        let new_len = self.ds.len() + n.min(room);
+        self.ds.resize(new_len, 0);
+    }
+
     /// Empties both stacks.
     pub fn clear_stacks(&mut self) {
         self.ds.clear();
@@ -618,6 +632,17 @@ impl Vm {
     /// the latest word whose name matches ignoring case. (Axiom ignores case, yet has both
     /// `DROP`, the stack word, and `drop`, the move action: exact spelling tells them apart.)
     pub fn find(&self, name: &[u8]) -> Option<u32> {
+        self.find_spelled(name, true)
+    }
+
+    /// Finds a visible word spelled exactly `name` (what the `-FIND` primitive does; see
+    /// docs/axiom.md on case).
+    pub fn find_exact(&self, name: &[u8]) -> Option<u32> {
+        self.find_spelled(name, false)
+    }
+
+    /// [`Vm::find`], and with `fold` false, [`Vm::find_exact`].
+    fn find_spelled(&self, name: &[u8], fold: bool) -> Option<u32> {
         let voc = self.cell(A_CONTEXT).ok()? as u32;
         let mut nfa = self.cell(voc).ok()? as u32;
         let mut guard = 0u32;
@@ -630,7 +655,7 @@ impl Vm {
                     if n == name {
                         return Some(nfa);
                     }
-                    if folded.is_none() && n.eq_ignore_ascii_case(name) {
+                    if fold && folded.is_none() && n.eq_ignore_ascii_case(name) {
                         folded = Some(nfa);
                     }
                 }
@@ -1344,7 +1369,10 @@ impl Vm {
             p::MFIND => {
                 self.parse_into_pad(b' ')?;
                 let name = self.cstr(PAD)?.to_vec();
-                let nfa = self.find(&name).unwrap_or(0);
+                // Spelled exactly: a program asks `-FIND` whether it has defined a name
+                // yet (Axiom's `{move-type}` defines a move type it does not find), and
+                // Splut's `continue-type` is not its `CONTINUE-TYPE`.
+                let nfa = self.find_exact(&name).unwrap_or(0);
                 self.push(nfa as i32)?;
             }
             p::CFATOPFA => bin1(self, |a| a.wrapping_add(CELL as i32))?,
