@@ -1070,3 +1070,66 @@ fn move_words_may_take_more_than_they_are_given() {
     assert_eq!(e.kind, crate::forth::ForthErrorKind::StackUnderflow);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn create_and_drop_words_without_a_type_or_owner() {
+    // A White Guard's move (the piece `run_block` sets), moving for White.
+    let mut s = start("capture/Capture.4th");
+    run(&mut s, "White Guard OR $piece !  White $forPlayer !");
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    run(
+        &mut s,
+        "b2 to create  c2 create-at  a2 to Black create-player  Black c3 create-player-at \
+         a3 to Pawn drop-piece  Pawn b3 drop-piece-at  add-move",
+    );
+    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
+    assert_eq!(s.moves.len(), 1);
+    s.apply(0).unwrap();
+    let (white, black) = (2048, 4096);
+    assert_eq!(
+        run(
+            &mut s,
+            "b2 piece-at c2 piece-at a2 piece-at c3 piece-at a3 piece-at b3 piece-at"
+        ),
+        [
+            white | 2,
+            white | 2,
+            black | 2,
+            black | 2,
+            white | 1,
+            white | 1
+        ],
+        "the moving piece's type unless a type is given; the player moved for unless one is named"
+    );
+}
+
+#[test]
+fn a_loaded_part_without_pieces_is_not_a_variant() {
+    let dir = std::env::temp_dir().join(format!("dagaz-parts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("Common.4th"),
+        "{board 3 1 {grid} board}\n\
+         {players {player} White {player} Black players}\n\
+         {turn-order {turn} White {turn} Black turn-order}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Game.4th"),
+        "LOAD Common.4th\n\
+         : place ( -- ) empty? verify drop add-move ;\n\
+         {moves man-drops {move} place moves}\n\
+         {pieces {piece} man {drops} man-drops pieces}\n",
+    )
+    .unwrap();
+    // Loaded by nobody, a program without pieces stays a variant (lint warns about it).
+    std::fs::write(dir.join("Alone.4th"), "LOAD Common.4th\n").unwrap();
+    let (programs, skipped) = Program::variants_in(&dir).unwrap();
+    let names: Vec<&str> = programs.iter().map(|p| p.info.name.as_str()).collect();
+    assert_eq!(names, ["Alone", "Game"]);
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0].name, "Common.4th");
+    assert!(skipped[0].part, "{}", skipped[0].reason);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,6 +43,8 @@ natives! {
     CREATE_PLAYER_TYPE_AT "create-player-piece-type-at",
     CHANGE_TYPE "change-type", CHANGE_TYPE_AT "change-type-at",
     CHANGE_OWNER "change-owner", CHANGE_OWNER_AT "change-owner-at",
+    CREATE "create", CREATE_AT "create-at", CREATE_PLAYER "create-player",
+    CREATE_PLAYER_AT "create-player-at", DROP_PIECE "drop-piece", DROP_PIECE_AT "drop-piece-at",
     MOVE_STRING "$MoveString",
     REP_RESET "repetition-reset", REP_PUSH "repetition-push-position",
     REP_POP "repetition-pop-position",
@@ -91,6 +93,12 @@ pub const EFFECTS: &[(&str, u32, u32)] = &[
     ("capture", 0, 0),
     ("capture-at", 1, 0),
     ("drop", 0, 0),
+    ("create", 0, 0),
+    ("create-at", 1, 0),
+    ("create-player", 1, 0),
+    ("create-player-at", 2, 0),
+    ("drop-piece", 1, 0),
+    ("drop-piece-at", 2, 0),
     ("create-piece-type", 1, 0),
     ("create-piece-type-at", 2, 0),
     ("create-player-piece-type", 2, 0),
@@ -770,8 +778,25 @@ impl Host for Runtime {
                 let piece = vm.cell(self.layout.piece)?;
                 self.create(vm, piece, pos)?;
             }
-            n::CREATE_TYPE | n::CREATE_TYPE_AT => {
-                let pos = if id == n::CREATE_TYPE_AT {
+            // The words without a type create the moving piece's type (as ZRF's `create`
+            // without one does); `drop-piece[-at]` drops a given type as `drop` drops the
+            // moving piece. Owners as for `create-piece-type` and `create-player-piece-type`.
+            n::CREATE | n::CREATE_AT | n::CREATE_PLAYER | n::CREATE_PLAYER_AT => {
+                let pos = if matches!(id, n::CREATE_AT | n::CREATE_PLAYER_AT) {
+                    vm.pop()?
+                } else {
+                    self.here_pos(vm)?
+                };
+                let player = if matches!(id, n::CREATE_PLAYER | n::CREATE_PLAYER_AT) {
+                    vm.pop()?
+                } else {
+                    vm.cell(self.layout.for_player)?
+                };
+                let ty = vm.cell(self.layout.piece)? & 0x3FF;
+                self.create(vm, ty | (player & 0xFC00), pos)?;
+            }
+            n::CREATE_TYPE | n::CREATE_TYPE_AT | n::DROP_PIECE | n::DROP_PIECE_AT => {
+                let pos = if matches!(id, n::CREATE_TYPE_AT | n::DROP_PIECE_AT) {
                     vm.pop()?
                 } else {
                     self.here_pos(vm)?

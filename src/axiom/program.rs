@@ -599,10 +599,18 @@ impl Program {
             if name.eq_ignore_ascii_case("axiom.4th") || name.eq_ignore_ascii_case("CORE.4TH") {
                 continue;
             }
+            let is_loaded = loaded.contains(&name.to_ascii_lowercase());
             match Program::load(&f, None) {
+                // A file that others LOAD and that declares no piece loads on its own, but
+                // it is their common part (Ordo's `Common.4th`), not a game.
+                Ok(p) if is_loaded && p.info.pieces.is_empty() => skipped.push(NotAVariant {
+                    part: true,
+                    reason: "it declares no pieces".into(),
+                    name,
+                }),
                 Ok(p) => out.push(p),
                 Err(e) => skipped.push(NotAVariant {
-                    part: loaded.contains(&name.to_ascii_lowercase()),
+                    part: is_loaded,
                     reason: e.to_string(),
                     name,
                 }),
