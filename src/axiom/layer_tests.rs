@@ -1133,3 +1133,32 @@ fn a_loaded_part_without_pieces_is_not_a_variant() {
     assert!(skipped[0].part, "{}", skipped[0].reason);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_event_that_takes_more_than_it_is_given_still_answers() {
+    // As Tsumego's `OnIsGameOver` does on one path: `2DROP` where one cell is left.
+    let dir = std::env::temp_dir().join(format!("dagaz-event-cushion-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("race/Race.4th"), dir.join("Race.4th")).unwrap();
+    std::fs::write(
+        dir.join("Over.4th"),
+        "LOAD Race.4th\n\
+         : OnIsGameOver ( -- score ) 7 2DROP #LossScore ;\n\
+         : OnEvaluate ( -- score ) 1 2 2DROP DROP DROP 42 ;\n",
+    )
+    .unwrap();
+    let p = Program::load(&dir.join("Over.4th"), None).unwrap();
+    let mut s = State::new(&p, 1).unwrap();
+    s.reset_here().unwrap();
+    s.generate().unwrap();
+    assert_eq!(
+        run(&mut s, "current-player ?Dice ="),
+        [0],
+        "White moves first"
+    );
+    assert_eq!(s.verdict().unwrap(), Verdict::Loss);
+    assert!(s.vm.stack().is_empty(), "{:?}", s.vm.stack());
+    assert_eq!(super::state::evaluate(&mut s.vm, &mut s.rt).unwrap(), 42);
+    assert!(s.vm.stack().is_empty(), "{:?}", s.vm.stack());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -329,25 +329,27 @@ pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
         return Ok(Verdict::Unknown);
     }
     vm.set_step_budget(TURN_STEPS);
-    let depth = vm.stack().len();
-    vm.execute(rt.layout.on_is_game_over, rt)?;
-    let score = vm.pop()?;
-    if vm.stack().len() != depth {
-        return Err(crate::forth::ForthErrorKind::Host(
-            "OnIsGameOver must leave exactly one score on the stack".into(),
-        )
-        .into());
-    }
+    let score = value_of(vm, rt, rt.layout.on_is_game_over)?;
     Ok(Verdict::of(score))
 }
 
 /// `OnEvaluate` for the player to move.
 pub(crate) fn evaluate(vm: &mut Vm, rt: &mut Runtime) -> FResult<i32> {
-    let depth = vm.stack().len();
-    vm.execute(rt.layout.on_evaluate, rt)?;
-    let v = vm.pop()?;
-    vm.ds_truncate(depth);
-    Ok(v)
+    value_of(vm, rt, rt.layout.on_evaluate)
+}
+
+/// Runs an event word that answers a value (`OnIsGameOver`, `OnEvaluate`) as Axiom's
+/// unchecked stack lets it run: on a cushion of zero cells, the answer is the top of the
+/// stack whatever the depth it leaves (Tsumego's `OnIsGameOver` takes one cell more than
+/// it is given on one path), and the stack is then put back to its depth.
+fn value_of(vm: &mut Vm, rt: &mut Runtime, word: u32) -> FResult<i32> {
+    let base = vm.stack().len();
+    vm.push_cushion(MOVE_WORD_CUSHION);
+    let r = vm.execute(word, rt).and_then(|()| vm.pop());
+    if r.is_ok() {
+        vm.ds_restore(base);
+    }
+    r
 }
 
 /// Saves what a move can change.
@@ -420,7 +422,8 @@ fn run_block(
     Ok(())
 }
 
-/// Zero cells under the move words ([`scan`]).
+/// Zero cells under the move words ([`scan`]) and the events that answer a value
+/// ([`value_of`]).
 pub(crate) const MOVE_WORD_CUSHION: usize = 16;
 
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
