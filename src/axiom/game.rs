@@ -103,6 +103,14 @@ impl AxiomGame {
         }
     }
 
+    /// Sets how many primitives each program's own engine (`OnSearch`) may run for one
+    /// move: its time limit (see [`super::state::SEARCH_STEPS`]).
+    pub fn set_search_steps(&mut self, steps: u64) {
+        for s in &mut self.states {
+            s.rt.search_steps = steps.max(1);
+        }
+    }
+
     /// Whether the current position occurred three times since the last
     /// `repetition-reset` (the history holds the current position last).
     fn repeated(&self) -> bool {
@@ -351,7 +359,25 @@ impl Game for AxiomGame {
             st.rt.report = Default::default();
             let on_search = st.rt.layout.on_search;
             let snap = st.snapshot()?;
-            st.vm.execute(on_search, &mut st.rt)?;
+            st.vm.set_step_budget(st.rt.search_steps);
+            let depth = st.vm.stack().len();
+            match st.vm.execute(on_search, &mut st.rt) {
+                Ok(()) => {}
+                // The search's time is up: as ZoG stops an engine when its time runs out,
+                // the move it reported last with `BestMove!` is played, else the first
+                // move (Splut's engine searches 6 plies in full and reports each better
+                // root move as it finds it). See docs/axiom.md.
+                Err(e) if matches!(e.kind, crate::forth::ForthErrorKind::StepBudget(_)) => {
+                    st.vm.ds_restore(depth);
+                    st.rt.generation = None;
+                    st.rt.extra_lists.clear();
+                    st.restore(&snap)?;
+                    if st.rt.report.best.is_none() {
+                        return Ok(0);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
             // Engines must leave the game as they found it.
             st.restore(&snap)?;
             let best = st.rt.report.best.take().ok_or_else(|| {

@@ -208,6 +208,8 @@ pub struct Runtime {
     ring: [std::collections::VecDeque<i32>; 2],
     /// Depth limit for `$NegamaxMove` (plies).
     pub search_depth: u32,
+    /// Primitives the program's own engine (`OnSearch`) may run for one move.
+    pub search_steps: u64,
     /// Nodes searched by the last `$NegamaxMove`.
     pub searched: u64,
     /// The move lists `$GenerateMoves` made, newest last: the `$movesList` each replaced
@@ -244,6 +246,7 @@ impl Runtime {
             history: Vec::new(),
             ring: Default::default(),
             search_depth: super::DEFAULT_SEARCH_DEPTH,
+            search_steps: super::state::SEARCH_STEPS,
             searched: 0,
             extra_lists: Vec::new(),
             scratch: Vec::new(),

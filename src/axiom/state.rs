@@ -49,6 +49,9 @@ impl Verdict {
 
 /// Primitives allowed for one generation, one move application or one event.
 pub const TURN_STEPS: u64 = 50_000_000;
+/// Primitives a program's engine (`OnSearch`) may run for one move: its time limit. When
+/// they run out, the move it reported last with `BestMove!` is played.
+pub const SEARCH_STEPS: u64 = TURN_STEPS;
 
 /// A game in progress.
 #[derive(Clone)]

@@ -123,3 +123,56 @@ fn dagaz_searches_play_axiom_programs_without_stale_move_lists() {
         assert_eq!(out.records.len() as u64, games);
     }
 }
+
+#[test]
+fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
+    // Two engines that never return: one reports the list's last move first, one reports
+    // nothing. With the search's primitives spent, the reported move is played, else the
+    // first move; the game goes on.
+    let dir = std::env::temp_dir().join(format!("dagaz-engine-time-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    std::fs::copy(fixture.join("Race.4th"), dir.join("Race.4th")).unwrap();
+    let engines = ": Last ( -- ) $FirstMove BEGIN DUP $NextMove DUP WHILE NIP REPEAT DROP \
+                   $MoveString DUP CurrentMove! BestMove! BEGIN $Yield AGAIN ;\n\
+                   : Mute ( -- ) BEGIN $Yield AGAIN ;\n";
+    let variant = |white: &str| {
+        format!(
+            "LOAD Race.4th\n{engines}\
+             {{players {{player}} White {{search-engine}} {white} {{player}} Black {{random}} \
+             {{player}} ?Dice {{random}} players}}\n"
+        )
+    };
+    std::fs::write(dir.join("Last.4th"), variant("Last")).unwrap();
+    std::fs::write(dir.join("Mute.4th"), variant("Mute")).unwrap();
+    for (file, want_last) in [("Last.4th", true), ("Mute.4th", false)] {
+        let p = Program::load(&dir.join(file), None).unwrap();
+        let mut game = AxiomGame::new(&p, &p, 1).unwrap();
+        game.set_search_steps(200_000);
+        let mut moves = Default::default();
+        let mut rng = Rng::new(3);
+        let mut engine_moves = 0;
+        for _ in 0..200 {
+            game.legal_moves(&mut moves);
+            assert!(game.take_error().is_none());
+            if game.outcome(&moves).is_some() {
+                break;
+            }
+            let n = AxiomGame::num_moves(&moves);
+            let mover = game.current_player();
+            // White plays the engine under test; Black and the dice at random.
+            let i = if mover != game.seats()[0] || n == 1 {
+                rng.below(n)
+            } else {
+                let i = game.program_move(0, &moves, &mut rng).unwrap();
+                let all: Vec<String> = (0..n).map(|k| game.notation(&moves, k)).collect();
+                assert_eq!(i, if want_last { n - 1 } else { 0 }, "{file}: {all:?}");
+                engine_moves += 1;
+                i
+            };
+            game.make(&moves, i);
+        }
+        assert!(engine_moves >= 2, "{file}: {engine_moves}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -92,6 +92,11 @@ pub struct Args {
     /// @AI:depth=)
     #[arg(long)]
     pub depth: Option<u32>,
+    /// primitives an Axiom program's own search engine (OnSearch) may run per move: its
+    /// time limit, reproducible (default 50000000); when they run out, the engine's last
+    /// BestMove! is played, else the first move
+    #[arg(long, value_name = "N")]
+    pub search_steps: Option<u64>,
     /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
     /// results depend on machine load
     #[arg(long)]
@@ -281,6 +286,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
             if let Some(d) = a.depth {
                 proto.set_search_depth(d);
             }
+            if let Some(n) = a.search_steps {
+                proto.set_search_steps(n);
+            }
             let sides = [
                 Side::axiom(&pa.spec, &pa.program, &pa.ai),
                 Side::axiom(&pb.spec, &pb.program, &pb.ai),
@@ -308,6 +316,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
         proto.repetition = repetition == Repetition::Draw;
         if let Some(d) = a.depth {
             proto.set_search_depth(d);
+        }
+        if let Some(n) = a.search_steps {
+            proto.set_search_steps(n);
         }
         let ai_of = |p: &PlayerSpec| match &p.ai_spec {
             Some(_) => p.ai.clone(),

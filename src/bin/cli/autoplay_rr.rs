@@ -114,6 +114,9 @@ pub(super) fn run(
             if let Some(d) = a.depth {
                 g.set_search_depth(d);
             }
+            if let Some(n) = a.search_steps {
+                g.set_search_steps(n);
+            }
             protos.push(g);
         }
         let mut books = vec![];
