@@ -361,8 +361,8 @@ impl Game for AxiomGame {
             let snap = st.snapshot()?;
             st.vm.set_step_budget(st.rt.search_steps);
             let depth = st.vm.stack().len();
-            match st.vm.execute(on_search, &mut st.rt) {
-                Ok(()) => {}
+            let timed_out = match st.vm.execute(on_search, &mut st.rt) {
+                Ok(()) => false,
                 // The search's time is up: as ZoG stops an engine when its time runs out,
                 // the move it reported last with `BestMove!` is played, else the first
                 // move (Splut's engine searches 6 plies in full and reports each better
@@ -371,15 +371,15 @@ impl Game for AxiomGame {
                     st.vm.ds_restore(depth);
                     st.rt.generation = None;
                     st.rt.extra_lists.clear();
-                    st.restore(&snap)?;
-                    if st.rt.report.best.is_none() {
-                        return Ok(0);
-                    }
+                    true
                 }
                 Err(e) => return Err(e),
-            }
+            };
             // Engines must leave the game as they found it.
             st.restore(&snap)?;
+            if timed_out && st.rt.report.best.is_none() {
+                return Ok(0);
+            }
             let best = st.rt.report.best.take().ok_or_else(|| {
                 ForthError::new(crate::forth::ForthErrorKind::Host(
                     "the engine chose no move (no BestMove!)".into(),

@@ -281,7 +281,7 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
     // `push-stone` drops three cells where it holds two): the words run on a cushion of
     // zero cells, and after each word the stack is put back to its depth.
     let base = vm.stack().len();
-    vm.push_cushion(MOVE_WORD_CUSHION);
+    vm.push_cushion(STACK_CUSHION);
     let r = scan_blocks(
         vm,
         rt,
@@ -347,7 +347,7 @@ pub(crate) fn evaluate(vm: &mut Vm, rt: &mut Runtime) -> FResult<i32> {
 /// it is given on one path), and the stack is then put back to its depth.
 fn value_of(vm: &mut Vm, rt: &mut Runtime, word: u32) -> FResult<i32> {
     let base = vm.stack().len();
-    vm.push_cushion(MOVE_WORD_CUSHION);
+    vm.push_cushion(STACK_CUSHION);
     let r = vm.execute(word, rt).and_then(|()| vm.pop());
     if r.is_ok() {
         vm.ds_restore(base);
@@ -427,7 +427,7 @@ fn run_block(
 
 /// Zero cells under the move words ([`scan`]) and the events that answer a value
 /// ([`value_of`]).
-pub(crate) const MOVE_WORD_CUSHION: usize = 16;
+pub(crate) const STACK_CUSHION: usize = 16;
 
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
