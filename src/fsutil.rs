@@ -68,18 +68,24 @@ pub fn file_ignoring_case(path: &Path) -> Option<std::path::PathBuf> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+    // Several spellings: the same one every time, whatever the directory order.
+    files_in(dir, |n| n.eq_ignore_ascii_case(name))
         .ok()?
+        .into_iter()
+        .next()
+}
+
+/// The files of `dir` whose name passes `keep`, sorted (the same list whatever the
+/// directory order).
+pub fn files_in(
+    dir: &Path,
+    keep: impl Fn(&str) -> bool,
+) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| {
-            p.is_file()
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
+        .filter(|p| p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(&keep))
         .collect();
-    // Several spellings: the same one every time, whatever the directory order.
     found.sort();
-    found.into_iter().next()
+    Ok(found)
 }

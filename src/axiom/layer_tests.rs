@@ -982,21 +982,34 @@ fn move_lists_and_material_for_evaluations() {
     assert!(e.to_string().contains("without `$GenerateMoves`"), "{e}");
 }
 
+/// Records one move from the words `src` (which end with `add-move`) as a move word would,
+/// as the only move of a generation, and applies it.
+fn play_recorded(s: &mut State, src: &str) {
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    run(s, src);
+    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
+    assert_eq!(s.moves.len(), 1);
+    s.apply(0).unwrap();
+}
+
+/// A fresh folder of the system's temporary directory for one test's files.
+pub(super) fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
 fn created_pieces_belong_to_the_player_moved_for() {
     let mut s = start("capture/Capture.4th");
     // White's turn, moving for Black (as `{turn} White {for-player} Black` sets it).
     run(&mut s, "Black $forPlayer !");
-    s.rt.begin_generation(&mut s.vm).unwrap();
-    s.rt.begin_move(&mut s.vm, 0).unwrap();
-    run(
+    play_recorded(
         &mut s,
         "b2 to Pawn create-piece-type Guard b3 create-piece-type-at \
          White Guard c2 create-player-piece-type-at add-move",
     );
-    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
-    assert_eq!(s.moves.len(), 1);
-    s.apply(0).unwrap();
     assert_eq!(
         run(&mut s, "b2 piece-at b3 piece-at c2 piece-at"),
         [4096 | 1, 4096 | 2, 2048 | 2],
@@ -1007,8 +1020,7 @@ fn created_pieces_belong_to_the_player_moved_for() {
 #[test]
 fn a_random_players_turn_is_not_asked_whether_the_game_is_over() {
     // The race, with an `OnIsGameOver` that calls every ?Dice turn a loss.
-    let dir = std::env::temp_dir().join(format!("dagaz-dice-verdict-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("dagaz-dice-verdict");
     std::fs::copy(fixture("race/Race.4th"), dir.join("Race.4th")).unwrap();
     std::fs::write(
         dir.join("Dice.4th"),
@@ -1039,8 +1051,7 @@ fn a_random_players_turn_is_not_asked_whether_the_game_is_over() {
 fn move_words_may_take_more_than_they_are_given() {
     // Axiom's stack is unchecked: a move word that drops more cells than it pushed (as
     // Splut's `push-stone` does) still lists its moves; far below, it is an error.
-    let dir = std::env::temp_dir().join(format!("dagaz-cushion-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("dagaz-cushion");
     let game = |extra_drops: usize| {
         format!(
             "{{board 3 1 {{grid}} board}}\n\
@@ -1076,16 +1087,11 @@ fn create_and_drop_words_without_a_type_or_owner() {
     // A White Guard's move (the piece `run_block` sets), moving for White.
     let mut s = start("capture/Capture.4th");
     run(&mut s, "White Guard OR $piece !  White $forPlayer !");
-    s.rt.begin_generation(&mut s.vm).unwrap();
-    s.rt.begin_move(&mut s.vm, 0).unwrap();
-    run(
+    play_recorded(
         &mut s,
         "b2 to create  c2 create-at  a2 to Black create-player  Black c3 create-player-at \
          a3 to Pawn drop-piece  Pawn b3 drop-piece-at  add-move",
     );
-    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
-    assert_eq!(s.moves.len(), 1);
-    s.apply(0).unwrap();
     let (white, black) = (2048, 4096);
     assert_eq!(
         run(
@@ -1106,8 +1112,7 @@ fn create_and_drop_words_without_a_type_or_owner() {
 
 #[test]
 fn a_loaded_part_without_pieces_is_not_a_variant() {
-    let dir = std::env::temp_dir().join(format!("dagaz-parts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("dagaz-parts");
     std::fs::write(
         dir.join("Common.4th"),
         "{board 3 1 {grid} board}\n\
@@ -1137,8 +1142,7 @@ fn a_loaded_part_without_pieces_is_not_a_variant() {
 #[test]
 fn an_event_that_takes_more_than_it_is_given_still_answers() {
     // As Tsumego's `OnIsGameOver` does on one path: `2DROP` where one cell is left.
-    let dir = std::env::temp_dir().join(format!("dagaz-event-cushion-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("dagaz-event-cushion");
     std::fs::copy(fixture("race/Race.4th"), dir.join("Race.4th")).unwrap();
     std::fs::write(
         dir.join("Over.4th"),

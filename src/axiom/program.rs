@@ -576,17 +576,12 @@ impl Program {
     /// program (a game's parts, such as a board file, do not), sorted by name; and the
     /// files that did not load, each with the reason.
     pub fn variants_in(dir: &Path) -> std::io::Result<(Vec<Program>, Vec<NotAVariant>)> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| {
-                p.is_file()
-                    && p.extension()
-                        .and_then(|x| x.to_str())
-                        .is_some_and(|x| x.eq_ignore_ascii_case("4th"))
-            })
-            .collect();
-        files.sort();
+        let files = crate::fsutil::files_in(dir, |n| {
+            Path::new(n)
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| x.eq_ignore_ascii_case("4th"))
+        })?;
         let loaded = loaded_names(&files);
         let mut out = Vec::new();
         let mut skipped = Vec::new();

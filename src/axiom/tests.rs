@@ -129,8 +129,7 @@ fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
     // Two engines that never return: one reports the list's last move first, one reports
     // nothing. With the search's primitives spent, the reported move is played, else the
     // first move; the game goes on.
-    let dir = std::env::temp_dir().join(format!("dagaz-engine-time-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = super::layer_tests::scratch_dir("dagaz-engine-time");
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
     std::fs::copy(fixture.join("Race.4th"), dir.join("Race.4th")).unwrap();
     let engines = ": Last ( -- ) $FirstMove BEGIN DUP $NextMove DUP WHILE NIP REPEAT DROP \
