@@ -24,6 +24,7 @@ pub mod engine;
 pub(crate) mod error;
 pub mod expand;
 pub mod forth;
+pub mod fxhash;
 pub mod games;
 pub mod lint;
 pub mod model;

@@ -111,6 +111,26 @@ impl AxiomGame {
         }
     }
 
+    /// Turns the move-word cache ([`super::memo`]) on or off in both programs (on by
+    /// default; the results are the same either way, only the speed differs).
+    pub fn set_move_cache(&mut self, on: bool) {
+        for s in &mut self.states {
+            s.rt.memo.off = !on;
+        }
+    }
+
+    /// What the move-word cache did so far, summed over both programs.
+    pub fn move_cache_stats(&self) -> super::memo::MemoStats {
+        let mut t = super::memo::MemoStats::default();
+        for s in &self.states {
+            let m = s.rt.memo.stats;
+            t.replayed += m.replayed;
+            t.traced += m.traced;
+            t.untraced += m.untraced;
+        }
+        t
+    }
+
     /// Whether the current position occurred three times since the last
     /// `repetition-reset` (the history holds the current position last).
     fn repeated(&self) -> bool {

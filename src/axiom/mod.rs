@@ -6,6 +6,7 @@
 //! - [`natives`]: the host words of Axiom's DLL (move recording, board edits, random
 //!   numbers, engine reports, repetition);
 //! - [`state`]: one game in progress: set-up, generation, application, game end;
+//! - [`memo`]: the move-word cache, which replays a move word whose inputs did not change;
 //! - [`search`]: the `$NegamaxMove` engine;
 //! - [`perft`]: leaf counts of the move tree;
 //! - [`game`]: a two-program match state for the tournament runner ([`crate::ai::Game`]).
@@ -14,6 +15,7 @@
 //! `docs/axiom.md`.
 
 pub mod game;
+pub mod memo;
 pub mod natives;
 pub mod perft;
 pub mod program;

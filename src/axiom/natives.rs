@@ -13,6 +13,7 @@
 
 use super::program::{Layout, REC_CAPTURES, REC_NOTATION};
 use crate::forth::error::{FResult, ForthErrorKind as K};
+use crate::forth::trace::NativeClass;
 use crate::forth::vm::{CELL, Host, NATIVE_BASE, Vm, p};
 use crate::rng::Rng;
 
@@ -218,6 +219,8 @@ pub struct Runtime {
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
     spare: Vec<u8>,
+    /// The move-word cache ([`super::memo`]).
+    pub memo: super::memo::MoveMemo,
 }
 
 /// Most arguments of an action compiled into a move (`compile_action`'s callers pass two
@@ -251,6 +254,7 @@ impl Runtime {
             extra_lists: Vec::new(),
             scratch: Vec::new(),
             spare: Vec::new(),
+            memo: Default::default(),
         }
     }
 
@@ -679,6 +683,48 @@ impl Runtime {
 }
 
 impl Host for Runtime {
+    /// Which host words a traced move word may call ([`crate::forth::trace`]): the ones
+    /// that only read the VM's memory (through its noting readers), and the move actions
+    /// and notation words, which add to the move being recorded from their arguments and
+    /// the live state and leave nothing on the stack.
+    fn native_class(&self, id: u32) -> NativeClass {
+        match id {
+            n::BOARD
+            | n::FRIENDS
+            | n::PIECE_VALUE
+            | n::EXIT
+            | n::YIELD
+            | n::RANDOMIZE
+            | n::CURRENT_MOVE
+            | n::ENGINE_SET_TURN => NativeClass::Pure,
+            n::ADD_MOVE | n::CAPTURE | n::DROP | n::CREATE | n::REP_RESET => NativeClass::Replay(0),
+            n::STRING
+            | n::NUMBER
+            | n::CAPTURE_AT
+            | n::CREATE_AT
+            | n::CREATE_PLAYER
+            | n::CREATE_TYPE
+            | n::DROP_PIECE
+            | n::CHANGE_TYPE
+            | n::CHANGE_OWNER
+            | n::REMOVE_Z
+            | n::REMOVE_U
+            | n::REMOVE_PIECE => NativeClass::Replay(1),
+            n::MOVE
+            | n::CREATE_PLAYER_AT
+            | n::CREATE_TYPE_AT
+            | n::DROP_PIECE_AT
+            | n::CREATE_PLAYER_TYPE
+            | n::CHANGE_TYPE_AT
+            | n::CHANGE_OWNER_AT
+            | n::ADD_Z
+            | n::ADD_U
+            | n::ADD_PIECE => NativeClass::Replay(2),
+            n::CREATE_PLAYER_TYPE_AT => NativeClass::Replay(3),
+            _ => NativeClass::Opaque,
+        }
+    }
+
     fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()> {
         match id {
             n::CURRENT_MOVE => {
@@ -721,8 +767,8 @@ impl Host for Runtime {
             }
             n::BOARD => {
                 let pos = vm.pop()?;
-                let a = self.cell_addr(vm, pos)?;
-                vm.push(a as i32)?;
+                let board = vm.read_cell(self.layout.board)?;
+                vm.push(board.wrapping_add(pos.wrapping_mul(4)))?;
             }
             n::FRIENDS => {
                 let b = vm.pop()?;
@@ -877,12 +923,12 @@ impl Host for Runtime {
             n::PIECE_VALUE => {
                 let piece = vm.pop()?;
                 let ty = (piece & 0x3FF) as u32;
-                let count = vm.cell(self.layout.piece_count)?.max(0) as u32;
+                let count = vm.read_cell(self.layout.piece_count)?.max(0) as u32;
                 let v = if ty == 0 || ty > count {
                     0
                 } else {
-                    let table = vm.cell(self.layout.pieces)? as u32;
-                    vm.cell(table + 16 * (ty - 1) + 12)?
+                    let table = vm.read_cell(self.layout.pieces)? as u32;
+                    vm.read_cell(table + 16 * (ty - 1) + 12)?
                 };
                 vm.push(v)?;
             }

@@ -16,9 +16,11 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
+use super::memo::{MoveMemo, Outcome};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
+use crate::forth::vm::CELL;
 use crate::forth::{ForthError, Vm};
 
 pub const WIN_SCORE: i32 = 2_130_000_000;
@@ -281,13 +283,19 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
     // `push-stone` drops three cells where it holds two): the words run on a cushion of
     // zero cells, and after each word the stack is put back to its depth.
     let base = vm.stack().len();
+    // The move-word cache, out of the runtime while the scan lends the runtime to the VM
+    // (a scan inside a move word, which `$GenerateMoves` allows, gets an empty one).
+    let mut memo = std::mem::take(&mut rt.memo);
+    memo.begin_scan(vm.stack());
     vm.push_cushion(STACK_CUSHION);
     let r = scan_blocks(
         vm,
         rt,
+        &mut memo,
         (table, board, n_pos, n_pieces),
-        (for_player, of_type),
+        (for_player, of_type, base),
     );
+    rt.memo = memo;
     vm.ds_truncate(base);
     r
 }
@@ -296,9 +304,11 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
 fn scan_blocks(
     vm: &mut Vm,
     rt: &mut Runtime,
+    memo: &mut MoveMemo,
     (table, board, n_pos, n_pieces): (u32, u32, i32, u32),
-    (for_player, of_type): (i32, i32),
+    (for_player, of_type, base): (i32, i32, usize),
 ) -> FResult<()> {
+    let word = Word { of_type, base };
     for pos in 0..n_pos {
         let piece = vm.cell(board + 4 * pos as u32)?;
         let ty = (piece & 0x3FF) as u32;
@@ -307,7 +317,7 @@ fn scan_blocks(
         }
         let block = vm.cell(table + 16 * (ty - 1) + 4)?;
         if block != 0 {
-            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+            run_block(vm, rt, memo, block as u32, (pos, piece), word)?;
         }
     }
     for ty in 1..=n_pieces {
@@ -317,7 +327,7 @@ fn scan_blocks(
         }
         let piece = ty as i32 | (for_player & 0xFC00);
         for pos in 0..n_pos {
-            run_block(vm, rt, block as u32, pos, piece, of_type)?;
+            run_block(vm, rt, memo, block as u32, (pos, piece), word)?;
         }
     }
     Ok(())
@@ -386,14 +396,23 @@ pub(crate) fn restore(vm: &mut Vm, rt: &mut Runtime, s: &Snapshot) -> FResult<()
     Ok(())
 }
 
-/// Runs the move words of one `{moves}` block for the piece at `pos`.
+/// What every move word of a scan shares: the move type the turn is restricted to
+/// (`{of-type}`, 0: none) and the data stack's depth under the cushion.
+#[derive(Clone, Copy)]
+struct Word {
+    of_type: i32,
+    base: usize,
+}
+
+/// Runs the move words of one `{moves}` block for `piece` at `pos`, or replays them from
+/// the cache ([`MoveMemo`]).
 fn run_block(
     vm: &mut Vm,
     rt: &mut Runtime,
+    memo: &mut MoveMemo,
     block: u32,
-    pos: i32,
-    piece: i32,
-    of_type: i32,
+    (pos, piece): (i32, i32),
+    Word { of_type, base }: Word,
 ) -> FResult<()> {
     let l = rt.layout;
     let pfa = block + 4;
@@ -408,18 +427,29 @@ fn run_block(
         vm.set_cell(l.pos, pos)?;
         vm.set_cell(l.piece, piece)?;
         vm.set_cell(l.last_pos, pos)?;
+        let area = vm.here().div_ceil(CELL) * CELL;
         rt.begin_move(vm, ty)?;
-        let depth = vm.stack().len();
-        let caught = vm.set_exit_caught(true);
-        let r = vm.execute(word, rt);
-        vm.set_exit_caught(caught);
-        match r {
-            Ok(()) => {}
-            Err(e) if is_exit(&e) => {}
-            Err(e) => return Err(e),
+        let key = (word, pos, piece);
+        if let Outcome::Run { traced } = memo.replay(vm, rt, key)? {
+            let caught = vm.set_exit_caught(true);
+            let r = if traced {
+                vm.execute_traced(word, rt, area)
+            } else {
+                vm.execute(word, rt)
+            };
+            vm.set_exit_caught(caught);
+            let ok = match r {
+                Ok(()) => true,
+                Err(e) if is_exit(&e) => true,
+                Err(e) => return Err(e),
+            };
+            if traced {
+                memo.store(vm, key, ok);
+            }
         }
-        // Back to the depth it started at, the cushion refilled ([`scan`]).
-        vm.ds_restore(depth);
+        // Back to the depth it started at, the cushion refilled with zeros ([`scan`]).
+        vm.ds_restore(base);
+        vm.push_cushion(STACK_CUSHION);
         rt.end_move(vm)?;
     }
     Ok(())

@@ -175,3 +175,78 @@ fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Plays `games` games of `p` against itself with random moves, with the move-word cache
+/// on or off; returns every ply's move list (as notations) and the game's end, and what
+/// the cache did.
+fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoStats) {
+    let mut out = Vec::new();
+    let mut stats = memo::MemoStats::default();
+    for g in 0..games {
+        let mut rng = Rng::new(77 + g);
+        let mut game = AxiomGame::new(p, p, 9 + g).expect("set-up");
+        game.set_move_cache(cache);
+        let mut moves = Default::default();
+        for _ in 0..400 {
+            game.legal_moves(&mut moves);
+            if let Some(e) = game.take_error() {
+                out.push(format!("error {e}"));
+                break;
+            }
+            if let Some(o) = game.outcome(&moves) {
+                out.push(format!("end {:?}", o.winner()));
+                break;
+            }
+            let n = AxiomGame::num_moves(&moves);
+            let list: Vec<String> = (0..n).map(|i| game.notation(&moves, i)).collect();
+            let i = rng.below(n);
+            out.push(format!(
+                "{} {i} of {}",
+                game.current_player(),
+                list.join(", ")
+            ));
+            game.make(&moves, i);
+        }
+        let s = game.move_cache_stats();
+        stats.replayed += s.replayed;
+        stats.traced += s.traced;
+        stats.untraced += s.untraced;
+    }
+    (out, stats)
+}
+
+#[test]
+fn the_move_word_cache_changes_no_move_list() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    for (file, plies) in [("race/Race.4th", 300), ("capture/Capture.4th", 60)] {
+        let p = Program::load(&dir.join(file), None).unwrap_or_else(|e| panic!("{e}"));
+        let (with, stats) = transcript(&p, 6, true);
+        let (without, off) = transcript(&p, 6, false);
+        assert!(with.len() > plies, "{file}: {} plies", with.len());
+        for (k, (a, b)) in with.iter().zip(&without).enumerate() {
+            assert_eq!(a, b, "{file}: line {k} differs with the cache");
+        }
+        assert_eq!(with.len(), without.len(), "{file}");
+        // The race's drop words read the same cells ply after ply; the capture game's
+        // pieces move, so fewer of its words hold.
+        assert!(
+            stats.replayed > 0 && (plies < 300 || stats.replayed > 2 * stats.traced),
+            "{file}: the cache should replay move words: {stats:?}"
+        );
+        assert_eq!((off.replayed, off.traced), (0, 0), "{file}: {off:?}");
+    }
+}
+
+#[test]
+fn perft_counts_are_the_same_with_and_without_the_move_word_cache() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    let p = Program::load(&dir.join("capture/Capture.4th"), None).unwrap();
+    let mut counts = Vec::new();
+    for cache in [true, false] {
+        let mut g = AxiomGame::new(&p, &p, 1).unwrap();
+        g.set_move_cache(cache);
+        counts.push(perft::perft(&mut g, 5).unwrap());
+    }
+    assert_eq!(counts[0], counts[1]);
+    assert_eq!(counts[0], 1_044, "capture perft(5)");
+}

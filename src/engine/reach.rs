@@ -20,30 +20,10 @@
 //! (`drops`) themselves are never run in attack mode.
 
 use super::Tables;
+use crate::fxhash::FxHasher;
 use crate::model::{NONE, Op, PlayerId, PosSet, PositionId, Pred, Target};
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A small multiplicative hasher for the exploration's visited set.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
+use std::hash::BuildHasherDefault;
 
 /// One explored state of a run: the instruction, the current square, the mark, the
 /// destination set by `to`, the abstract accumulator and a square known to be empty.

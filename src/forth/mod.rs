@@ -4,7 +4,8 @@
 //! - [`vm`]: memory, stacks, headers and the inner interpreter;
 //! - [`interp`]: the text interpreter and `LOAD`;
 //! - [`error`]: failures with stable codes, the word and the source place;
-//! - [`lint`]: lint mode, which records findings and goes on loading.
+//! - [`lint`]: lint mode, which records findings and goes on loading;
+//! - [`trace`]: traced runs, which a host can replay instead of running the code again.
 //!
 //! The VM runs the published `CORE.4TH` unmodified; [`PRELUDE`] is dagaz's own equivalent,
 //! used when no `CORE.4TH` is given (and by the tests). Differences from Axiom that had to be
@@ -13,6 +14,7 @@
 pub mod error;
 pub mod interp;
 pub mod lint;
+pub mod trace;
 pub mod vm;
 
 pub use error::{FResult, ForthError, ForthErrorKind};

@@ -456,3 +456,142 @@ fn an_error_in_the_runtime_files_names_the_programs_call() {
     let e = vm.interpret_str("run.4th", "own", &mut NoHost).unwrap_err();
     assert!(e.called_from.is_none(), "{e}");
 }
+
+/// A host for traced runs: `note` (replayable, one argument) records its argument, `peek`
+/// (pure) reads a cell through the noting reader, `poke` (replayable, two arguments)
+/// stores a cell, `opaque` does nothing but cannot be replayed.
+#[derive(Default)]
+struct Tracer {
+    noted: Vec<i32>,
+}
+
+impl Host for Tracer {
+    fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()> {
+        match vm.native_name(id) {
+            "note" => self.noted.push(vm.pop()?),
+            "peek" => {
+                let a = vm.pop()? as u32;
+                let v = vm.read_cell(a)?;
+                vm.push(v)?;
+            }
+            "poke" => {
+                let a = vm.pop()? as u32;
+                let v = vm.pop()?;
+                vm.set_cell(a, v)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn native_class(&self, id: u32) -> trace::NativeClass {
+        match id {
+            0 => trace::NativeClass::Replay(1),
+            1 => trace::NativeClass::Pure,
+            2 => trace::NativeClass::Replay(2),
+            _ => trace::NativeClass::Opaque,
+        }
+    }
+}
+
+/// Defines `src` (after the tracer's host words), then runs `word` traced; returns the
+/// VM, the host and the run's result.
+fn traced(src: &str, word: &str) -> (Vm, Tracer, FResult<()>) {
+    let mut vm = vm();
+    for name in ["note", "peek", "poke", "opaque"] {
+        vm.define_native(name).unwrap();
+    }
+    let mut host = Tracer::default();
+    vm.interpret_str("t.4th", src, &mut host)
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    let xt = vm.find(word.as_bytes()).unwrap() + 12;
+    let area = vm.here() + 64;
+    let r = vm.execute_traced(xt, &mut host, area);
+    (vm, host, r)
+}
+
+fn pfa_of(vm: &Vm, name: &str) -> u32 {
+    vm.find(name.as_bytes()).unwrap() + 16
+}
+
+#[test]
+fn a_traced_run_notes_data_reads_writes_and_replayable_host_words() {
+    let (vm, host, r) = traced(
+        "VARIABLE a VARIABLE b VARIABLE c 5 a ! 7 c ! \
+         : w a @ 1+ b ! b @ note c peek 3 c poke ;",
+        "w",
+    );
+    r.unwrap();
+    assert_eq!(host.noted, [6]);
+    let t = vm.trace();
+    assert_eq!(t.tainted, None);
+    let (a, b, c) = (pfa_of(&vm, "a"), pfa_of(&vm, "b"), pfa_of(&vm, "c"));
+    // `a` and `c` as they were (the pure host word's read included); `b` holds the run's
+    // own value. Code cells are not reads: they are marked as code.
+    let reads: Vec<(u32, i32)> = t.reads.iter().map(|r| (r.addr, r.value)).collect();
+    assert_eq!(reads, [(a, 5), (c, 7)]);
+    assert!(t.steps > 10, "{}", t.steps);
+    assert_eq!(
+        t.events,
+        [
+            trace::Event::Write { addr: b, value: 6 },
+            trace::Event::Native {
+                id: 0,
+                args: [6, 0, 0, 0],
+                n: 1
+            },
+            trace::Event::Native {
+                id: 2,
+                args: [3, c as i32, 0, 0],
+                n: 2
+            },
+        ]
+    );
+}
+
+#[test]
+fn what_a_trace_cannot_replay_taints_it() {
+    let defs = "VARIABLE c CREATE buf 8 ALLOT ";
+    for (word, why) in [
+        (
+            ": w 3 c poke c @ DROP ;",
+            "a read of memory a host word wrote",
+        ),
+        (": w 1 buf C! ;", "a write of other than one cell"),
+        (
+            ": w 65 EMIT ;",
+            "a primitive that compiles, reads text or writes output",
+        ),
+        (": w opaque ;", "a host word that cannot be replayed"),
+        (": w HERE @ DROP ;", "a read the trace could not note"),
+        (
+            ": w 1 HERE 100 + ! ;",
+            "a write to the memory the run compiles into",
+        ),
+    ] {
+        let (vm, _, r) = traced(&format!("{defs}{word}"), "w");
+        r.unwrap();
+        assert_eq!(vm.trace().tainted, Some(why), "{word}");
+    }
+    // Untainted: the run's own writes read back, and a pure host word's read.
+    let (vm, _, r) = traced(&format!("{defs}: w 4 c ! c @ 1+ c ! c peek DROP ;"), "w");
+    r.unwrap();
+    assert_eq!(vm.trace().tainted, None);
+    assert!(vm.trace().reads.is_empty(), "{:?}", vm.trace().reads);
+}
+
+#[test]
+fn writing_code_that_a_traced_run_ran_changes_the_code_epoch() {
+    let (mut vm, _, r) = traced("VARIABLE v : k 1 ; : w k v ! ;", "w");
+    r.unwrap();
+    let e = vm.code_epoch();
+    // Data writes leave it.
+    let v = pfa_of(&vm, "v");
+    vm.set_cell(v, 9).unwrap();
+    assert_eq!(vm.code_epoch(), e);
+    // `k`'s literal is code the run read.
+    let lit = pfa_of(&vm, "k") + 4;
+    assert_eq!(vm.cell(lit).unwrap(), 1);
+    vm.set_cell(lit, 2).unwrap();
+    assert_ne!(vm.code_epoch(), e);
+}

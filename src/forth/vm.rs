@@ -34,11 +34,13 @@
 //! the failing call was compiled.
 
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
+use super::trace::{MAX_REPLAY_ARGS, NativeClass, Trace};
 use crate::source::SourceMap;
 use crate::span::FileId;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Bytes per cell.
 pub const CELL: u32 = 4;
@@ -97,6 +99,11 @@ impl Default for Limits {
 pub trait Host {
     /// Runs native word number `id` (as returned by [`Vm::define_native`]).
     fn native(&mut self, vm: &mut Vm, id: u32) -> FResult<()>;
+
+    /// How a traced run may treat native word `id` ([`Vm::execute_traced`]).
+    fn native_class(&self, _id: u32) -> NativeClass {
+        NativeClass::Opaque
+    }
 }
 
 /// A host without native words.
@@ -118,7 +125,7 @@ pub(crate) struct Input {
 /// The virtual machine.
 #[derive(Clone)]
 pub struct Vm {
-    pub(crate) mem: Vec<u8>,
+    mem: Vec<u8>,
     pub(crate) ds: Vec<i32>,
     pub(crate) rs: Vec<i32>,
     /// Return-stack depth below which the running [`Vm::execute`] may not pop.
@@ -145,6 +152,17 @@ pub struct Vm {
     pub(crate) last_token: Option<(FileId, u32, u32)>,
     /// Lint mode ([`Vm::start_lint`]): findings are recorded and loading goes on.
     pub(crate) lint: Option<Box<super::lint::LintState>>,
+    /// A traced run is in progress ([`Vm::execute_traced`]).
+    tracing: bool,
+    /// What the traced run did.
+    trace: Trace,
+    /// A reader that cannot note (`&self`) read memory in the traced run.
+    unnoted: UnnotedRead,
+    /// Cells traced runs read as code (instructions, and constants' values): one bit per
+    /// cell, up to the highest such cell. Their reads are not noted one by one; a write to
+    /// one of them changes [`Vm::code_epoch`] instead, which invalidates every trace.
+    code_bits: Vec<u64>,
+    code_epoch: u64,
 }
 
 const MAX_OUTPUT: usize = 1 << 20;
@@ -230,6 +248,11 @@ impl Vm {
             root: PathBuf::from("."),
             last_token: None,
             lint: None,
+            tracing: false,
+            trace: Trace::default(),
+            unnoted: UnnotedRead::default(),
+            code_bits: Vec::new(),
+            code_epoch: 0,
         };
         vm.poke(A_BASE, 10);
         vm.poke(A_DP, DICT_START as i32);
@@ -268,8 +291,80 @@ impl Vm {
 
     // ----- memory -----
 
+    // ----- tracing (see [`super::trace`]) -----
+
+    /// Notes a write of `len` bytes at `a` (`cell`: the value, when one cell) in a traced
+    /// run.
+    #[inline(always)]
+    fn note_write(&mut self, a: u32, len: u32, cell: Option<i32>) {
+        if self.tracing {
+            self.trace.write(a, len, cell);
+        }
+        self.note_code_write(a, len);
+    }
+
+    /// A read of a string or a range: the Forth code of a traced run may not make one.
+    #[inline(always)]
+    fn note_string_read(&self) {
+        if self.tracing {
+            self.unnoted_read();
+        }
+    }
+
+    /// An effect no trace can replay (output, compiling, text input…).
+    #[inline(always)]
+    fn note_effect(&mut self, why: &'static str) {
+        if self.tracing && !self.trace.in_native {
+            self.trace.taint(why);
+        }
+    }
+
+    /// Runs `xt` as [`Vm::execute`] does, tracing what it reads and does; the trace is
+    /// then [`Vm::trace`]. `area`: where the run's compiled output goes (writes at or
+    /// above it are not replayable).
+    pub fn execute_traced(&mut self, xt: u32, host: &mut dyn Host, area: u32) -> FResult<()> {
+        if self.tracing {
+            // A scan inside a traced word: the outer trace cannot vouch for it.
+            self.trace.taint("a traced run inside another");
+            return self.execute(xt, host);
+        }
+        self.trace.start(area);
+        self.unnoted.0.store(false, Ordering::Relaxed);
+        let before = self.steps;
+        self.tracing = true;
+        let r = self.execute(xt, host);
+        self.tracing = false;
+        let t = &mut self.trace;
+        if self.unnoted.0.load(Ordering::Relaxed) {
+            t.taint("a read the trace could not note");
+        }
+        match self.steps.checked_sub(before) {
+            Some(n) => t.steps = n,
+            None => t.taint("a new step budget"),
+        }
+        r
+    }
+
+    /// The last traced run's trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Counts `n` steps as a replayed run's; false (and nothing counted) when they do
+    /// not fit in the budget, where running the code would fail.
+    pub fn add_steps(&mut self, n: u64) -> bool {
+        match self.steps.checked_add(n) {
+            Some(s) if s <= self.step_limit => {
+                self.steps = s;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Writes a cell during set-up (addresses known to be valid).
     fn poke(&mut self, a: u32, v: i32) {
+        self.note_write(a, 4, Some(v));
         let a = a as usize;
         self.mem[a..a + 4].copy_from_slice(&v.to_le_bytes());
     }
@@ -277,6 +372,124 @@ impl Vm {
     /// The cell at `a`.
     #[inline(always)]
     pub fn cell(&self, a: u32) -> FResult<i32> {
+        if self.tracing {
+            self.unnoted_read();
+        }
+        self.raw_cell(a)
+    }
+
+    /// The cell at `a`, noted as read in a traced run: the reader of primitives and of the
+    /// host words that declare themselves [`NativeClass::Pure`].
+    #[inline(always)]
+    pub fn read_cell(&mut self, a: u32) -> FResult<i32> {
+        let v = self.raw_cell(a)?;
+        if self.tracing {
+            self.trace.read(a, 4, v);
+        }
+        Ok(v)
+    }
+
+    /// The cell at `a`, noted as read when `T` (the inner interpreter of a traced run).
+    #[inline(always)]
+    fn rd<const T: bool>(&mut self, a: u32) -> FResult<i32> {
+        let v = self.raw_cell(a)?;
+        if T {
+            self.trace.read(a, 4, v);
+        }
+        Ok(v)
+    }
+
+    /// The cell at `a` read as code: when `T`, marked as code ([`Vm::code_epoch`]).
+    #[inline(always)]
+    fn code_rd<const T: bool>(&mut self, a: u32) -> FResult<i32> {
+        let v = self.raw_cell(a)?;
+        if T && !self.is_code(a) {
+            self.mark_code(a);
+        }
+        Ok(v)
+    }
+
+    /// Whether the cell at `a` (aligned) is marked as code.
+    #[inline(always)]
+    fn is_code(&self, a: u32) -> bool {
+        let c = a / CELL;
+        a % CELL == 0
+            && self
+                .code_bits
+                .get((c / 64) as usize)
+                .is_some_and(|bits| bits & (1 << (c % 64)) != 0)
+    }
+
+    /// Marks the cells of the four bytes at `a` as code.
+    #[cold]
+    #[inline(never)]
+    fn mark_code(&mut self, a: u32) {
+        if a.saturating_add(CELL) > self.trace.area {
+            // Code in the memory the run compiles into: not code that stays.
+            self.trace.taint("running code the run compiles into");
+            return;
+        }
+        for c in [a / CELL, a.div_ceil(CELL)] {
+            let (w, b) = ((c / 64) as usize, c % 64);
+            if w >= self.code_bits.len() {
+                self.code_bits.resize(w + 1, 0);
+            }
+            self.code_bits[w] |= 1 << b;
+        }
+    }
+
+    /// Notes a write of `len` bytes at `a` against the cells marked as code.
+    #[inline(always)]
+    fn note_code_write(&mut self, a: u32, len: u32) {
+        let c = a / CELL;
+        if len == CELL && a % CELL == 0 {
+            // One aligned cell: the common case (variables, the board), one bit test.
+            if let Some(bits) = self.code_bits.get((c / 64) as usize) {
+                if bits & (1 << (c % 64)) != 0 {
+                    self.code_epoch += 1;
+                }
+            }
+            return;
+        }
+        let hi = self.code_bits.len() as u64 * 64 * CELL as u64;
+        if (a as u64) < hi && len > 0 {
+            self.code_write_slow(a, len);
+        }
+    }
+
+    #[inline(never)]
+    fn code_write_slow(&mut self, a: u32, len: u32) {
+        let last = a.saturating_add(len - 1) / CELL;
+        for c in a / CELL..=last {
+            let (w, b) = ((c / 64) as usize, c % 64);
+            match self.code_bits.get(w) {
+                Some(bits) if bits & (1 << b) != 0 => {
+                    self.code_epoch += 1;
+                    return;
+                }
+                Some(_) => {}
+                None => return,
+            }
+        }
+    }
+
+    /// Changes whenever a cell that traced runs read as code is written.
+    pub fn code_epoch(&self) -> u64 {
+        self.code_epoch
+    }
+
+    /// A read through `&self` in a traced run: unless a replayable host word runs (its
+    /// reads are its own), the trace cannot be trusted.
+    #[cold]
+    fn unnoted_read(&self) {
+        if !self.trace.in_native {
+            self.unnoted.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The cell at `a`, never noted.
+    #[inline(always)]
+    fn raw_cell(&self, a: u32) -> FResult<i32> {
         let i = a as usize;
         // One bounds check and one 32-bit load (indexing the slice byte by byte made the
         // compiler assemble the cell from four loads on the interpreter's hot path).
@@ -294,6 +507,12 @@ impl Vm {
     #[inline(always)]
     pub fn set_cell(&mut self, a: u32, v: i32) -> FResult<()> {
         let i = a as usize;
+        if i + 4 <= self.mem.len() {
+            if self.tracing {
+                self.trace.write(a, 4, Some(v));
+            }
+            self.note_code_write(a, 4);
+        }
         match self.mem.get_mut(i..i + 4) {
             Some(b) => {
                 b.copy_from_slice(&v.to_le_bytes());
@@ -305,14 +524,31 @@ impl Vm {
 
     /// The byte at `a`.
     pub fn byte(&self, a: u32) -> FResult<u8> {
+        if self.tracing {
+            self.unnoted_read();
+        }
         self.mem
             .get(a as usize)
             .copied()
             .ok_or_else(|| K::Memory(a as i64).into())
     }
 
+    /// The byte at `a`, noted as read in a traced run.
+    pub fn read_byte(&mut self, a: u32) -> FResult<u8> {
+        let v = self
+            .mem
+            .get(a as usize)
+            .copied()
+            .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
+        if self.tracing {
+            self.trace.read(a, 1, v as i32);
+        }
+        Ok(v)
+    }
+
     /// Stores a byte at `a`.
     pub fn set_byte(&mut self, a: u32, v: u8) -> FResult<()> {
+        self.note_write(a, 1, None);
         match self.mem.get_mut(a as usize) {
             Some(b) => {
                 *b = v;
@@ -324,6 +560,7 @@ impl Vm {
 
     /// `len` bytes at `a`.
     pub fn bytes(&self, a: u32, len: u32) -> FResult<&[u8]> {
+        self.note_string_read();
         let i = a as usize;
         self.mem
             .get(i..i + len as usize)
@@ -332,6 +569,7 @@ impl Vm {
 
     /// The NUL-terminated string at `a` (without the NUL).
     pub fn cstr(&self, a: u32) -> FResult<&[u8]> {
+        self.note_string_read();
         let rest = self
             .mem
             .get(a as usize..)
@@ -351,6 +589,7 @@ impl Vm {
 
     /// Writes `s` and a NUL at `a`.
     pub fn write_cstr(&mut self, a: u32, s: &[u8]) -> FResult<()> {
+        self.note_write(a, s.len() as u32 + 1, None);
         let i = a as usize;
         let dst = self
             .mem
@@ -363,6 +602,7 @@ impl Vm {
 
     /// Writes `b` at `a`.
     pub fn write_bytes(&mut self, a: u32, b: &[u8]) -> FResult<()> {
+        self.note_write(a, b.len() as u32, None);
         let i = a as usize;
         let dst = self
             .mem
@@ -406,6 +646,7 @@ impl Vm {
     pub fn comma_cells(&mut self, cells: &[i32]) -> FResult<u32> {
         let h = self.here();
         let end = (h as usize).saturating_add(cells.len() * CELL as usize);
+        self.note_write(h, (end as u32).wrapping_sub(h), None);
         let Some(dst) = self.mem.get_mut(h as usize..end) else {
             return Err(K::DictionaryFull.into());
         };
@@ -422,6 +663,7 @@ impl Vm {
     pub fn allot_zeroed(&mut self, n: u32) -> FResult<u32> {
         let h = self.here();
         let end = (h as usize).saturating_add(n as usize);
+        self.note_write(h, n, None);
         let Some(dst) = self.mem.get_mut(h as usize..end) else {
             return Err(K::DictionaryFull.into());
         };
@@ -738,6 +980,7 @@ impl Vm {
     // ----- output -----
 
     pub(crate) fn emit(&mut self, b: &[u8]) {
+        self.note_effect("output");
         if self.output.len() + b.len() <= MAX_OUTPUT {
             self.output.extend_from_slice(b);
         }
@@ -785,7 +1028,11 @@ impl Vm {
         self.rs_floor = rs_len;
         let mut ip = A_ENTRY + 4;
         let mut steps = self.steps;
-        let r = self.run(xt, &mut ip, &mut steps, host);
+        let r = if self.tracing {
+            self.run::<true>(xt, &mut ip, &mut steps, host)
+        } else {
+            self.run::<false>(xt, &mut ip, &mut steps, host)
+        };
         self.steps = steps;
         let r = r.map_err(|e| match e.kind {
             // Not an error but a move word's way out, caught by the move generator at once:
@@ -830,7 +1077,13 @@ impl Vm {
     /// [`Vm::execute`], kept in a register) and is written to `self.steps` only around
     /// calls that may read it or run nested code: host words and the other primitives.
     #[inline(always)]
-    fn run(&mut self, xt: u32, ip: &mut u32, steps: &mut u64, host: &mut dyn Host) -> FResult<()> {
+    fn run<const T: bool>(
+        &mut self,
+        xt: u32,
+        ip: &mut u32,
+        steps: &mut u64,
+        host: &mut dyn Host,
+    ) -> FResult<()> {
         let mut w = xt;
         let mut limit = self.step_limit;
         loop {
@@ -838,7 +1091,7 @@ impl Vm {
             if *steps > limit {
                 return Err(K::StepBudget(limit).into());
             }
-            let code = match self.cell(w) {
+            let code = match self.code_rd::<T>(w) {
                 Ok(c) => c,
                 Err(_) => return Err(K::BadXt(w as i32).into()),
             };
@@ -847,14 +1100,14 @@ impl Vm {
                 c if c < 0 => {
                     // A word made by a DOES> defining word.
                     let body = !c as u32;
-                    if self.is_fetch_exit(body) {
+                    if self.is_fetch_exit::<T>(body) {
                         // A constant (`DOES> @`): its value in one dispatch instead of
                         // three, counted as the three steps it stands for.
                         *steps += 2;
                         if *steps > limit {
                             return Err(K::StepBudget(limit).into());
                         }
-                        let v = self.cell(w + CELL)?;
+                        let v = self.code_rd::<T>(w + CELL)?;
                         self.push(v)?;
                     } else {
                         self.push((w + CELL) as i32)?;
@@ -864,13 +1117,20 @@ impl Vm {
                 }
                 c if c >= NATIVE_BASE => {
                     self.steps = *steps;
-                    let r = host.native(self, (c - NATIVE_BASE) as u32);
+                    let id = (c - NATIVE_BASE) as u32;
+                    if T {
+                        self.trace_native(id, host);
+                    }
+                    let r = host.native(self, id);
+                    if T {
+                        self.trace.in_native = false;
+                    }
                     // (A host word may also have set a new budget.)
                     (*steps, limit) = (self.steps, self.step_limit);
                     r?;
                 }
                 p::DOCOL => {
-                    if let Some(v) = self.var_fetch_exit(w + CELL) {
+                    if let Some(v) = self.var_fetch_exit::<T>(w + CELL) {
                         // `: name VAR @ ;` (Axiom's `here`, `from`, `current-player`…):
                         // the variable's value in one dispatch, counted as the four steps
                         // it stands for.
@@ -886,14 +1146,14 @@ impl Vm {
                 }
                 p::EXIT => *ip = self.rpop()? as u32,
                 p::LIT => {
-                    let v = self.cell(*ip)?;
+                    let v = self.code_rd::<T>(*ip)?;
                     *ip += CELL;
                     self.push(v)?;
                 }
-                p::BRANCH => *ip = self.cell(*ip)? as u32,
+                p::BRANCH => *ip = self.code_rd::<T>(*ip)? as u32,
                 p::ZBRANCH => {
                     if self.pop()? == 0 {
-                        *ip = self.cell(*ip)? as u32;
+                        *ip = self.code_rd::<T>(*ip)? as u32;
                     } else {
                         *ip += CELL;
                     }
@@ -903,13 +1163,13 @@ impl Vm {
                     // `VAR @`, the commonest pair in Axiom's code, in one dispatch, counted
                     // as the two steps it stands for.
                     let fetch = self.prim_xts[p::FETCH as usize];
-                    if self.cell(*ip).ok() == Some(fetch as i32) {
+                    if self.code_rd::<T>(*ip).ok() == Some(fetch as i32) {
                         *steps += 1;
                         if *steps > limit {
                             return Err(K::StepBudget(limit).into());
                         }
                         *ip += CELL;
-                        let v = self.cell(w + CELL)?;
+                        let v = self.rd::<T>(w + CELL)?;
                         self.push(v)?;
                     } else {
                         self.push((w + CELL) as i32)?;
@@ -931,7 +1191,7 @@ impl Vm {
                     if i < limit {
                         let n = self.rs.len();
                         self.rs[n - 1] = i;
-                        *ip = self.cell(*ip)? as u32;
+                        *ip = self.code_rd::<T>(*ip)? as u32;
                     } else {
                         self.rpop()?;
                         self.rpop()?;
@@ -946,7 +1206,7 @@ impl Vm {
                     if go_on {
                         let n = self.rs.len();
                         self.rs[n - 1] = i;
-                        *ip = self.cell(*ip)? as u32;
+                        *ip = self.code_rd::<T>(*ip)? as u32;
                     } else {
                         self.rpop()?;
                         self.rpop()?;
@@ -965,7 +1225,7 @@ impl Vm {
                     *ip = self.rpop()? as u32;
                 }
                 p::COMPILE => {
-                    let v = self.cell(*ip)?;
+                    let v = self.code_rd::<T>(*ip)?;
                     *ip += CELL;
                     self.comma(v)?;
                 }
@@ -979,7 +1239,7 @@ impl Vm {
                 // `primitive` (without its call).
                 p::FETCH => {
                     let a = self.pop()? as u32;
-                    let v = self.cell(a)?;
+                    let v = self.rd::<T>(a)?;
                     self.push(v)?;
                 }
                 p::STORE => {
@@ -1016,7 +1276,7 @@ impl Vm {
                 }
                 _ => self.primitive(code, host)?,
             }
-            let next = self.cell(*ip)?;
+            let next = self.code_rd::<T>(*ip)?;
             *ip += CELL;
             w = next as u32;
         }
@@ -1025,31 +1285,54 @@ impl Vm {
     /// When the code at `body` is `VAR @ EXIT` (a colon definition that reads a variable),
     /// the variable's value.
     #[inline(always)]
-    fn var_fetch_exit(&self, body: u32) -> Option<i32> {
-        let var = self.cell(body).ok()? as u32;
-        if self.cell(var).ok()? != p::DOVAR
-            || self.cell(body + CELL).ok()? != self.prim_xts[p::FETCH as usize] as i32
-            || self.cell(body + 2 * CELL).ok()? != self.prim_xts[p::EXIT as usize] as i32
+    fn var_fetch_exit<const T: bool>(&mut self, body: u32) -> Option<i32> {
+        let var = self.code_rd::<T>(body).ok()? as u32;
+        if self.code_rd::<T>(var).ok()? != p::DOVAR
+            || self.code_rd::<T>(body + CELL).ok()? != self.prim_xts[p::FETCH as usize] as i32
+            || self.code_rd::<T>(body + 2 * CELL).ok()? != self.prim_xts[p::EXIT as usize] as i32
         {
             return None;
         }
-        self.cell(var + CELL).ok()
+        self.rd::<T>(var + CELL).ok()
     }
 
     /// Whether the code at `body` is `@ EXIT` (the body of a constant made by DOES>).
     #[inline(always)]
-    fn is_fetch_exit(&self, body: u32) -> bool {
+    fn is_fetch_exit<const T: bool>(&mut self, body: u32) -> bool {
         let (fetch, exit) = (
             self.prim_xts[p::FETCH as usize],
             self.prim_xts[p::EXIT as usize],
         );
-        self.cell(body).ok() == Some(fetch as i32)
-            && self.cell(body + CELL).ok() == Some(exit as i32)
+        self.code_rd::<T>(body).ok() == Some(fetch as i32)
+            && self.code_rd::<T>(body + CELL).ok() == Some(exit as i32)
+    }
+
+    /// Notes the call of host word `id` in a traced run (see [`NativeClass`]).
+    #[cold]
+    fn trace_native(&mut self, id: u32, host: &dyn Host) {
+        let t = &mut self.trace;
+        match host.native_class(id) {
+            NativeClass::Pure => {}
+            NativeClass::Replay(n) => {
+                let n = n as usize;
+                match self.ds.len().checked_sub(n) {
+                    Some(at) if n <= MAX_REPLAY_ARGS => {
+                        t.native(id, &self.ds[at..]);
+                        t.in_native = true;
+                    }
+                    _ => t.taint("a host word without its arguments"),
+                }
+            }
+            NativeClass::Opaque => t.taint("a host word that cannot be replayed"),
+        }
     }
 
     /// The primitives that do not touch the instruction pointer, other than the commonest
     /// ones, which the inner interpreter runs itself.
     fn primitive(&mut self, code: i32, host: &mut dyn Host) -> FResult<()> {
+        if self.tracing && !replayable_primitive(code) {
+            self.note_effect("a primitive that compiles, reads text or writes output");
+        }
         macro_rules! bin {
             (|$a:ident, $b:ident| $e:expr) => {{
                 let $b = self.pop()?;
@@ -1268,7 +1551,7 @@ impl Vm {
             p::FALSE => self.push(0)?,
             p::CFETCH => {
                 let a = self.pop()? as u32;
-                let v = self.byte(a)?;
+                let v = self.read_byte(a)?;
                 self.push(v as i32)?;
             }
             p::CSTORE => {
@@ -1279,12 +1562,12 @@ impl Vm {
             p::PLUSSTORE => {
                 let a = self.pop()? as u32;
                 let v = self.pop()?;
-                let old = self.cell(a)?;
+                let old = self.read_cell(a)?;
                 self.set_cell(a, old.wrapping_add(v))?;
             }
             p::INCR | p::DECR => {
                 let a = self.pop()? as u32;
-                let old = self.cell(a)?;
+                let old = self.read_cell(a)?;
                 let d = if code == p::INCR { 1 } else { -1 };
                 self.set_cell(a, old.wrapping_add(d))?;
             }
@@ -1296,6 +1579,7 @@ impl Vm {
                     let n = n as u32;
                     self.bytes(src, n)?;
                     self.bytes(dst, n)?;
+                    self.note_write(dst, n, None);
                     let (s, d, n) = (src as usize, dst as usize, n as usize);
                     // Byte by byte, front to back, as CMOVE is defined (a propagating fill
                     // when the ranges overlap upwards).
@@ -1314,6 +1598,7 @@ impl Vm {
                 let a = self.pop()? as u32;
                 if n > 0 {
                     self.bytes(a, n as u32)?;
+                    self.note_write(a, n as u32, None);
                     let a = a as usize;
                     self.mem[a..a + n as usize].fill(c as u8);
                 }
@@ -1480,6 +1765,52 @@ impl Vm {
             _ => Err(K::BadXt(id).into()),
         }
     }
+}
+
+/// The flag [`Vm::cell`] and the other `&self` readers raise in a traced run (an atomic,
+/// so that a VM can be shared between threads).
+#[derive(Debug, Default)]
+struct UnnotedRead(AtomicBool);
+
+impl Clone for UnnotedRead {
+    fn clone(&self) -> Self {
+        UnnotedRead(AtomicBool::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// Whether a traced run may run primitive `code` (those that only compute, move the
+/// stacks and read or write cells).
+fn replayable_primitive(code: i32) -> bool {
+    !matches!(
+        code,
+        p::COLON
+            | p::SEMI
+            | p::IMMEDIATE
+            | p::LBRACKET
+            | p::RBRACKET
+            | p::BUILDS
+            | p::DOESC
+            | p::CREATE
+            | p::HEADER
+            | p::WORD
+            | p::MFIND
+            | p::NUMBERSTR
+            | p::LOAD
+            | p::UNDEFINED
+            | p::ERROR
+            | p::ABORT
+            | p::EMIT
+            | p::TYPE
+            | p::DOT
+            | p::UDOT
+            | p::FDOT
+            | p::SCOUNT
+            | p::SMOVE
+            | p::CMOVE
+            | p::FILL
+            | p::CCOMMA
+            | p::UNDEF
+    )
 }
 
 /// Applies `f` to the top of the data stack.
