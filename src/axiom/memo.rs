@@ -63,6 +63,9 @@ pub struct MoveMemo {
     /// reads of code, so a write to code invalidates them all.
     epoch: u64,
     entries: HashMap<(u32, i32, i32), Entry, FxBuild>,
+    /// The effects of the entry [`MoveMemo::check`] found holding, for
+    /// [`MoveMemo::apply_effects`].
+    effects: Vec<Event>,
     pub stats: MemoStats,
 }
 
@@ -77,11 +80,11 @@ impl Clone for MoveMemo {
     }
 }
 
-/// What [`MoveMemo::run`] needs of the caller: the VM, the host, and how to run the word
-/// for real (traced or not).
+/// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
-    /// The word's effects were applied from the cache.
-    Replayed,
+    /// The entry holds: its steps are counted; `effects`: it has effects, to be applied
+    /// with [`MoveMemo::apply_effects`] (a word without any is done).
+    Replay { effects: bool },
     /// The word must run; `traced`: with a trace, to be given to [`MoveMemo::store`].
     Run { traced: bool },
 }
@@ -96,17 +99,14 @@ impl MoveMemo {
         }
     }
 
-    /// Replays `word` at `pos` for `piece` when its entry still holds; else says how to
-    /// run it.
-    pub(crate) fn replay(
-        &mut self,
-        vm: &mut Vm,
-        host: &mut dyn Host,
-        key: (u32, i32, i32),
-    ) -> FResult<Outcome> {
+    /// Whether the entry of `word` at `pos` for `piece` still holds (its steps are then
+    /// counted); else how to run the word. Checked before the move's record is opened:
+    /// traces never read what opening it changes (the dictionary pointer and the memory
+    /// above it).
+    pub(crate) fn check(&mut self, vm: &mut Vm, key: (u32, i32, i32)) -> Outcome {
         if self.off {
             self.stats.untraced += 1;
-            return Ok(Outcome::Run { traced: false });
+            return Outcome::Run { traced: false };
         }
         if vm.code_epoch() != self.epoch {
             self.entries.clear();
@@ -117,7 +117,7 @@ impl MoveMemo {
             Some(Entry::Opaque { skip }) if *skip > 0 => {
                 *skip -= 1;
                 self.stats.untraced += 1;
-                return Ok(Outcome::Run { traced: false });
+                return Outcome::Run { traced: false };
             }
             Some(Entry::Opaque { .. }) => {}
             Some(Entry::Replay {
@@ -130,8 +130,11 @@ impl MoveMemo {
                 if reads_hold(vm, reads) && vm.add_steps(*steps) {
                     *hits += 1;
                     self.stats.replayed += 1;
-                    apply(vm, host, events)?;
-                    return Ok(Outcome::Replayed);
+                    self.effects.clear();
+                    self.effects.extend_from_slice(events);
+                    return Outcome::Replay {
+                        effects: !events.is_empty(),
+                    };
                 }
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
@@ -139,12 +142,31 @@ impl MoveMemo {
                     self.entries
                         .insert(key, Entry::Opaque { skip: OPAQUE_SKIP });
                     self.stats.untraced += 1;
-                    return Ok(Outcome::Run { traced: false });
+                    return Outcome::Run { traced: false };
                 }
             }
         }
         self.stats.traced += 1;
-        Ok(Outcome::Run { traced: true })
+        Outcome::Run { traced: true }
+    }
+
+    /// Applies the effects of the entry [`MoveMemo::check`] last found holding, in order:
+    /// its writes, and its host words called again with their arguments.
+    pub(crate) fn apply_effects(&self, vm: &mut Vm, host: &mut dyn Host) -> FResult<()> {
+        for e in &self.effects {
+            match *e {
+                Event::Write { addr, value } => vm.set_cell(addr, value)?,
+                Event::Native { id, args, n } => {
+                    let depth = vm.stack().len();
+                    for &a in &args[..n as usize] {
+                        vm.push(a)?;
+                    }
+                    host.native(vm, id)?;
+                    vm.ds_truncate(depth);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Keeps the trace of the traced run of `key` that just ended (`ok`: without an error).
@@ -175,22 +197,4 @@ fn reads_hold(vm: &Vm, reads: &[Read]) -> bool {
         4 => vm.cell(r.addr).ok() == Some(r.value),
         _ => vm.byte(r.addr).ok().map(i32::from) == Some(r.value),
     })
-}
-
-/// Applies a trace's effects in order.
-fn apply(vm: &mut Vm, host: &mut dyn Host, events: &[Event]) -> FResult<()> {
-    for e in events {
-        match *e {
-            Event::Write { addr, value } => vm.set_cell(addr, value)?,
-            Event::Native { id, args, n } => {
-                let depth = vm.stack().len();
-                for &a in &args[..n as usize] {
-                    vm.push(a)?;
-                }
-                host.native(vm, id)?;
-                vm.ds_truncate(depth);
-            }
-        }
-    }
-    Ok(())
 }

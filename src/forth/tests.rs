@@ -563,6 +563,7 @@ fn what_a_trace_cannot_replay_taints_it() {
             "a primitive that compiles, reads text or writes output",
         ),
         (": w opaque ;", "a host word that cannot be replayed"),
+        (": w DP @ DROP ;", "a read of the dictionary pointer"),
         (": w HERE @ DROP ;", "a read the trace could not note"),
         (
             ": w 1 HERE 100 + ! ;",

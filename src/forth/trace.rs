@@ -15,6 +15,8 @@
 //! same arguments) has the effect running it would have. The move generator uses this to
 //! skip move words whose inputs did not change (`crate::axiom::memo`).
 
+use super::vm::{A_DP, CELL};
+
 /// How a traced run may treat a host word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NativeClass {
@@ -105,6 +107,10 @@ impl Trace {
         let end = addr.saturating_add(width as u32);
         if end > self.area {
             return self.taint("a read of the memory the run compiles into");
+        }
+        if addr < A_DP + CELL && A_DP < end {
+            // Opening a move's record moves it: a replay is checked before that.
+            return self.taint("a read of the dictionary pointer");
         }
         if self
             .native_written

@@ -618,6 +618,11 @@ impl Vm {
         self.cell(A_DP).unwrap_or(0) as u32
     }
 
+    /// Bytes free above `HERE`.
+    pub fn room(&self) -> u32 {
+        (self.mem.len() as u32).saturating_sub(self.here() + CELL)
+    }
+
     /// Sets the dictionary pointer.
     #[inline]
     pub fn set_here(&mut self, a: u32) -> FResult<()> {
