@@ -10,7 +10,8 @@
 //!   target of 50 M/s (the ratio is printed);
 //! - random-vs-random games per second on one core of dagaz's own dice race
 //!   (tests/fixtures/axiom/race) and, with `DAGAZ_AXIOM_DIR`, of the folder's
-//!   `Ur-[random].4th`, against the target of 200 games/s.
+//!   `Ur-[random].4th`, against the target of 200 games/s, with the move-word cache and
+//!   without it (the ratio of the two, measured in the same run, is printed).
 
 use dagaz::ai::{AiConfig, AiKind, Game};
 use dagaz::axiom::{AxiomGame, Program};
@@ -44,9 +45,10 @@ fn primitives_per_second(name: &str, setup: &str, call: &str) -> f64 {
     best
 }
 
-fn games_per_second(label: &str, file: &Path, games: u64) {
+fn games_per_second(label: &str, file: &Path, games: u64, cache: bool) -> f64 {
     let program = Program::load(file, None).unwrap_or_else(|e| panic!("{e}"));
-    let proto = AxiomGame::new(&program, &program, 1).unwrap();
+    let mut proto = AxiomGame::new(&program, &program, 1).unwrap();
+    proto.set_move_cache(cache);
     let mut own = AiConfig::default();
     own.kind = AiKind::Program;
     let mut settings = RunSettings::new(["a".into(), "b".into()], ["a".into(), "b".into()], games);
@@ -60,14 +62,26 @@ fn games_per_second(label: &str, file: &Path, games: u64) {
     let secs = t.elapsed().as_secs_f64();
     let s = out.summary.summary().unwrap();
     let rate = games as f64 / secs;
+    let label = format!("{label}{}", if cache { "" } else { " (no cache)" });
     println!(
-        "axiom {label:<12} {rate:>7.1} games/s on one core ({:.2}x the 200 games/s target); {:.0} plies/s, mean {:.0} plies, {} errors",
+        "axiom {label:<17} {rate:>7.1} games/s on one core ({:.2}x the 200 games/s target); {:.0} plies/s, mean {:.0} plies, {} errors",
         rate / TARGET_GAMES,
         s.mean_plies * games as f64 / secs,
         s.mean_plies,
         s.errors
     );
     let _ = proto.num_players();
+    rate
+}
+
+/// Games per second with the move-word cache and without it, and their ratio.
+fn with_and_without_cache(label: &str, file: &Path, games: u64) {
+    let with = games_per_second(label, file, games, true);
+    let without = games_per_second(label, file, games, false);
+    println!(
+        "axiom {label:<17} the move-word cache: {:.2}x",
+        with / without
+    );
 }
 
 fn main() {
@@ -89,12 +103,12 @@ fn main() {
     let race =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race/Race-[random].4th");
     if race.is_file() {
-        games_per_second("race", &race, 400);
+        with_and_without_cache("race", &race, 400);
     }
     if let Ok(dir) = std::env::var("DAGAZ_AXIOM_DIR") {
         let ur = dagaz::axiom::program::find_file_ci(Path::new(&dir), "Ur-[random].4th");
         match ur {
-            Some(ur) => games_per_second("ur", &ur, 40),
+            Some(ur) => with_and_without_cache("ur", &ur, 40),
             None => eprintln!("no Ur-[random].4th in {dir}"),
         }
     }

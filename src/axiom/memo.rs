@@ -113,7 +113,12 @@ impl MoveMemo {
             self.epoch = vm.code_epoch();
         }
         match self.entries.get_mut(&key) {
-            None => {}
+            None => {
+                // Traced from its second run on: a word run once is not worth the trace.
+                self.entries.insert(key, Entry::Opaque { skip: 0 });
+                self.stats.untraced += 1;
+                return Outcome::Run { traced: false };
+            }
             Some(Entry::Opaque { skip }) if *skip > 0 => {
                 *skip -= 1;
                 self.stats.untraced += 1;
