@@ -97,6 +97,10 @@ pub struct Args {
     /// BestMove! is played, else the first move
     #[arg(long, value_name = "N")]
     pub search_steps: Option<u64>,
+    /// Axiom programs: replay move words whose inputs did not change since their last run
+    /// (on by default; the results are identical either way, off is only slower)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    pub move_cache: String,
     /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
     /// results depend on machine load
     #[arg(long)]
@@ -282,13 +286,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         (Player::Axiom(pa), Player::Axiom(pb)) => {
             let mut proto =
                 AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| e.to_string())?;
-            proto.repetition = repetition == Repetition::Draw;
-            if let Some(d) = a.depth {
-                proto.set_search_depth(d);
-            }
-            if let Some(n) = a.search_steps {
-                proto.set_search_steps(n);
-            }
+            configure_axiom(&mut proto, &a, repetition);
             let sides = [
                 Side::axiom(&pa.spec, &pa.program, &pa.ai),
                 Side::axiom(&pb.spec, &pb.program, &pb.ai),
@@ -313,13 +311,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         };
         let (xa, xb) = (load(&fa, &dir_a)?, load(&fb, &dir_b)?);
         let mut proto = AxiomGame::new(&xa, &xb, a.seed).map_err(|e| e.to_string())?;
-        proto.repetition = repetition == Repetition::Draw;
-        if let Some(d) = a.depth {
-            proto.set_search_depth(d);
-        }
-        if let Some(n) = a.search_steps {
-            proto.set_search_steps(n);
-        }
+        configure_axiom(&mut proto, &a, repetition);
         let ai_of = |p: &PlayerSpec| match &p.ai_spec {
             Some(_) => p.ai.clone(),
             None => program_ai(),
@@ -1055,4 +1047,17 @@ impl JsonReport<'_> {
         t.push('\n');
         t
     }
+}
+
+/// The settings of the command line that an Axiom match takes: repetition, the depth of
+/// `$NegamaxMove`, the engines' step budget and the move-word cache.
+pub(crate) fn configure_axiom(g: &mut AxiomGame, a: &Args, repetition: Repetition) {
+    g.repetition = repetition == Repetition::Draw;
+    if let Some(d) = a.depth {
+        g.set_search_depth(d);
+    }
+    if let Some(n) = a.search_steps {
+        g.set_search_steps(n);
+    }
+    g.set_move_cache(a.move_cache == "on");
 }

@@ -110,13 +110,7 @@ pub(super) fn run(
         for &[i, j] in schedule.pairs() {
             let mut g =
                 AxiomGame::new(&programs[i], &programs[j], a.seed).map_err(|e| e.to_string())?;
-            g.repetition = repetition == Repetition::Draw;
-            if let Some(d) = a.depth {
-                g.set_search_depth(d);
-            }
-            if let Some(n) = a.search_steps {
-                g.set_search_steps(n);
-            }
+            crate::autoplay::configure_axiom(&mut g, &a, repetition);
             protos.push(g);
         }
         let mut books = vec![];
