@@ -1245,6 +1245,24 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
     let text = run("1", &a);
     run("2", &b);
     assert_eq!(records(&a), records(&b));
+    // The move-word cache changes nothing but the speed.
+    let c = tmp("ax3.jsonl");
+    dagaz()
+        .current_dir(&dir)
+        .args(["autoplay", "Race-[first]", "Race-[random]", "-n", "12"])
+        .args([
+            "--seed",
+            "5",
+            "-j",
+            "1",
+            "--move-cache",
+            "off",
+            "--games-out",
+        ])
+        .arg(&c)
+        .assert()
+        .success();
+    assert_eq!(records(&a), records(&c));
     assert!(
         text.starts_with("Final results:\nPlayer 1 \"Race-[first]\", wins = "),
         "{text}"
