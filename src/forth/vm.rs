@@ -620,7 +620,7 @@ impl Vm {
 
     /// Bytes free above `HERE`.
     pub fn room(&self) -> u32 {
-        (self.mem.len() as u32).saturating_sub(self.here() + CELL)
+        (self.mem.len() as u32).saturating_sub(self.here())
     }
 
     /// Sets the dictionary pointer.
