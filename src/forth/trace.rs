@@ -1,6 +1,6 @@
 //! Tracing one run of a word, so that a host can replay it instead of running it again.
 //!
-//! While [`Vm::execute_traced`] runs, the VM notes every memory read the Forth code makes
+//! While [`Vm::execute_traced`](super::vm::Vm::execute_traced) runs, the VM notes every memory read the Forth code makes
 //! (instruction cells included) with the value read, every cell it writes, and every host
 //! word it calls that the host declares [`NativeClass::Replay`] (a word that leaves nothing
 //! on the stack and whose effect the host redoes from its arguments and the live memory).
