@@ -146,6 +146,11 @@ fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
     std::fs::write(dir.join("Mute.4th"), variant("Mute")).unwrap();
     for (file, want_last) in [("Last.4th", true), ("Mute.4th", false)] {
         let p = Program::load(&dir.join(file), None).unwrap();
+        let engine = file.trim_end_matches(".4th");
+        assert_eq!(
+            crate::tournament::spec::describe_program(&p, None, Some(200_000)),
+            format!("program (White search-engine {engine} for 200000 steps, Black random)")
+        );
         let mut game = AxiomGame::new(&p, &p, 1).unwrap();
         game.set_search_steps(200_000);
         let mut moves = Default::default();

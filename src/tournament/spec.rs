@@ -256,11 +256,15 @@ fn axiom_player(
 }
 
 /// What an Axiom program's own engines are, as they will play: each seat's engine, with
-/// `$NegamaxMove`'s depth (`depth`, or Axiom's default) and `$UCTMove`'s playouts, e.g.
+/// `$NegamaxMove`'s depth (`depth`, or Axiom's default), `$UCTMove`'s playouts and a
+/// `{search-engine}` word's step budget (`search_steps`, or the default), e.g.
 /// `program (White negamax depth 5, Black random)`; one engine for every seat is named
 /// once: `program (negamax depth 3)`.
-pub fn describe_program(p: &Program, depth: Option<u32>) -> String {
+pub fn describe_program(p: &Program, depth: Option<u32>, search_steps: Option<u64>) -> String {
     let depth = depth.unwrap_or(crate::axiom::DEFAULT_SEARCH_DEPTH).max(1);
+    let steps = search_steps
+        .unwrap_or(crate::axiom::state::SEARCH_STEPS)
+        .max(1);
     let seats: Vec<(String, String)> = p
         .info
         .players
@@ -272,6 +276,7 @@ pub fn describe_program(p: &Program, depth: Option<u32>) -> String {
             let e = match e.as_str() {
                 "negamax" => format!("negamax depth {depth}"),
                 "uct" => format!("uct playouts {}", crate::axiom::search::UCT_PLAYOUTS),
+                w if w.starts_with("search-engine ") => format!("{w} for {steps} steps"),
                 _ => e,
             };
             (pl.clone(), e)
@@ -397,11 +402,11 @@ mod tests {
         };
         assert_eq!(p.ai.kind, AiKind::Program);
         assert_eq!(
-            describe_program(&p.program, None),
+            describe_program(&p.program, None, None),
             "program (negamax depth 3)"
         );
         assert_eq!(
-            describe_program(&p.program, Some(6)),
+            describe_program(&p.program, Some(6), None),
             "program (negamax depth 6)"
         );
         // Named without its extension, with dagaz's random player.
@@ -409,7 +414,7 @@ mod tests {
             panic!("an Axiom program");
         };
         assert_eq!(p.ai.kind, AiKind::Random);
-        assert_eq!(describe_program(&p.program, None), "program (first)");
+        assert_eq!(describe_program(&p.program, None, None), "program (first)");
         let Player::Axiom(p) = resolve_player(&spec("Race.4th@mcts:playouts=50"), &opts).unwrap()
         else {
             panic!("an Axiom program");

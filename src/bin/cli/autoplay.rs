@@ -288,8 +288,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| e.to_string())?;
             configure_axiom(&mut proto, &a, repetition);
             let sides = [
-                Side::axiom(&pa.spec, &pa.program, &pa.ai),
-                Side::axiom(&pb.spec, &pb.program, &pb.ai),
+                Side::axiom(&pa.spec, &pa.program, &pa.ai, a.search_steps),
+                Side::axiom(&pb.spec, &pb.program, &pb.ai, a.search_steps),
             ];
             let book = opening_book(&a, &proto, no_setup_variants)?;
             let conduct = Conduct { book, adjudication };
@@ -317,8 +317,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
             None => program_ai(),
         };
         let sides = [
-            Side::axiom(&pa.spec, &xa, &ai_of(&pa)),
-            Side::axiom(&pb.spec, &xb, &ai_of(&pb)),
+            Side::axiom(&pa.spec, &xa, &ai_of(&pa), a.search_steps),
+            Side::axiom(&pb.spec, &xb, &ai_of(&pb), a.search_steps),
         ];
         let book = opening_book(&a, &proto, no_setup_variants)?;
         let conduct = Conduct { book, adjudication };
@@ -440,6 +440,8 @@ struct Side {
     program: Option<Program>,
     /// The text that identifies the player's rules in the records.
     identity: String,
+    /// `--search-steps`, for naming a program's own search engine.
+    search_steps: Option<u64>,
 }
 
 impl Side {
@@ -451,10 +453,11 @@ impl Side {
             ai: p.ai.clone(),
             program: None,
             identity: dagaz::syntax::print::print_compact(&p.game.form),
+            search_steps: None,
         }
     }
 
-    fn axiom(spec: &str, p: &Program, ai: &AiConfig) -> Side {
+    fn axiom(spec: &str, p: &Program, ai: &AiConfig, search_steps: Option<u64>) -> Side {
         let mut identity = String::new();
         for f in [&p.runtime.0, &p.runtime.1, &Some(p.path.clone())]
             .into_iter()
@@ -469,13 +472,14 @@ impl Side {
             ai: ai.clone(),
             program: (ai.kind == AiKind::Program).then(|| p.clone()),
             identity,
+            search_steps,
         }
     }
 
     /// The AI as it plays: after `--depth`, `--nodes` and `--time-ms`.
     fn describe(&self, settings: &RunSettings) -> String {
         match &self.program {
-            Some(p) => describe_program(p, settings.depth),
+            Some(p) => describe_program(p, settings.depth, self.search_steps),
             None => with_limits(self.ai.clone(), settings).describe(),
         }
     }

@@ -79,7 +79,7 @@ pub(super) fn run(
     for p in players {
         match p {
             Player::Axiom(x) => {
-                sides.push(Side::axiom(&x.spec, &x.program, &x.ai));
+                sides.push(Side::axiom(&x.spec, &x.program, &x.ai, a.search_steps));
                 programs.push(x.program);
             }
             Player::Rules(s) => specs.push(s),
@@ -100,7 +100,7 @@ pub(super) fn run(
                 Some(_) => p.ai.clone(),
                 None => program_ai(),
             };
-            sides.push(Side::axiom(&p.spec, &program, &ai));
+            sides.push(Side::axiom(&p.spec, &program, &ai, a.search_steps));
             programs.push(program);
         }
     }
