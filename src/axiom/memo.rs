@@ -37,6 +37,8 @@ enum Entry {
         hits: u32,
         misses: u32,
     },
+    /// The word ran once, untraced: it is traced at its next run.
+    Seen,
     /// The last trace was tainted: run untraced `skip` more times.
     Opaque { skip: u16 },
 }
@@ -115,7 +117,7 @@ impl MoveMemo {
         match self.entries.get_mut(&key) {
             None => {
                 // Traced from its second run on: a word run once is not worth the trace.
-                self.entries.insert(key, Entry::Opaque { skip: 0 });
+                self.entries.insert(key, Entry::Seen);
                 self.stats.untraced += 1;
                 return Outcome::Run { traced: false };
             }
@@ -124,7 +126,7 @@ impl MoveMemo {
                 self.stats.untraced += 1;
                 return Outcome::Run { traced: false };
             }
-            Some(Entry::Opaque { .. }) => {}
+            Some(Entry::Opaque { .. } | Entry::Seen) => {}
             Some(Entry::Replay {
                 reads,
                 events,
@@ -174,14 +176,14 @@ impl MoveMemo {
         Ok(())
     }
 
-    /// Keeps the trace of the traced run of `key` that just ended (`ok`: without an error).
-    pub(crate) fn store(&mut self, vm: &Vm, key: (u32, i32, i32), ok: bool) {
+    /// Keeps the trace of the traced run of `key` that just ended without an error.
+    pub(crate) fn store(&mut self, vm: &Vm, key: (u32, i32, i32)) {
         if self.entries.len() >= MAX_ENTRIES {
             self.entries.clear();
         }
         let t = vm.trace();
         // A run that wrote code it had run cannot vouch for the code as it is now.
-        let entry = if ok && t.tainted.is_none() && vm.code_epoch() == self.epoch {
+        let entry = if t.tainted.is_none() && vm.code_epoch() == self.epoch {
             Entry::Replay {
                 reads: t.reads.as_slice().into(),
                 events: t.events.as_slice().into(),

@@ -8,7 +8,9 @@
 //!    order; then for every piece type with `{drops}`, in type order, run its drop words at
 //!    every position. Moves of another type than the turn's `{of-type}` are skipped. With
 //!    `{move-priorities}`, only the moves of the best priority present are kept. When no
-//!    move exists and `$passTurnForced` is on, a pass is the one move.
+//!    move exists and `$passTurnForced` is on, a pass is the one move. A move word whose
+//!    inputs did not change since its last run is replayed from that run's trace instead
+//!    of running ([`super::memo`]).
 //! 2. Ask `OnIsGameOver` (the player to move's view; not on a random player's turn):
 //!    `#WinScore` / `#LossScore` / `#DrawScore` end the game; with no move and no result the
 //!    game is a draw (ZoG's rule).
@@ -454,22 +456,20 @@ fn run_block(
         };
         let area = vm.here().div_ceil(CELL) * CELL;
         rt.begin_move(vm, ty)?;
-        {
-            let caught = vm.set_exit_caught(true);
-            let r = if traced {
-                vm.execute_traced(word, rt, area)
-            } else {
-                vm.execute(word, rt)
-            };
-            vm.set_exit_caught(caught);
-            let ok = match r {
-                Ok(()) => true,
-                Err(e) if is_exit(&e) => true,
-                Err(e) => return Err(e),
-            };
-            if traced {
-                memo.store(vm, key, ok);
-            }
+        let caught = vm.set_exit_caught(true);
+        let r = if traced {
+            vm.execute_traced(word, rt, area)
+        } else {
+            vm.execute(word, rt)
+        };
+        vm.set_exit_caught(caught);
+        match r {
+            Ok(()) => {}
+            Err(e) if is_exit(&e) => {}
+            Err(e) => return Err(e),
+        }
+        if traced {
+            memo.store(vm, key);
         }
         // Back to the depth it started at, the cushion refilled with zeros ([`scan`]).
         vm.ds_restore(base);

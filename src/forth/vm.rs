@@ -32,6 +32,12 @@
 //! Every memory access is checked, both stacks have limits, and every primitive counts
 //! against a step budget; failures are [`ForthError`]s naming the word and the place where
 //! the failing call was compiled.
+//!
+//! # Traced runs
+//! [`Vm::execute_traced`] runs a word with a second copy of the inner interpreter that
+//! notes data reads and writes ([`super::trace`]) and marks the cells it runs as code. Every
+//! write to memory goes through this module's writers, which bump [`Vm::code_epoch`] when
+//! they touch a cell marked as code.
 
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
 use super::trace::{MAX_REPLAY_ARGS, NativeClass, Trace};
@@ -289,8 +295,6 @@ impl Vm {
         self.natives.get(id as usize).map_or("?", |s| s)
     }
 
-    // ----- memory -----
-
     // ----- tracing (see [`super::trace`]) -----
 
     /// Notes a write of `len` bytes at `a` (`cell`: the value, when one cell) in a traced
@@ -361,6 +365,8 @@ impl Vm {
             _ => false,
         }
     }
+
+    // ----- memory -----
 
     /// Writes a cell during set-up (addresses known to be valid).
     fn poke(&mut self, a: u32, v: i32) {
