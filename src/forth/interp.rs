@@ -97,6 +97,7 @@ impl Vm {
         token: (FileId, u32, u32),
         host: &mut dyn Host,
     ) -> FResult<()> {
+        self.sync_dict_index();
         if let Some(nfa) = self.find(name) {
             let xt = nfa + 12;
             if self.compiling() && !self.is_immediate(nfa) {

@@ -3,6 +3,7 @@
 //!
 //! - [`vm`]: memory, stacks, headers and the inner interpreter;
 //! - [`interp`]: the text interpreter and `LOAD`;
+//! - [`dict`]: the hash index that finds words without walking every header;
 //! - [`error`]: failures with stable codes, the word and the source place;
 //! - [`lint`]: lint mode, which records findings and goes on loading;
 //! - [`trace`]: traced runs, which a host can replay instead of running the code again.
@@ -11,6 +12,7 @@
 //! used when no `CORE.4TH` is given (and by the tests). Differences from Axiom that had to be
 //! decided are listed in `docs/axiom.md`.
 
+pub mod dict;
 pub mod error;
 pub mod interp;
 pub mod lint;

@@ -596,3 +596,107 @@ fn writing_code_that_a_traced_run_ran_changes_the_code_epoch() {
     vm.set_cell(lit, 2).unwrap();
     assert_ne!(vm.code_epoch(), e);
 }
+
+/// Names the dictionary tests look up, in several spellings.
+const LOOKED_UP: &[&str] = &[
+    "DUP", "dup", "Dup", "foo", "FOO", "Foo", "fOO", "bar", "BAR", "baz", "zoo", "ZOO", "w1",
+    "nowhere", "DROP", "drop", "+", "CONSTANT",
+];
+
+/// Asserts that, once the dictionary index is built, every lookup answers as the walk
+/// does, exact and folded.
+fn assert_index_agrees(vm: &mut Vm, when: &str) {
+    for _ in 0..=dict::WALKS_BEFORE_REBUILD {
+        vm.sync_dict_index();
+    }
+    assert!(vm.dict_index_answers(), "{when}: the index is built");
+    let voc = vm.cell(vm::A_CONTEXT).unwrap() as u32;
+    for name in LOOKED_UP {
+        let n = name.as_bytes();
+        assert_eq!(
+            vm.find(n),
+            vm.walk_dictionary(voc, n, true),
+            "{when}: find {name}"
+        );
+        assert_eq!(
+            vm.find_exact(n),
+            vm.walk_dictionary(voc, n, false),
+            "{when}: find_exact {name}"
+        );
+    }
+}
+
+#[test]
+fn the_dictionary_index_finds_what_the_walk_finds() {
+    let mut vm = vm();
+    let run = |vm: &mut Vm, src: &str| {
+        vm.interpret_str("t.4th", src, &mut NoHost)
+            .unwrap_or_else(|e| panic!("{src}: {e}"))
+    };
+    assert_index_agrees(&mut vm, "the prelude");
+    // Case: an exact spelling wins over a later folded one; the latest folded one wins.
+    run(
+        &mut vm,
+        ": foo 1 ; : FOO 2 ; : Foo 3 ; : dup 4 ; VARIABLE w1",
+    );
+    assert_index_agrees(&mut vm, "new words (added to the index)");
+    assert_eq!(vm.find(b"fOO"), vm.find(b"Foo"), "the latest folded match");
+    assert_ne!(vm.find(b"FOO"), vm.find(b"Foo"));
+    let foo = vm.find(b"Foo").unwrap();
+    let upper = vm.find(b"FOO").unwrap();
+    // A hidden word is skipped (its flags are read at each lookup, not watched).
+    let flags = vm.cell(foo + 4).unwrap();
+    vm.set_cell(foo + 4, flags | vm::FLAG_HIDDEN).unwrap();
+    assert!(vm.dict_index_answers(), "flags are not watched");
+    assert_index_agrees(&mut vm, "a hidden word");
+    vm.set_cell(foo + 4, flags).unwrap();
+    // Renaming a word in memory (its name's bytes) makes the index stale.
+    let name_at = vm.cell(upper).unwrap() as u32;
+    vm.set_byte(name_at, b'Z').unwrap();
+    assert!(!vm.dict_index_answers(), "a name's bytes are watched");
+    assert_index_agrees(&mut vm, "a renamed word");
+    assert_eq!(vm.find(b"ZOO"), Some(upper));
+    // Splicing a word out of the chain through a link.
+    let latest = vm.latest();
+    let link = vm.cell(foo + 8).unwrap();
+    vm.set_cell(foo + 8, vm.cell(link as u32 + 8).unwrap())
+        .unwrap();
+    assert!(!vm.dict_index_answers(), "links are watched");
+    assert_index_agrees(&mut vm, "a spliced chain");
+    // Forgetting: the head cell moved back.
+    vm.set_cell(vm::A_VOCABULARY, foo as i32).unwrap();
+    assert_index_agrees(&mut vm, "a forgotten tail");
+    assert_ne!(vm.find(b"w1"), Some(latest));
+    // Another vocabulary: CONTEXT names a cell holding a chain of its own.
+    run(&mut vm, ": bar 5 ; VARIABLE voc2");
+    let voc2 = vm.find(b"voc2").unwrap() + 16;
+    let bar = vm.find(b"bar").unwrap();
+    vm.set_cell(voc2, bar as i32).unwrap();
+    vm.set_cell(vm::A_CONTEXT, voc2 as i32).unwrap();
+    assert!(!vm.dict_index_answers(), "CONTEXT is watched");
+    assert_index_agrees(&mut vm, "another vocabulary");
+    // A chain the walk stops on is walked, not indexed.
+    vm.set_cell(bar + 8, -64).unwrap();
+    for _ in 0..=dict::WALKS_BEFORE_REBUILD {
+        vm.sync_dict_index();
+    }
+    assert!(!vm.dict_index_answers(), "a bad link is not indexed");
+    assert_eq!(vm.find(b"bar"), Some(bar));
+    assert_eq!(vm.find(b"DUP"), None, "the walk stops on the bad link");
+    // A cycle is walked up to the guard, as before.
+    vm.set_cell(bar + 8, bar as i32).unwrap();
+    assert_eq!(vm.find(b"DUP"), None);
+}
+
+#[test]
+fn a_clone_shares_the_index_until_it_defines_a_word() {
+    let mut a = vm();
+    assert_index_agrees(&mut a, "the original");
+    let mut b = a.clone();
+    assert!(b.dict_index_answers());
+    b.interpret_str("t.4th", ": foo 7 ; : zoo foo ;", &mut NoHost)
+        .unwrap();
+    assert_index_agrees(&mut b, "the clone");
+    assert!(a.find(b"foo").is_none() && b.find(b"foo").is_some());
+    assert_index_agrees(&mut a, "the original after the clone defined words");
+}

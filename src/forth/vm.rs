@@ -39,6 +39,7 @@
 //! write to memory goes through this module's writers, which bump [`Vm::code_epoch`] when
 //! they touch a cell marked as code.
 
+use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
 use super::trace::{MAX_REPLAY_ARGS, NativeClass, Trace};
 use crate::source::SourceMap;
@@ -169,6 +170,14 @@ pub struct Vm {
     /// one of them changes [`Vm::code_epoch`] instead, which invalidates every trace.
     code_bits: Vec<u64>,
     code_epoch: u64,
+    /// Cells the dictionary index depends on ([`super::dict`]); a write to one changes
+    /// `dict_epoch`.
+    dict_bits: Vec<u64>,
+    dict_epoch: u64,
+    /// `code_bits | dict_bits`: the cells whose writes are watched (one test per write).
+    watch_bits: Vec<u64>,
+    /// The dictionary index (shared by clones until one of them defines a word).
+    dict: Arc<DictIndex>,
 }
 
 const MAX_OUTPUT: usize = 1 << 20;
@@ -259,6 +268,10 @@ impl Vm {
             unnoted: UnnotedRead::default(),
             code_bits: Vec::new(),
             code_epoch: 0,
+            dict_bits: Vec::new(),
+            dict_epoch: 0,
+            watch_bits: Vec::new(),
+            dict: Arc::default(),
         };
         vm.poke(A_BASE, 10);
         vm.poke(A_DP, DICT_START as i32);
@@ -436,46 +449,41 @@ impl Vm {
             return;
         }
         for c in [a / CELL, a.div_ceil(CELL)] {
-            let (w, b) = ((c / 64) as usize, c % 64);
-            if w >= self.code_bits.len() {
-                self.code_bits.resize(w + 1, 0);
-            }
-            self.code_bits[w] |= 1 << b;
+            set_bit(&mut self.code_bits, c);
+            set_bit(&mut self.watch_bits, c);
         }
     }
 
-    /// Notes a write of `len` bytes at `a` against the cells marked as code.
+    /// Notes a write of `len` bytes at `a` against the watched cells (code, and the cells
+    /// the dictionary index depends on).
     #[inline(always)]
     fn note_code_write(&mut self, a: u32, len: u32) {
         let c = a / CELL;
         if len == CELL && a % CELL == 0 {
             // One aligned cell: the common case (variables, the board), one bit test.
-            if let Some(bits) = self.code_bits.get((c / 64) as usize) {
+            if let Some(bits) = self.watch_bits.get((c / 64) as usize) {
                 if bits & (1 << (c % 64)) != 0 {
-                    self.code_epoch += 1;
+                    self.watched_write(a, len);
                 }
             }
             return;
         }
-        let hi = self.code_bits.len() as u64 * 64 * CELL as u64;
+        let hi = self.watch_bits.len() as u64 * 64 * CELL as u64;
         if (a as u64) < hi && len > 0 {
-            self.code_write_slow(a, len);
+            self.watched_write(a, len);
         }
     }
 
+    /// A write that may touch a watched cell: code changes [`Vm::code_epoch`], the
+    /// dictionary's chain the dictionary epoch ([`super::dict`]).
+    #[cold]
     #[inline(never)]
-    fn code_write_slow(&mut self, a: u32, len: u32) {
-        let last = a.saturating_add(len - 1) / CELL;
-        for c in a / CELL..=last {
-            let (w, b) = ((c / 64) as usize, c % 64);
-            match self.code_bits.get(w) {
-                Some(bits) if bits & (1 << b) != 0 => {
-                    self.code_epoch += 1;
-                    return;
-                }
-                Some(_) => {}
-                None => return,
-            }
+    fn watched_write(&mut self, a: u32, len: u32) {
+        if any_bit(&self.code_bits, a, len) {
+            self.code_epoch += 1;
+        }
+        if any_bit(&self.dict_bits, a, len) {
+            self.dict_epoch += 1;
         }
     }
 
@@ -864,6 +872,15 @@ impl Vm {
             return Err(K::Compile("a defining word needs a name".into()).into());
         }
         self.align_here()?;
+        let voc = self.cell(A_CURRENT)? as u32;
+        // A valid dictionary index takes the header in, unless its memory held cells the
+        // index depends on (then the writes make it stale, and it is rebuilt).
+        let name_at = self.here();
+        let end = (name_at as u64 + name.len() as u64 + 1).div_ceil(CELL as u64) * CELL as u64
+            + 4 * CELL as u64;
+        let indexed = self.dict.answers(self.dict_epoch, voc)
+            && end <= u32::MAX as u64
+            && !any_bit(&self.dict_bits, name_at, end as u32 - name_at);
         let name_at = self.allot(name.len() as u32 + 1)?;
         self.write_cstr(name_at, name)?;
         self.align_here()?;
@@ -873,12 +890,95 @@ impl Vm {
         self.comma(0)?;
         self.comma(link as i32)?;
         self.comma(code)?;
-        let voc = self.cell(A_CURRENT)? as u32;
         self.set_cell(voc, nfa as i32)?;
+        if indexed {
+            self.watch_dict(name_at, name.len() as u32 + 1);
+            self.watch_dict(nfa, CELL);
+            self.watch_dict(nfa + 8, CELL);
+            let index = Arc::make_mut(&mut self.dict);
+            index.add(nfa, name);
+            index.epoch = self.dict_epoch;
+        }
         if self.lint.is_some() {
             self.lint_defined(nfa);
         }
         Ok(nfa)
+    }
+
+    /// Watches bytes `a .. a + len` for the dictionary index.
+    fn watch_dict(&mut self, a: u32, len: u32) {
+        set_bits(&mut self.dict_bits, a, len);
+        set_bits(&mut self.watch_bits, a, len);
+    }
+
+    /// The chain of the vocabulary whose head cell is at `voc`, latest first, with each
+    /// header's name (address, length); None where a walk would stop on a bad cell or a
+    /// name without its end, or would not end.
+    fn chain_of(&self, voc: u32) -> Option<Vec<(u32, u32, u32)>> {
+        let mut nfa = self.raw_cell(voc).ok()? as u32;
+        let mut chain = Vec::new();
+        while nfa != 0 {
+            if chain.len() >= MAX_CHAIN {
+                return None;
+            }
+            let name_at = self.raw_cell(nfa).ok()? as u32;
+            self.raw_cell(nfa.wrapping_add(4)).ok()?;
+            let link = self.raw_cell(nfa.wrapping_add(8)).ok()? as u32;
+            let rest = self.mem.get(name_at as usize..)?;
+            let len = rest.iter().position(|&b| b == 0)? as u32;
+            chain.push((nfa, name_at, len));
+            nfa = link;
+        }
+        Some(chain)
+    }
+
+    /// Brings the dictionary index up to date ([`super::dict`]): a stale one is rebuilt
+    /// after [`WALKS_BEFORE_REBUILD`] lookups have walked the chain. Called by the text
+    /// interpreter and `-FIND` before they look a name up.
+    pub(crate) fn sync_dict_index(&mut self) {
+        let Ok(voc) = self.raw_cell(A_CONTEXT) else {
+            return;
+        };
+        let voc = voc as u32;
+        if self.dict.epoch == self.dict_epoch && self.dict.voc == voc {
+            return; // built for this state (usable or not)
+        }
+        if self.dict.walks < WALKS_BEFORE_REBUILD {
+            Arc::make_mut(&mut self.dict).walks += 1;
+            return;
+        }
+        let chain = self.chain_of(voc);
+        // Watch what the chain is made of: CONTEXT, the head cell, each name pointer and
+        // link, each name (flags are read at each lookup).
+        self.dict_bits.clear();
+        if let Some(chain) = &chain {
+            set_bits(&mut self.dict_bits, A_CONTEXT, CELL);
+            set_bits(&mut self.dict_bits, voc, CELL);
+            for &(nfa, name_at, len) in chain {
+                set_bits(&mut self.dict_bits, nfa, CELL);
+                set_bits(&mut self.dict_bits, nfa.wrapping_add(8), CELL);
+                set_bits(&mut self.dict_bits, name_at, len + 1);
+            }
+        }
+        self.watch_bits.clear();
+        self.watch_bits
+            .resize(self.code_bits.len().max(self.dict_bits.len()), 0);
+        for (w, (c, d)) in self.watch_bits.iter_mut().zip(
+            self.code_bits
+                .iter()
+                .chain(std::iter::repeat(&0))
+                .zip(self.dict_bits.iter().chain(std::iter::repeat(&0))),
+        ) {
+            *w = c | d;
+        }
+        let mem = &self.mem;
+        let names = chain.as_ref().map(|c| {
+            c.iter().map(|&(nfa, at, len)| {
+                let at = at as usize;
+                (nfa, &mem[at..at + len as usize])
+            })
+        });
+        Arc::make_mut(&mut self.dict).rebuild(self.dict_epoch, voc, names);
     }
 
     /// Finds a visible word by name; returns its NFA. A word spelled exactly so wins; else
@@ -897,11 +997,32 @@ impl Vm {
     /// [`Vm::find`], and with `fold` false, [`Vm::find_exact`].
     fn find_spelled(&self, name: &[u8], fold: bool) -> Option<u32> {
         let voc = self.cell(A_CONTEXT).ok()? as u32;
+        if self.dict.answers(self.dict_epoch, voc) {
+            return self.dict.lookup(name, fold, |nfa| {
+                let flags = self.raw_cell(nfa.wrapping_add(4)).ok()?;
+                if flags & FLAG_HIDDEN != 0 {
+                    return None;
+                }
+                self.cstr(self.raw_cell(nfa).ok()? as u32).ok()
+            });
+        }
+        self.walk_dictionary(voc, name, fold)
+    }
+
+    /// Whether the dictionary index answers lookups now (for tests).
+    #[cfg(test)]
+    pub(crate) fn dict_index_answers(&self) -> bool {
+        let voc = self.raw_cell(A_CONTEXT).unwrap_or(0) as u32;
+        self.dict.answers(self.dict_epoch, voc)
+    }
+
+    /// [`Vm::find_spelled`] by walking the chain of the vocabulary at `voc`.
+    pub(crate) fn walk_dictionary(&self, voc: u32, name: &[u8], fold: bool) -> Option<u32> {
         let mut nfa = self.cell(voc).ok()? as u32;
-        let mut guard = 0u32;
+        let mut guard = 0usize;
         let mut folded = None;
-        while nfa != 0 && guard < 1_000_000 {
-            let flags = self.cell(nfa + 4).ok()?;
+        while nfa != 0 && guard < MAX_CHAIN {
+            let flags = self.cell(nfa.wrapping_add(4)).ok()?;
             if flags & FLAG_HIDDEN == 0 {
                 let name_at = self.cell(nfa).ok()? as u32;
                 if let Ok(n) = self.cstr(name_at) {
@@ -913,7 +1034,7 @@ impl Vm {
                     }
                 }
             }
-            nfa = self.cell(nfa + 8).ok()? as u32;
+            nfa = self.cell(nfa.wrapping_add(8)).ok()? as u32;
             guard += 1;
         }
         folded
@@ -1665,6 +1786,7 @@ impl Vm {
             p::MFIND => {
                 self.parse_into_pad(b' ')?;
                 let name = self.cstr(PAD)?.to_vec();
+                self.sync_dict_index();
                 // Spelled exactly: a program asks `-FIND` whether it has defined a name
                 // yet (Axiom's `{move-type}` defines a move type it does not find), and
                 // Splut's `continue-type` is not its `CONTINUE-TYPE`.
@@ -1822,6 +1944,42 @@ fn replayable_primitive(code: i32) -> bool {
             | p::CCOMMA
             | p::UNDEF
     )
+}
+
+/// Sets bit `c` of a bitmap of cells, growing it.
+fn set_bit(bits: &mut Vec<u64>, c: u32) {
+    let (w, b) = ((c / 64) as usize, c % 64);
+    if w >= bits.len() {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << b;
+}
+
+/// Sets the bits of the cells that bytes `a .. a + len` touch.
+fn set_bits(bits: &mut Vec<u64>, a: u32, len: u32) {
+    if len == 0 {
+        return;
+    }
+    let last = a.saturating_add(len - 1) / CELL;
+    for c in a / CELL..=last {
+        set_bit(bits, c);
+    }
+}
+
+/// Whether a bit is set for a cell that bytes `a .. a + len` touch.
+fn any_bit(bits: &[u64], a: u32, len: u32) -> bool {
+    if len == 0 {
+        return false;
+    }
+    let last = a.saturating_add(len - 1) / CELL;
+    for c in a / CELL..=last {
+        match bits.get((c / 64) as usize) {
+            Some(w) if w & (1 << (c % 64)) != 0 => return true,
+            Some(_) => {}
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Applies `f` to the top of the data stack.
