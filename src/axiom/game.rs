@@ -119,6 +119,19 @@ impl AxiomGame {
         }
     }
 
+    /// A hash of what generating and playing moves left in each program's state: memory
+    /// up to `HERE` and the repetition history (for the tests that compare runs).
+    #[cfg(test)]
+    pub(crate) fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for s in &self.states {
+            s.vm.bytes(0, s.vm.here()).unwrap_or_default().hash(&mut h);
+            s.rt.history.hash(&mut h);
+        }
+        h.finish()
+    }
+
     /// What the move-word cache did so far, summed over both programs.
     pub fn move_cache_stats(&self) -> super::memo::MemoStats {
         let mut t = super::memo::MemoStats::default();
@@ -127,6 +140,7 @@ impl AxiomGame {
             t.replayed += m.replayed;
             t.traced += m.traced;
             t.untraced += m.untraced;
+            t.dominated += m.dominated;
         }
         t
     }

@@ -52,6 +52,9 @@ pub struct MemoStats {
     pub traced: u64,
     /// Words run without one (tainted recently, or the cache is off).
     pub untraced: u64,
+    /// Replayed words whose move a better priority already dominated (their lasting
+    /// effects only: [`crate::axiom::natives::Runtime::replay_dominated`]).
+    pub dominated: u64,
 }
 
 /// The cache of one game state (see the module documentation).
@@ -174,6 +177,11 @@ impl MoveMemo {
             }
         }
         Ok(())
+    }
+
+    /// The effects of the entry [`MoveMemo::check`] last found holding.
+    pub(crate) fn effects(&self) -> &[Event] {
+        &self.effects
     }
 
     /// Keeps the trace of the traced run of `key` that just ended without an error.

@@ -348,13 +348,7 @@ impl Runtime {
         let h = vm.here().div_ceil(CELL) * CELL;
         vm.set_here(h)?;
         let l = self.layout;
-        let dominated = match self.generation.as_ref() {
-            Some(g) if g.priorities != 0 => {
-                let t = move_type.clamp(0, 127) as u32;
-                vm.cell(g.priorities + 4 * t)? > g.best
-            }
-            _ => false,
-        };
+        let dominated = self.dominates(vm, move_type)?;
         // Hidden cells, then the record: zeros up to the code field, then the code field
         // (written in one go: this runs for every move word a generation tries). A
         // dominated move is never listed, so nothing reads its record: it gets none, and
@@ -512,6 +506,145 @@ impl Runtime {
         self.begin_move(vm, 0)?;
         self.note("Pass")?;
         self.add_move(vm)
+    }
+
+    /// Whether a move of `move_type` opened now is dominated: a better priority is already
+    /// listed, so the move would be filtered out and is not recorded ([`Generation`]).
+    #[inline]
+    fn dominates(&self, vm: &Vm, move_type: i32) -> FResult<bool> {
+        match self.generation.as_ref() {
+            Some(g) if g.priorities != 0 => {
+                let t = move_type.clamp(0, 127) as u32;
+                Ok(vm.cell(g.priorities + 4 * t)? > g.best)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Replays, in place of opening a move of `move_type`, calling the replayable host
+    /// words of `events` and dropping the move, the effects of a move word that would be
+    /// dominated. Returns false (and does nothing) when the move would not be dominated, or
+    /// an event has no shortcut: the caller then goes the long way.
+    ///
+    /// A dominated move stays dominated to its word's end (the best priority listed only
+    /// changes when a move is recorded), and nothing reads its record, notation or
+    /// captures: `add-move` drops it and opens the next, equally dominated. What outlives
+    /// it is what the host words do besides: the last position (`$lastPos`, which the
+    /// capture, drop and create words set), board edits, and `repetition-reset`.
+    /// Reads that can fail are made as the long way makes them. Tested against the long way
+    /// by playing with the move cache on and off.
+    pub(crate) fn replay_dominated(
+        &mut self,
+        vm: &mut Vm,
+        move_type: i32,
+        events: &[crate::forth::trace::Event],
+    ) -> FResult<bool> {
+        use crate::forth::trace::Event;
+        if !self.dominates(vm, move_type)? {
+            return Ok(false);
+        }
+        let shortcut = |id| {
+            matches!(
+                id,
+                n::ADD_MOVE
+                    | n::STRING
+                    | n::NUMBER
+                    | n::CHANGE_TYPE
+                    | n::CHANGE_TYPE_AT
+                    | n::CHANGE_OWNER
+                    | n::CHANGE_OWNER_AT
+                    | n::MOVE
+                    | n::CAPTURE
+                    | n::CAPTURE_AT
+                    | n::DROP
+                    | n::CREATE
+                    | n::CREATE_AT
+                    | n::CREATE_PLAYER
+                    | n::CREATE_PLAYER_AT
+                    | n::CREATE_TYPE
+                    | n::CREATE_TYPE_AT
+                    | n::DROP_PIECE
+                    | n::DROP_PIECE_AT
+                    | n::CREATE_PLAYER_TYPE
+                    | n::CREATE_PLAYER_TYPE_AT
+                    | n::REP_RESET
+                    | n::REMOVE_Z
+                    | n::REMOVE_U
+                    | n::REMOVE_PIECE
+                    | n::ADD_Z
+                    | n::ADD_U
+                    | n::ADD_PIECE
+            )
+        };
+        if !events.iter().all(|e| match *e {
+            Event::Native { id, .. } => shortcut(id),
+            Event::Write { .. } => true,
+        }) {
+            return Ok(false);
+        }
+        // What `begin_move` and `end_move` leave of a dominated move: `HERE` aligned.
+        let h = vm.here().div_ceil(CELL) * CELL;
+        vm.set_here(h)?;
+        if let Some(g) = self.generation.as_mut() {
+            g.move_type = move_type;
+            g.dominated = true;
+            g.notation.clear();
+            g.pending = None;
+        }
+        for e in events {
+            match *e {
+                Event::Write { addr, value } => vm.set_cell(addr, value)?,
+                Event::Native { id, args, n } => {
+                    let args = &args[..n as usize];
+                    // The position the word names: its last argument for the `-at` words,
+                    // else the current one.
+                    let named = |rt: &Runtime, vm: &Vm| match args.last() {
+                        Some(&p)
+                            if matches!(
+                                id,
+                                n::CAPTURE_AT
+                                    | n::CREATE_AT
+                                    | n::CREATE_PLAYER_AT
+                                    | n::CREATE_TYPE_AT
+                                    | n::DROP_PIECE_AT
+                                    | n::CREATE_PLAYER_TYPE_AT
+                            ) =>
+                        {
+                            Ok(p)
+                        }
+                        _ => rt.here_pos(vm),
+                    };
+                    match id {
+                        n::MOVE => {
+                            self.get(vm, args[0])?;
+                            self.set_last(vm, args[1])?;
+                        }
+                        n::CAPTURE
+                        | n::CAPTURE_AT
+                        | n::DROP
+                        | n::CREATE
+                        | n::CREATE_AT
+                        | n::CREATE_PLAYER
+                        | n::CREATE_PLAYER_AT
+                        | n::CREATE_TYPE
+                        | n::CREATE_TYPE_AT
+                        | n::DROP_PIECE
+                        | n::DROP_PIECE_AT
+                        | n::CREATE_PLAYER_TYPE
+                        | n::CREATE_PLAYER_TYPE_AT => {
+                            let pos = named(self, vm)?;
+                            self.set_last(vm, pos)?;
+                        }
+                        n::REP_RESET => self.history.clear(),
+                        n::REMOVE_Z | n::REMOVE_U | n::REMOVE_PIECE => self.put(vm, 0, args[0])?,
+                        n::ADD_Z | n::ADD_U | n::ADD_PIECE => self.put(vm, args[0], args[1])?,
+                        // `add-move`, notation, and type or owner changes: the record only.
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(true)
     }
 
     fn set_last(&self, vm: &mut Vm, pos: i32) -> FResult<()> {

@@ -447,6 +447,10 @@ fn run_block(
                 continue;
             }
             Outcome::Replay { effects: true } => {
+                if rt.replay_dominated(vm, ty, memo.effects())? {
+                    memo.stats.dominated += 1;
+                    continue;
+                }
                 rt.begin_move(vm, ty)?;
                 memo.apply_effects(vm, rt)?;
                 rt.end_move(vm)?;

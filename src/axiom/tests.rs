@@ -206,9 +206,10 @@ fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoS
             let list: Vec<String> = (0..n).map(|i| game.notation(&moves, i)).collect();
             let i = rng.below(n);
             out.push(format!(
-                "{} {i} of {}",
+                "{} {i} of {} (state {:x})",
                 game.current_player(),
-                list.join(", ")
+                list.join(", "),
+                game.fingerprint()
             ));
             game.make(&moves, i);
         }
@@ -216,6 +217,7 @@ fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoS
         stats.replayed += s.replayed;
         stats.traced += s.traced;
         stats.untraced += s.untraced;
+        stats.dominated += s.dominated;
     }
     (out, stats)
 }
@@ -254,4 +256,72 @@ fn perft_counts_are_the_same_with_and_without_the_move_word_cache() {
     }
     assert_eq!(counts[0], counts[1]);
     assert_eq!(counts[0], 1_044, "capture perft(5)");
+}
+
+/// A variant of the race fixture with move priorities and pass-type words after the race
+/// words, so that most of them run when a race move is already listed: the move cache
+/// replays them through its dominated-move shortcut, which must leave every state as
+/// running them does.
+#[test]
+fn dominated_moves_replay_as_they_run() {
+    let dir = super::layer_tests::scratch_dir("dagaz-dominated");
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let race = std::fs::read_to_string(fixture.join("Race.4th")).unwrap();
+    let edits = [
+        ("{turn} White {of-type} race", "{turn} White"),
+        ("{turn} Black {of-type} race", "{turn} Black"),
+        (
+            ": throw-first ( -- ) here",
+            ": give-up ( -- ) die2 capture-at repetition-reset add-move ;\n\
+             : wait ( -- ) m4 capture-at here die1 = verify w1 create-at drop add-move ;\n\
+             : throw-first ( -- ) current-player ?Dice = verify here",
+        ),
+        (
+            ": throw-second ( -- ) here",
+            ": throw-second ( -- ) current-player ?Dice = verify here",
+        ),
+        (
+            "{move} run {move-type} race moves}",
+            "{move} run {move-type} race {move} give-up {move-type} pass-type moves}",
+        ),
+        (
+            "{move} enter {move-type} race moves}",
+            "{move} enter {move-type} race {move} give-up {move-type} pass-type \
+             {move} wait {move-type} pass-type moves}",
+        ),
+        (
+            "{pieces",
+            "{move-priorities {move-priority} race {move-priority} pass-type move-priorities}\n\
+             {pieces",
+        ),
+        // The runners last, so that their drop words end the scan (and what a dominated
+        // one leaves in `$lastPos` outlives it).
+        (
+            "{piece} Runner {moves} runner-moves {drops} runner-drops\n",
+            "",
+        ),
+        (
+            "pieces}",
+            "{piece} Runner {moves} runner-moves {drops} runner-drops\npieces}",
+        ),
+    ];
+    let mut text = race;
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    std::fs::write(dir.join("Passing.4th"), text).unwrap();
+    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let (with, stats) = transcript(&p, 6, true);
+    let (without, _) = transcript(&p, 6, false);
+    assert!(with.len() > 300, "{} plies", with.len());
+    for (k, (a, b)) in with.iter().zip(&without).enumerate() {
+        assert_eq!(a, b, "line {k} differs with the cache");
+    }
+    assert_eq!(with.len(), without.len());
+    assert!(
+        stats.dominated > 1000,
+        "the shortcut should replay dominated moves: {stats:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
