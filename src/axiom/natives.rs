@@ -227,6 +227,60 @@ pub struct Runtime {
 /// at most).
 const MAX_ACTION_ARGS: usize = 4;
 
+/// What a replayable host word leaves of a move that a better priority dominates (the record,
+/// notation and captures of such a move are never read): see
+/// [`Runtime::replay_dominated`].
+#[derive(Clone, Copy)]
+enum Lasting {
+    /// Nothing: `add-move`, the notation words, type and owner changes.
+    Nothing,
+    /// The last position (`$lastPos`): the word's last argument (`at`, the `-at` words), else
+    /// the current position.
+    LastPos { at: bool },
+    /// `move`: the destination becomes the last position (the origin's cell is read, as
+    /// the long way reads it).
+    Move,
+    /// `repetition-reset`: the repetition history is cleared.
+    RepetitionReset,
+    /// An immediate board edit: the position (argument 0) emptied.
+    Remove,
+    /// An immediate board edit: a piece (argument 0) put on a position (argument 1).
+    Add,
+}
+
+impl Lasting {
+    /// What host word `id` leaves; None: the word has no shortcut.
+    fn of(id: u32) -> Option<Lasting> {
+        Some(match id {
+            n::ADD_MOVE
+            | n::STRING
+            | n::NUMBER
+            | n::CHANGE_TYPE
+            | n::CHANGE_TYPE_AT
+            | n::CHANGE_OWNER
+            | n::CHANGE_OWNER_AT => Lasting::Nothing,
+            n::CAPTURE_AT
+            | n::CREATE_AT
+            | n::CREATE_PLAYER_AT
+            | n::CREATE_TYPE_AT
+            | n::DROP_PIECE_AT
+            | n::CREATE_PLAYER_TYPE_AT => Lasting::LastPos { at: true },
+            n::CAPTURE
+            | n::DROP
+            | n::CREATE
+            | n::CREATE_PLAYER
+            | n::CREATE_TYPE
+            | n::DROP_PIECE
+            | n::CREATE_PLAYER_TYPE => Lasting::LastPos { at: false },
+            n::MOVE => Lasting::Move,
+            n::REP_RESET => Lasting::RepetitionReset,
+            n::REMOVE_Z | n::REMOVE_U | n::REMOVE_PIECE => Lasting::Remove,
+            n::ADD_Z | n::ADD_U | n::ADD_PIECE => Lasting::Add,
+            _ => return None,
+        })
+    }
+}
+
 impl Runtime {
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
@@ -543,41 +597,8 @@ impl Runtime {
         if !self.dominates(vm, move_type)? {
             return Ok(false);
         }
-        let shortcut = |id| {
-            matches!(
-                id,
-                n::ADD_MOVE
-                    | n::STRING
-                    | n::NUMBER
-                    | n::CHANGE_TYPE
-                    | n::CHANGE_TYPE_AT
-                    | n::CHANGE_OWNER
-                    | n::CHANGE_OWNER_AT
-                    | n::MOVE
-                    | n::CAPTURE
-                    | n::CAPTURE_AT
-                    | n::DROP
-                    | n::CREATE
-                    | n::CREATE_AT
-                    | n::CREATE_PLAYER
-                    | n::CREATE_PLAYER_AT
-                    | n::CREATE_TYPE
-                    | n::CREATE_TYPE_AT
-                    | n::DROP_PIECE
-                    | n::DROP_PIECE_AT
-                    | n::CREATE_PLAYER_TYPE
-                    | n::CREATE_PLAYER_TYPE_AT
-                    | n::REP_RESET
-                    | n::REMOVE_Z
-                    | n::REMOVE_U
-                    | n::REMOVE_PIECE
-                    | n::ADD_Z
-                    | n::ADD_U
-                    | n::ADD_PIECE
-            )
-        };
         if !events.iter().all(|e| match *e {
-            Event::Native { id, .. } => shortcut(id),
+            Event::Native { id, .. } => Lasting::of(id).is_some(),
             Event::Write { .. } => true,
         }) {
             return Ok(false);
@@ -596,50 +617,29 @@ impl Runtime {
                 Event::Write { addr, value } => vm.set_cell(addr, value)?,
                 Event::Native { id, args, n } => {
                     let args = &args[..n as usize];
-                    // The position the word names: its last argument for the `-at` words,
-                    // else the current one.
-                    let named = |rt: &Runtime, vm: &Vm| match args.last() {
-                        Some(&p)
-                            if matches!(
-                                id,
-                                n::CAPTURE_AT
-                                    | n::CREATE_AT
-                                    | n::CREATE_PLAYER_AT
-                                    | n::CREATE_TYPE_AT
-                                    | n::DROP_PIECE_AT
-                                    | n::CREATE_PLAYER_TYPE_AT
-                            ) =>
-                        {
-                            Ok(p)
-                        }
-                        _ => rt.here_pos(vm),
+                    let arg = |k: usize| {
+                        args.get(k).copied().ok_or_else(|| {
+                            crate::forth::ForthError::from(K::Host(format!(
+                                "host word {id} without argument {k}"
+                            )))
+                        })
                     };
-                    match id {
-                        n::MOVE => {
-                            self.get(vm, args[0])?;
-                            self.set_last(vm, args[1])?;
+                    match Lasting::of(id) {
+                        Some(Lasting::LastPos { at: true }) => {
+                            self.set_last(vm, arg(args.len().wrapping_sub(1))?)?
                         }
-                        n::CAPTURE
-                        | n::CAPTURE_AT
-                        | n::DROP
-                        | n::CREATE
-                        | n::CREATE_AT
-                        | n::CREATE_PLAYER
-                        | n::CREATE_PLAYER_AT
-                        | n::CREATE_TYPE
-                        | n::CREATE_TYPE_AT
-                        | n::DROP_PIECE
-                        | n::DROP_PIECE_AT
-                        | n::CREATE_PLAYER_TYPE
-                        | n::CREATE_PLAYER_TYPE_AT => {
-                            let pos = named(self, vm)?;
+                        Some(Lasting::LastPos { at: false }) => {
+                            let pos = self.here_pos(vm)?;
                             self.set_last(vm, pos)?;
                         }
-                        n::REP_RESET => self.history.clear(),
-                        n::REMOVE_Z | n::REMOVE_U | n::REMOVE_PIECE => self.put(vm, 0, args[0])?,
-                        n::ADD_Z | n::ADD_U | n::ADD_PIECE => self.put(vm, args[0], args[1])?,
-                        // `add-move`, notation, and type or owner changes: the record only.
-                        _ => {}
+                        Some(Lasting::Move) => {
+                            self.get(vm, arg(0)?)?;
+                            self.set_last(vm, arg(1)?)?;
+                        }
+                        Some(Lasting::RepetitionReset) => self.history.clear(),
+                        Some(Lasting::Remove) => self.put(vm, 0, arg(0)?)?,
+                        Some(Lasting::Add) => self.put(vm, arg(0)?, arg(1)?)?,
+                        Some(Lasting::Nothing) | None => {}
                     }
                 }
             }
