@@ -53,7 +53,7 @@ pub struct MemoStats {
     /// Words run without one (tainted recently, or the cache is off).
     pub untraced: u64,
     /// Replayed words whose move a better priority already dominated (their lasting
-    /// effects only: [`crate::axiom::natives::Runtime::replay_dominated`]).
+    /// effects only: `Runtime::replay_dominated` in `natives.rs`).
     pub dominated: u64,
 }
 

@@ -4,7 +4,7 @@
 //! loading `axiom.4th` and a game looks up every token that way, through some 1,500
 //! headers, and that walk was most of the time a program took to load. The index maps each
 //! name, folded to lower case, to the headers of that name in chain order, and answers
-//! exactly as the walk does ([`DictIndex::lookup`]): the latest visible word spelled
+//! exactly as the walk does (`DictIndex::lookup`): the latest visible word spelled
 //! exactly so, else the latest visible one that matches ignoring case.
 //!
 //! # Why the answer is the walk's
@@ -16,7 +16,7 @@
 //! flags cell is not watched (`SMUDGE` and `IMMEDIATE` write it at every definition): the
 //! index reads it at each lookup, as the walk does. A chain the walk would stop on (a cell
 //! outside memory, a name without its end) or that never ends is not indexed: it is walked.
-//! The VM adds the header it creates to a valid index ([`DictIndex::add`]) rather than
+//! The VM adds the header it creates to a valid index (`DictIndex::add`) rather than
 //! rebuilding it.
 
 use crate::fxhash::FxBuild;
