@@ -88,7 +88,7 @@ impl DictIndex {
     }
 
     /// The headers that may be named `name` ignoring case, latest first.
-    pub fn candidates(&self, name: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    fn candidates(&self, name: &[u8]) -> impl Iterator<Item = u32> + '_ {
         let mut buf = [0u8; 64];
         let list = if name.len() <= buf.len() {
             let key = &mut buf[..name.len()];

@@ -38,6 +38,11 @@
 //! notes data reads and writes ([`super::trace`]) and marks the cells it runs as code. Every
 //! write to memory goes through this module's writers, which bump [`Vm::code_epoch`] when
 //! they touch a cell marked as code.
+//!
+//! # Finding words
+//! [`Vm::find`] answers from a hash index of the dictionary ([`super::dict`]) when it is
+//! current, else walks the chain of headers. The same write check watches the cells the
+//! chain is made of: a write to one makes the index stale.
 
 use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
@@ -317,7 +322,7 @@ impl Vm {
         if self.tracing {
             self.trace.write(a, len, cell);
         }
-        self.note_code_write(a, len);
+        self.note_watched_write(a, len);
     }
 
     /// A read of a string or a range: the Forth code of a traced run may not make one.
@@ -457,7 +462,7 @@ impl Vm {
     /// Notes a write of `len` bytes at `a` against the watched cells (code, and the cells
     /// the dictionary index depends on).
     #[inline(always)]
-    fn note_code_write(&mut self, a: u32, len: u32) {
+    fn note_watched_write(&mut self, a: u32, len: u32) {
         let c = a / CELL;
         if len == CELL && a % CELL == 0 {
             // One aligned cell: the common case (variables, the board), one bit test.
@@ -525,7 +530,7 @@ impl Vm {
             if self.tracing {
                 self.trace.write(a, 4, Some(v));
             }
-            self.note_code_write(a, 4);
+            self.note_watched_write(a, 4);
         }
         match self.mem.get_mut(i..i + 4) {
             Some(b) => {
@@ -960,16 +965,12 @@ impl Vm {
                 set_bits(&mut self.dict_bits, name_at, len + 1);
             }
         }
-        self.watch_bits.clear();
-        self.watch_bits
-            .resize(self.code_bits.len().max(self.dict_bits.len()), 0);
-        for (w, (c, d)) in self.watch_bits.iter_mut().zip(
-            self.code_bits
-                .iter()
-                .chain(std::iter::repeat(&0))
-                .zip(self.dict_bits.iter().chain(std::iter::repeat(&0))),
-        ) {
-            *w = c | d;
+        self.watch_bits.clone_from(&self.code_bits);
+        if self.watch_bits.len() < self.dict_bits.len() {
+            self.watch_bits.resize(self.dict_bits.len(), 0);
+        }
+        for (w, d) in self.watch_bits.iter_mut().zip(&self.dict_bits) {
+            *w |= d;
         }
         let mem = &self.mem;
         let names = chain.as_ref().map(|c| {
