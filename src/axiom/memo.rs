@@ -1,11 +1,11 @@
 //! The move-word cache. Move generation runs every move word of every friendly piece at
 //! its position and every drop word at every position: Ur's dice turns run 340 words a
 //! ply, and most of them read the same few cells as at the last ply and fail or add the
-//! same move. The cache keeps, for each (word, position, piece), the trace of its last
-//! run ([`crate::forth::trace`]): the cells it read with their values, and its effects
-//! (cell writes and calls of replayable host words such as `add-move`). When every cell
-//! reads as before, the effects are applied instead of running the word, and the steps
-//! the run took are counted as if it had run.
+//! same move. The cache keeps, for each (block, piece, word, position), the trace of its
+//! last run ([`crate::forth::trace`]): the cells it read with their values, and its
+//! effects (cell writes and calls of replayable host words such as `add-move`). When every
+//! cell reads as before, the effects are applied instead of running the word, and the
+//! steps the run took are counted as if it had run.
 //!
 //! Exactness: the word would take the same path (it would read the same values), so the
 //! effects are the ones running it would have; the host words are called again on the
@@ -14,6 +14,12 @@
 //! move words' cushion is part of what they may read: when it differs from the one the
 //! entries were made over, the cache starts again. A game's results do not depend on the
 //! cache (tested by playing with and without it).
+//!
+//! The cells the generator sets before each word (the cursor: `from`, `here`, the piece
+//! and the last position) are not kept among a trace's reads: they hold what the entry's
+//! key says. So a word that reads nothing else, and does nothing, is checked without
+//! them, and the generator may leave them unwritten until something else runs
+//! ([`MoveMemo::defer_cursor`]).
 
 use crate::forth::trace::{Event, Read};
 use crate::forth::{FResult, Host, Vm};
@@ -26,10 +32,16 @@ const MAX_ENTRIES: usize = 1 << 16;
 /// Runs a word whose trace was tainted skips tracing for, before it is traced again.
 const OPAQUE_SKIP: u16 = 32;
 
-/// What the cache knows of one (word, position, piece).
+/// What the cache knows of one (block, piece, word, position). `word`: the word's
+/// execution token, checked at each use (a block rewritten in place gets new entries).
+#[derive(Default)]
 enum Entry {
+    /// Nothing yet.
+    #[default]
+    Empty,
     /// A replayable trace.
     Replay {
+        word: u32,
         reads: Box<[Read]>,
         events: Box<[Event]>,
         steps: u64,
@@ -38,9 +50,9 @@ enum Entry {
         misses: u32,
     },
     /// The word ran once, untraced: it is traced at its next run.
-    Seen,
+    Seen { word: u32 },
     /// The last trace was tainted: run untraced `skip` more times.
-    Opaque { skip: u16 },
+    Opaque { word: u32, skip: u16 },
 }
 
 /// Counts of what the cache did (for tests and the benchmark).
@@ -57,6 +69,20 @@ pub struct MemoStats {
     pub dominated: u64,
 }
 
+/// The cells the generator sets before a move word runs, with the values it sets: the
+/// origin, the current position, the piece and the last position.
+pub(crate) type Cursor = [(u32, i32); 4];
+
+/// Where the entries of one (block, piece) live: `count` words at `n_pos` positions from
+/// `start`, valid while the cache is in era `era` ([`MoveMemo::table`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Table {
+    start: usize,
+    count: u32,
+    n_pos: u32,
+    era: u32,
+}
+
 /// The cache of one game state (see the module documentation).
 #[derive(Default)]
 pub struct MoveMemo {
@@ -67,10 +93,13 @@ pub struct MoveMemo {
     /// The VM's [`Vm::code_epoch`] the entries were made at: traces do not note their
     /// reads of code, so a write to code invalidates them all.
     epoch: u64,
-    entries: HashMap<(u32, i32, i32), Entry, FxBuild>,
-    /// The effects of the entry [`MoveMemo::check`] found holding, for
-    /// [`MoveMemo::apply_effects`].
-    effects: Vec<Event>,
+    /// Bumped whenever the entries are dropped: a [`Table`] of an older era finds
+    /// no entries.
+    era: u32,
+    tables: HashMap<(u32, i32), Table, FxBuild>,
+    entries: Vec<Entry>,
+    /// A cursor the generator has not written yet ([`MoveMemo::defer_cursor`]).
+    deferred: Option<Cursor>,
     pub stats: MemoStats,
 }
 
@@ -87,126 +116,247 @@ impl Clone for MoveMemo {
 
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
-    /// The entry holds: its steps are counted; `effects`: it has effects, to be applied
-    /// with [`MoveMemo::apply_effects`] (a word without any is done).
-    Replay { effects: bool },
+    /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
+    /// applied with [`apply_effects`] (a word without any is done).
+    Replay { slot: usize, effects: bool },
     /// The word must run; `traced`: with a trace, to be given to [`MoveMemo::store`].
     Run { traced: bool },
+}
+
+impl Table {
+    /// The entry of word `k` of the block at `pos`, if the table has one.
+    #[inline]
+    pub(crate) fn slot(&self, k: u32, pos: i32) -> Option<usize> {
+        let p = u32::try_from(pos).ok().filter(|&p| p < self.n_pos)?;
+        (k < self.count).then(|| self.start + (k * self.n_pos + p) as usize)
+    }
 }
 
 impl MoveMemo {
     /// Starts a scan over the data stack `below` the cushion.
     pub(crate) fn begin_scan(&mut self, below: &[i32]) {
         if self.context != below {
-            self.entries.clear();
+            self.drop_entries();
             self.context.clear();
             self.context.extend_from_slice(below);
         }
     }
 
-    /// Whether the entry of `word` at `pos` for `piece` still holds (its steps are then
-    /// counted); else how to run the word. Checked before the move's record is opened:
-    /// traces never read what opening it changes (the dictionary pointer and the memory
-    /// above it).
-    pub(crate) fn check(&mut self, vm: &mut Vm, key: (u32, i32, i32)) -> Outcome {
+    /// Forgets every entry (and table): older [`Table`]s find nothing.
+    fn drop_entries(&mut self) {
+        self.entries.clear();
+        self.tables.clear();
+        self.era = self.era.wrapping_add(1);
+    }
+
+    /// The entries of the `count` words of `block` for `piece` at `n_pos` positions.
+    pub(crate) fn table(&mut self, block: u32, piece: i32, count: u32, n_pos: u32) -> Table {
+        let size = count as usize * n_pos as usize;
+        if self.off || size > MAX_ENTRIES {
+            // No entries: every word runs untraced.
+            return Table {
+                start: 0,
+                count: 0,
+                n_pos: 0,
+                era: self.era,
+            };
+        }
+        if let Some(t) = self.tables.get(&(block, piece)) {
+            if t.count == count && t.n_pos == n_pos && t.era == self.era {
+                return *t;
+            }
+        }
+        if self.entries.len() + size > MAX_ENTRIES {
+            self.drop_entries();
+        }
+        let t = Table {
+            start: self.entries.len(),
+            count,
+            n_pos,
+            era: self.era,
+        };
+        self.entries.resize_with(t.start + size, Entry::default);
+        self.tables.insert((block, piece), t);
+        t
+    }
+
+    /// Whether the entry of `word` in `slot` of `table` still holds (its steps are then
+    /// counted); else how to run the word. Checked before the move's record is opened
+    /// and before the cursor is written: traces never read what opening it changes (the
+    /// dictionary pointer and the memory above it), nor keep their reads of the cursor.
+    pub(crate) fn check(
+        &mut self,
+        vm: &mut Vm,
+        table: &Table,
+        slot: Option<usize>,
+        word: u32,
+    ) -> Outcome {
         if self.off {
             self.stats.untraced += 1;
             return Outcome::Run { traced: false };
         }
         if vm.code_epoch() != self.epoch {
-            self.entries.clear();
+            self.drop_entries();
             self.epoch = vm.code_epoch();
         }
-        match self.entries.get_mut(&key) {
-            None => {
-                // Traced from its second run on: a word run once is not worth the trace.
-                self.entries.insert(key, Entry::Seen);
-                self.stats.untraced += 1;
-                return Outcome::Run { traced: false };
-            }
-            Some(Entry::Opaque { skip }) if *skip > 0 => {
-                *skip -= 1;
-                self.stats.untraced += 1;
-                return Outcome::Run { traced: false };
-            }
-            Some(Entry::Opaque { .. } | Entry::Seen) => {}
-            Some(Entry::Replay {
+        let entry = match slot {
+            Some(s) if table.era == self.era => self.entries.get_mut(s),
+            _ => None,
+        };
+        let Some(entry) = entry else {
+            self.stats.untraced += 1;
+            return Outcome::Run { traced: false };
+        };
+        match entry {
+            Entry::Replay {
+                word: w,
                 reads,
                 events,
                 steps,
                 hits,
                 misses,
-            }) => {
+            } if *w == word => {
                 if reads_hold(vm, reads) && vm.add_steps(*steps) {
                     *hits += 1;
                     self.stats.replayed += 1;
-                    self.effects.clear();
-                    self.effects.extend_from_slice(events);
                     return Outcome::Replay {
+                        slot: slot.unwrap_or(0),
                         effects: !events.is_empty(),
                     };
                 }
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
                 if *misses > 8 && *misses > 4 * *hits {
-                    self.entries
-                        .insert(key, Entry::Opaque { skip: OPAQUE_SKIP });
+                    *entry = Entry::Opaque {
+                        word,
+                        skip: OPAQUE_SKIP,
+                    };
                     self.stats.untraced += 1;
                     return Outcome::Run { traced: false };
                 }
+            }
+            Entry::Opaque { word: w, skip } if *w == word && *skip > 0 => {
+                *skip -= 1;
+                self.stats.untraced += 1;
+                return Outcome::Run { traced: false };
+            }
+            Entry::Opaque { word: w, .. } | Entry::Seen { word: w } if *w == word => {}
+            _ => {
+                // Traced from its second run on: a word run once is not worth the trace.
+                *entry = Entry::Seen { word };
+                self.stats.untraced += 1;
+                return Outcome::Run { traced: false };
             }
         }
         self.stats.traced += 1;
         Outcome::Run { traced: true }
     }
 
-    /// Applies the effects of the entry [`MoveMemo::check`] last found holding, in order:
-    /// its writes, and its host words called again with their arguments.
-    pub(crate) fn apply_effects(&self, vm: &mut Vm, host: &mut dyn Host) -> FResult<()> {
-        for e in &self.effects {
-            match *e {
-                Event::Write { addr, value } => vm.set_cell(addr, value)?,
-                Event::Native { id, args, n } => {
-                    let depth = vm.stack().len();
-                    for &a in &args[..n as usize] {
-                        vm.push(a)?;
-                    }
-                    host.native(vm, id)?;
-                    vm.ds_truncate(depth);
+    /// The effects of the entry in `slot` (as [`MoveMemo::check`] found it holding).
+    pub(crate) fn events(&self, slot: usize) -> &[Event] {
+        match self.entries.get(slot) {
+            Some(Entry::Replay { events, .. }) => events,
+            _ => &[],
+        }
+    }
+
+    /// Keeps the trace of the traced run of `word` in `slot` that just ended without an
+    /// error, its reads of the `cursor` the generator set before it left out.
+    pub(crate) fn store(
+        &mut self,
+        vm: &Vm,
+        table: &Table,
+        slot: Option<usize>,
+        word: u32,
+        cursor: &Cursor,
+    ) {
+        let entry = match slot {
+            Some(s) if table.era == self.era => self.entries.get_mut(s),
+            _ => None,
+        };
+        let Some(entry) = entry else {
+            return;
+        };
+        let t = vm.trace();
+        let opaque = Entry::Opaque {
+            word,
+            skip: OPAQUE_SKIP,
+        };
+        // A run that wrote code it had run cannot vouch for the code as it is now.
+        if t.tainted.is_some() || vm.code_epoch() != self.epoch {
+            *entry = opaque;
+            return;
+        }
+        let mut reads = Vec::with_capacity(t.reads.len());
+        for r in &t.reads {
+            let end = r.addr.saturating_add(r.width as u32);
+            match cursor.iter().find(|&&(a, _)| r.addr < a + 4 && a < end) {
+                None => reads.push(*r),
+                Some(&(a, v)) if r.addr == a && r.width == 4 && r.value == v => {}
+                // A part of a cursor cell, or another value: not what the key says.
+                Some(_) => {
+                    *entry = opaque;
+                    return;
                 }
             }
+        }
+        *entry = Entry::Replay {
+            word,
+            reads: reads.into(),
+            events: t.events.as_slice().into(),
+            steps: t.steps,
+            hits: 0,
+            misses: 0,
+        };
+    }
+
+    /// Leaves `cursor` to be written later: a replayed word that does nothing is done
+    /// without it, and the next word's check does not read it.
+    #[inline]
+    pub(crate) fn defer_cursor(&mut self, cursor: Cursor) {
+        self.deferred = Some(cursor);
+    }
+
+    /// Writes `cursor` now (and forgets the deferred one).
+    #[inline]
+    pub(crate) fn put_cursor(&mut self, vm: &mut Vm, cursor: &Cursor) -> FResult<()> {
+        self.deferred = None;
+        for &(a, v) in cursor {
+            vm.set_cell(a, v)?;
         }
         Ok(())
     }
 
-    /// The effects of the entry [`MoveMemo::check`] last found holding.
-    pub(crate) fn effects(&self) -> &[Event] {
-        &self.effects
-    }
-
-    /// Keeps the trace of the traced run of `key` that just ended without an error.
-    pub(crate) fn store(&mut self, vm: &Vm, key: (u32, i32, i32)) {
-        if self.entries.len() >= MAX_ENTRIES {
-            self.entries.clear();
+    /// Writes the deferred cursor, if any (at the end of a scan).
+    pub(crate) fn flush_cursor(&mut self, vm: &mut Vm) -> FResult<()> {
+        match self.deferred.take() {
+            Some(c) => self.put_cursor(vm, &c),
+            None => Ok(()),
         }
-        let t = vm.trace();
-        // A run that wrote code it had run cannot vouch for the code as it is now.
-        let entry = if t.tainted.is_none() && vm.code_epoch() == self.epoch {
-            Entry::Replay {
-                reads: t.reads.as_slice().into(),
-                events: t.events.as_slice().into(),
-                steps: t.steps,
-                hits: 0,
-                misses: 0,
-            }
-        } else {
-            Entry::Opaque { skip: OPAQUE_SKIP }
-        };
-        self.entries.insert(key, entry);
     }
 }
 
+/// Applies `events` (the effects of an entry [`MoveMemo::check`] found holding), in
+/// order: its writes, and its host words called again with their arguments.
+pub(crate) fn apply_effects(events: &[Event], vm: &mut Vm, host: &mut dyn Host) -> FResult<()> {
+    for e in events {
+        match *e {
+            Event::Write { addr, value } => vm.set_cell(addr, value)?,
+            Event::Native { id, args, n } => {
+                let depth = vm.stack().len();
+                for &a in &args[..n as usize] {
+                    vm.push(a)?;
+                }
+                host.native(vm, id)?;
+                vm.ds_truncate(depth);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Whether every read of a trace gives the same value now.
+#[inline]
 fn reads_hold(vm: &Vm, reads: &[Read]) -> bool {
     reads.iter().all(|r| match r.width {
         4 => vm.cell(r.addr).ok() == Some(r.value),

@@ -18,7 +18,7 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
-use super::memo::{MoveMemo, Outcome};
+use super::memo::{Cursor, MoveMemo, Outcome, Table, apply_effects};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -297,9 +297,11 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
         (table, board, n_pos, n_pieces),
         (for_player, of_type, base),
     );
+    // The cursor the last replayed word left unwritten, whatever happened.
+    let flushed = memo.flush_cursor(vm);
     rt.memo = memo;
     vm.ds_truncate(base);
-    r
+    r.and(flushed)
 }
 
 /// The loops of [`scan`]: friendly pieces' move words, then drop words.
@@ -319,7 +321,8 @@ fn scan_blocks(
         }
         let block = vm.cell(table + 16 * (ty - 1) + 4)?;
         if block != 0 {
-            run_block(vm, rt, memo, block as u32, (pos, piece), word)?;
+            let t = block_table(vm, memo, block as u32, piece, n_pos)?;
+            run_block(vm, rt, memo, block as u32, t, (pos, piece), word)?;
         }
     }
     for ty in 1..=n_pieces {
@@ -328,11 +331,18 @@ fn scan_blocks(
             continue;
         }
         let piece = ty as i32 | (for_player & 0xFC00);
+        let t = block_table(vm, memo, block as u32, piece, n_pos)?;
         for pos in 0..n_pos {
-            run_block(vm, rt, memo, block as u32, (pos, piece), word)?;
+            run_block(vm, rt, memo, block as u32, t, (pos, piece), word)?;
         }
     }
     Ok(())
+}
+
+/// The cache's entries for the words of `block` played by `piece` ([`MoveMemo::table`]).
+fn block_table(vm: &Vm, memo: &mut MoveMemo, block: u32, piece: i32, n_pos: i32) -> FResult<Table> {
+    let count = vm.cell(block + 4)?.clamp(0, 1024) as u32;
+    Ok(memo.table(block, piece, count, n_pos.max(0) as u32))
 }
 
 /// `OnIsGameOver` for the player to move (the move list must be generated). A random
@@ -413,51 +423,63 @@ fn run_block(
     rt: &mut Runtime,
     memo: &mut MoveMemo,
     block: u32,
+    table: Table,
     (pos, piece): (i32, i32),
     Word { of_type, base }: Word,
 ) -> FResult<()> {
     let l = rt.layout;
     let pfa = block + 4;
     let count = vm.cell(pfa)?.clamp(0, 1024) as u32;
+    let cursor: Cursor = [
+        (l.from, pos),
+        (l.pos, pos),
+        (l.piece, piece),
+        (l.last_pos, pos),
+    ];
     for k in 0..count {
         let word = vm.cell(pfa + 4 + 8 * k)? as u32;
         let ty = vm.cell(pfa + 8 + 8 * k)?;
         if of_type != 0 && ty != of_type {
             continue;
         }
-        vm.set_cell(l.from, pos)?;
-        vm.set_cell(l.pos, pos)?;
-        vm.set_cell(l.piece, piece)?;
-        vm.set_cell(l.last_pos, pos)?;
-        let key = (word, pos, piece);
-        let traced = match memo.check(vm, key) {
-            Outcome::Replay { effects: false } if vm.room() >= 3 * CELL + l.rec_cfa => {
+        let slot = table.slot(k, pos);
+        let traced = match memo.check(vm, &table, slot, word) {
+            Outcome::Replay { effects: false, .. } if vm.room() >= 3 * CELL + l.rec_cfa => {
                 // Nothing to do but what opening and dropping its record would have left:
-                // `HERE` aligned. (Opening it needs room for the record: with less, the
-                // word goes the long way and fails as running it would.)
+                // `HERE` aligned, and the cursor set (written when something reads it).
+                // (Opening the record needs room for it: with less, the word goes the long
+                // way and fails as running it would.)
+                memo.defer_cursor(cursor);
                 let h = vm.here();
                 if h % CELL != 0 {
                     vm.set_here(h.div_ceil(CELL) * CELL)?;
                 }
                 continue;
             }
-            Outcome::Replay { effects: false } => {
+            Outcome::Replay { effects: false, .. } => {
+                memo.put_cursor(vm, &cursor)?;
                 rt.begin_move(vm, ty)?;
                 rt.end_move(vm)?;
                 continue;
             }
-            Outcome::Replay { effects: true } => {
-                if rt.replay_dominated(vm, ty, memo.effects())? {
+            Outcome::Replay {
+                slot,
+                effects: true,
+            } => {
+                memo.put_cursor(vm, &cursor)?;
+                let events = memo.events(slot);
+                if rt.replay_dominated(vm, ty, events)? {
                     memo.stats.dominated += 1;
                     continue;
                 }
                 rt.begin_move(vm, ty)?;
-                memo.apply_effects(vm, rt)?;
+                apply_effects(events, vm, rt)?;
                 rt.end_move(vm)?;
                 continue;
             }
             Outcome::Run { traced } => traced,
         };
+        memo.put_cursor(vm, &cursor)?;
         let area = vm.here().div_ceil(CELL) * CELL;
         rt.begin_move(vm, ty)?;
         let caught = vm.set_exit_caught(true);
@@ -473,7 +495,7 @@ fn run_block(
             Err(e) => return Err(e),
         }
         if traced {
-            memo.store(vm, key);
+            memo.store(vm, &table, slot, word, &cursor);
         }
         // Back to the depth it started at, the cushion refilled with zeros ([`scan`]).
         vm.ds_restore(base);
