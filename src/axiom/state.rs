@@ -312,7 +312,13 @@ fn scan_blocks(
     (table, board, n_pos, n_pieces): (u32, u32, i32, u32),
     (for_player, of_type, base): (i32, i32, usize),
 ) -> FResult<()> {
-    let word = Word { of_type, base };
+    let l = &rt.layout;
+    let word = Word {
+        of_type,
+        base,
+        cursor: [l.from, l.pos, l.piece, l.last_pos],
+        record_room: 3 * CELL + l.rec_cfa,
+    };
     for pos in 0..n_pos {
         let piece = vm.cell(board + 4 * pos as u32)?;
         let ty = (piece & 0x3FF) as u32;
@@ -409,11 +415,16 @@ pub(crate) fn restore(vm: &mut Vm, rt: &mut Runtime, s: &Snapshot) -> FResult<()
 }
 
 /// What every move word of a scan shares: the move type the turn is restricted to
-/// (`{of-type}`, 0: none) and the data stack's depth under the cushion.
+/// (`{of-type}`, 0: none), the data stack's depth under the cushion, the cursor's cells
+/// (origin, current position, piece, last position: see [`Cursor`]) and the room a
+/// move's record needs above `HERE`. (Taken from the layout once per scan, not copied
+/// from it for every word.)
 #[derive(Clone, Copy)]
 struct Word {
     of_type: i32,
     base: usize,
+    cursor: [u32; 4],
+    record_room: u32,
 }
 
 /// Runs the move words of one `{moves}` block for `piece` at `pos`, or replays them from
@@ -425,16 +436,20 @@ fn run_block(
     block: u32,
     table: Table,
     (pos, piece): (i32, i32),
-    Word { of_type, base }: Word,
+    Word {
+        of_type,
+        base,
+        cursor: [from_at, pos_at, piece_at, last_at],
+        record_room,
+    }: Word,
 ) -> FResult<()> {
-    let l = rt.layout;
     let pfa = block + 4;
     let count = vm.cell(pfa)?.clamp(0, 1024) as u32;
     let cursor: Cursor = [
-        (l.from, pos),
-        (l.pos, pos),
-        (l.piece, piece),
-        (l.last_pos, pos),
+        (from_at, pos),
+        (pos_at, pos),
+        (piece_at, piece),
+        (last_at, pos),
     ];
     for k in 0..count {
         let word = vm.cell(pfa + 4 + 8 * k)? as u32;
@@ -444,7 +459,7 @@ fn run_block(
         }
         let slot = table.slot(k, pos);
         let traced = match memo.check(vm, &table, slot, word) {
-            Outcome::Replay { effects: false, .. } if vm.room() >= 3 * CELL + l.rec_cfa => {
+            Outcome::Replay { effects: false, .. } if vm.room() >= record_room => {
                 // Nothing to do but what opening and dropping its record would have left:
                 // `HERE` aligned, and the cursor set (written when something reads it).
                 // (Opening the record needs room for it: with less, the word goes the long
