@@ -363,3 +363,55 @@ fn reads_hold(vm: &Vm, reads: &[Read]) -> bool {
         _ => vm.byte(r.addr).ok().map(i32::from) == Some(r.value),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forth::Limits;
+
+    /// A table taken before the cache dropped its entries finds none, and a new table of
+    /// the same block starts empty: no word replays an entry made for another key.
+    #[test]
+    fn a_table_older_than_the_entries_finds_nothing() {
+        let mut vm = Vm::new(Limits::default());
+        let mut memo = MoveMemo::default();
+        memo.begin_scan(&[]);
+        let old = memo.table(100, 1, 2, 10);
+        let slot = old.slot(1, 9);
+        assert_eq!(slot, Some(old.start + 19));
+        assert!(old.slot(2, 0).is_none() && old.slot(0, 10).is_none() && old.slot(0, -1).is_none());
+        // First run untraced, second traced.
+        assert!(matches!(
+            memo.check(&mut vm, &old, slot, 7),
+            Outcome::Run { traced: false }
+        ));
+        assert!(matches!(
+            memo.check(&mut vm, &old, slot, 7),
+            Outcome::Run { traced: true }
+        ));
+        // Another word in the same slot (the block was rewritten) starts again.
+        assert!(matches!(
+            memo.check(&mut vm, &old, slot, 8),
+            Outcome::Run { traced: false }
+        ));
+        // Another stack under the words: every entry dropped, the old table is stale.
+        memo.begin_scan(&[5]);
+        assert!(matches!(
+            memo.check(&mut vm, &old, slot, 8),
+            Outcome::Run { traced: false }
+        ));
+        assert!(memo.entries.is_empty());
+        let new = memo.table(100, 1, 2, 10);
+        assert!(matches!(
+            memo.check(&mut vm, &new, new.slot(1, 9), 8),
+            Outcome::Run { traced: false }
+        ));
+        assert!(matches!(
+            memo.check(&mut vm, &new, new.slot(1, 9), 8),
+            Outcome::Run { traced: true }
+        ));
+        // A block too big for the cache gets no entries.
+        let big = memo.table(200, 1, 1024, 1 << 16);
+        assert!(big.slot(0, 0).is_none());
+    }
+}
