@@ -19,7 +19,7 @@
 //! and the last position) are not kept among a trace's reads: they hold what the entry's
 //! key says. So a word that reads nothing else, and does nothing, is checked without
 //! them, and the generator may leave them unwritten until something else runs
-//! ([`MoveMemo::defer_cursor`]).
+//! (`MoveMemo::defer_cursor`).
 
 use crate::forth::trace::{Event, Read};
 use crate::forth::{FResult, Host, Vm};
