@@ -166,6 +166,8 @@ impl MoveMemo {
                 return *t;
             }
         }
+        // A block whose word count changed gets a new range; the old one stays unused
+        // until the cache starts again (the entries are bounded all the same).
         if self.entries.len() + size > MAX_ENTRIES {
             self.drop_entries();
         }
@@ -199,11 +201,7 @@ impl MoveMemo {
             self.drop_entries();
             self.epoch = vm.code_epoch();
         }
-        let entry = match slot {
-            Some(s) if table.era == self.era => self.entries.get_mut(s),
-            _ => None,
-        };
-        let Some(entry) = entry else {
+        let Some((slot, entry)) = entry_in(&mut self.entries, self.era, table, slot) else {
             self.stats.untraced += 1;
             return Outcome::Run { traced: false };
         };
@@ -220,7 +218,7 @@ impl MoveMemo {
                     *hits += 1;
                     self.stats.replayed += 1;
                     return Outcome::Replay {
-                        slot: slot.unwrap_or(0),
+                        slot,
                         effects: !events.is_empty(),
                     };
                 }
@@ -270,11 +268,7 @@ impl MoveMemo {
         word: u32,
         cursor: &Cursor,
     ) {
-        let entry = match slot {
-            Some(s) if table.era == self.era => self.entries.get_mut(s),
-            _ => None,
-        };
-        let Some(entry) = entry else {
+        let Some((_, entry)) = entry_in(&mut self.entries, self.era, table, slot) else {
             return;
         };
         let t = vm.trace();
@@ -353,6 +347,18 @@ pub(crate) fn apply_effects(events: &[Event], vm: &mut Vm, host: &mut dyn Host) 
         }
     }
     Ok(())
+}
+
+/// The entry in `slot` of `table` among `entries` of era `era` (with its index), unless
+/// the table is older than the entries (or has none).
+fn entry_in<'a>(
+    entries: &'a mut [Entry],
+    era: u32,
+    table: &Table,
+    slot: Option<usize>,
+) -> Option<(usize, &'a mut Entry)> {
+    let s = slot.filter(|_| table.era == era)?;
+    Some((s, entries.get_mut(s)?))
 }
 
 /// Whether every read of a trace gives the same value now.
