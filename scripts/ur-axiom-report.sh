@@ -1,48 +1,67 @@
 #!/usr/bin/env bash
 # Regenerates reports/ur-axiom.md: the Royal Game of Ur's published Axiom programs, run by
-# dagaz, beside the Axiom AutoPlay table of ../shared/docs/reference-numbers.md.
+# dagaz, beside Axiom's own AutoPlay counts.
 #
-#   bash scripts/ur-axiom-report.sh PATH/TO/Axiom/Ur [GAMES] [JOBS]
+#   GAMES=1000 JOBS=2 bash scripts/ur-axiom-report.sh DIR [DIR...]
 #
-# PATH/TO/Axiom/Ur is a folder with CORE.4TH, axiom.4th, Ur.4th and the Ur-[…].4th variant
-# files (GlukKazan/ZoG, Axiom/Ur; never part of this repository). Each of the seven pairings
-# of the table is played GAMES times (default 1000) in AutoPlay's seating (--no-swap: Player 1
-# always moves first) and GAMES times in colour-swapped pairs. Every number and every
-# explanation in the report is computed from the runs and from `dagaz games` on the folder.
+# Each DIR is an Axiom Ur folder: CORE.4TH, axiom.4th, Ur.4th and Ur-[…].4th variant files
+# (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). docs/axiom.md
+# says which folders the committed report used and how to rebuild them from that
+# repository's history. In each folder, every pairing of Axiom's counts whose two variant
+# files exist is played GAMES times (default 1000) in AutoPlay's seating (--no-swap: Player 1
+# always moves first) and GAMES times in colour-swapped pairs. The counts are the seven rows
+# of ../shared/docs/reference-numbers.md and the `first` rows of the repository's
+# Axiom/Ur/results.txt. Every number and every explanation in the report is computed from
+# the runs, from `dagaz games` on each folder and from the files' sizes and md5 sums.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:?usage: bash scripts/ur-axiom-report.sh PATH/TO/Axiom/Ur [GAMES] [JOBS]}
-games=${2:-1000}
-jobs=${3:-$(nproc)}
-dir=$(cd "$dir" && pwd)
+[ $# -ge 1 ] || { echo "usage: GAMES=1000 JOBS=2 bash scripts/ur-axiom-report.sh DIR [DIR...]" >&2; exit 2; }
+games=${GAMES:-1000}
+jobs=${JOBS:-$(nproc)}
 cargo build --release --quiet
 bin=$PWD/target/release/dagaz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$bin" games "$dir" --json > "$work/games.json" 2>/dev/null
-# The seven pairings of Axiom's table: Player 1, Player 2, P1 wins, P2 wins, draws.
-pairings="random random 52 48 0
-random simple-evaluation 50 50 0
-simple-evaluation random 87 13 0
-random aggressive 25 75 0
-aggressive random 90 10 0
-simple-evaluation aggressive 73 27 0
-aggressive simple-evaluation 64 36 0"
-i=0
-while read -r a b w1 w2 d; do
-  i=$((i + 1))
-  for mode in noswap swap; do
-    flag=""; [ "$mode" = noswap ] && flag="--no-swap"
-    (cd "$dir" && "$bin" autoplay "Ur-[$a]" "Ur-[$b]" -n "$games" -j "$jobs" --seed "$i" --max-plies 20000 $flag --json) \
-      > "$work/$i-$mode.json"
-  done
-  echo "$i $a $b $w1 $w2 $d" >> "$work/pairings.txt"
-  echo "pairing $i of 7 done: Ur-[$a] vs Ur-[$b]" >&2
-done <<< "$pairings"
-python3 - "$work" "$dir" "$games" > reports/ur-axiom.md.tmp <<'PY'
-import json, math, sys
-work, folder, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-engines = {v["slug"]: v["ai"] for v in json.load(open(f"{work}/games.json"))["variants"]}
+# Axiom's counts: Player 1, Player 2, P1 wins, P2 wins, draws, source.
+pairings="random random 52 48 0 table
+random simple-evaluation 50 50 0 table
+simple-evaluation random 87 13 0 table
+random aggressive 25 75 0 table
+aggressive random 90 10 0 table
+simple-evaluation aggressive 73 27 0 table
+aggressive simple-evaluation 64 36 0 table
+first first 92 8 0 results
+first random 89 11 0 results
+random first 60 40 0 results"
+f=0
+for d in "$@"; do
+  f=$((f + 1))
+  dir=$(cd "$d" && pwd)
+  mkdir -p "$work/$f"
+  echo "$dir" > "$work/$f/folder"
+  "$bin" games "$dir" --json > "$work/$f/games.json" 2>/dev/null
+  (cd "$dir" && for x in *.4th *.4TH; do [ -f "$x" ] && printf '%s %s %s\n' "$(wc -c < "$x")" "$(md5sum < "$x" | cut -c1-32)" "$x"; done) \
+    > "$work/$f/files.txt"
+  i=0
+  while read -r a b w1 w2 d src; do
+    i=$((i + 1))
+    [ -f "$dir/Ur-[$a].4th" ] && [ -f "$dir/Ur-[$b].4th" ] || continue
+    for mode in noswap swap; do
+      flag=""; [ "$mode" = noswap ] && flag="--no-swap"
+      (cd "$dir" && "$bin" autoplay "Ur-[$a]" "Ur-[$b]" -n "$games" -j "$jobs" --seed "$i" --max-plies 20000 $flag --json) \
+        > "$work/$f/$i-$mode.json"
+    done
+    echo "$i $a $b $w1 $w2 $d $src" >> "$work/$f/pairings.txt"
+    echo "$(basename "$dir"): pairing $i done: Ur-[$a] vs Ur-[$b]" >&2
+  done <<< "$pairings"
+done
+python3 - "$work" "$games" "$f" > reports/ur-axiom.md.tmp <<'PY'
+import json, math, os, sys
+work, games, nfolders = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+SOURCES = {
+    "table": "the AutoPlay table of ../shared/docs/reference-numbers.md",
+    "results": "GlukKazan/ZoG, Axiom/Ur/results.txt (commit 8688d8c)",
+}
 
 def wilson(k, n, z=1.96):
     if n == 0:
@@ -56,59 +75,88 @@ def wilson(k, n, z=1.96):
 def pct(x):
     return f"{100 * x:.1f}%"
 
-rows, notes = [], []
-for line in open(f"{work}/pairings.txt"):
-    i, a, b, w1, w2, d = line.split()
-    w1, w2, d = int(w1), int(w2), int(d)
-    ax_n = w1 + w2 + d
-    ax_p = (w1 + d / 2) / ax_n
-    ax_lo, ax_hi = wilson(w1 + d / 2, ax_n)
-    for mode in ("noswap", "swap"):
-        s = json.load(open(f"{work}/{i}-{mode}.json"))["summary"]
-        n = s["games"] - s["errors"]
-        sa = s["score_a"]
-        p, lo, hi = sa["score"], sa["low"], sa["high"]
-        se = math.sqrt(p * (1 - p) / max(n, 1) + ax_p * (1 - ax_p) / ax_n)
-        z = (p - ax_p) / se if se > 0 else 0.0
-        agree = abs(z) <= 1.96
-        seating = "AutoPlay (no swap)" if mode == "noswap" else "colour-swapped"
-        rows.append(
-            f"| Ur-[{a}] | Ur-[{b}] | {seating} | {s['wins_a']}–{s['wins_b']}–{s['draws']}"
-            f" | {pct(p)} ({pct(lo)}..{pct(hi)}) | {w1}–{w2}–{d}: {pct(ax_p)} ({pct(ax_lo)}..{pct(ax_hi)})"
-            f" | {z:+.1f} | {'yes' if agree else '**no**'} | {s['mean_plies']:.0f} | {s['errors']} |"
-        )
-        if not agree:
-            why = [
-                f"dagaz's Player 1 scores {pct(p)} over {n} games where Axiom's scored {pct(ax_p)} over {ax_n} (z = {z:+.1f}).",
-                f"In this folder `Ur-[{a}]` plays {engines.get(f'Ur-[{a}]', '?')}; `Ur-[{b}]` plays {engines.get(f'Ur-[{b}]', '?')}.",
-            ]
-            if engines.get(f"Ur-[{a}]") == engines.get(f"Ur-[{b}]"):
-                why.append("Both variants play the same engines here, so only the seating can separate them: the Ur.4th in this folder is not the one Axiom's run used.")
-            if mode == "swap":
-                why.append("Colour-swapped pairs measure strength without the first-move advantage that AutoPlay's seating adds to Player 1.")
-            notes.append(f"- **Ur-[{a}] vs Ur-[{b}], {seating}:** " + " ".join(why))
-
 print("# The Royal Game of Ur: Axiom's programs run by dagaz\n")
-print("Generated by `bash scripts/ur-axiom-report.sh` from the published Axiom programs of the folder")
-print(f"`{folder}` (CORE.4TH, axiom.4th, Ur.4th and its variant files; not part of this repository),")
-print(f"{games} games per row. Axiom's counts are the AutoPlay table of ../shared/docs/reference-numbers.md")
-print("(100 games each, Player 1 always first). Scores are Player 1's (wins + draws/2), with Wilson 95% intervals;")
-print("z compares dagaz's score with Axiom's (two-proportion test; |z| > 1.96: the rows disagree).\n")
-print("The engines each variant file declares (`dagaz games` on the folder):\n")
-for k in sorted(engines):
-    print(f"- `{k}`: {engines[k]}")
-print()
-print("| Player 1 | Player 2 | seating | dagaz W–L–D | dagaz score (95% CI) | Axiom W–L–D: score (95% CI) | z | agree | mean plies | errors |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for r in rows:
-    print(r)
-print()
-if notes:
-    print("## Rows that disagree\n")
-    for n_ in notes:
-        print(n_)
-else:
-    print("Every row agrees with Axiom's table within the intervals.")
+print("Generated by `bash scripts/ur-axiom-report.sh` from Axiom Ur folders (CORE.4TH, axiom.4th, Ur.4th and")
+print("its variant files; not part of this repository). docs/axiom.md (\"The Ur folders of the report\")")
+print("says which commit of GlukKazan/ZoG each folder reproduces and how to rebuild it.")
+print(f"{games} games per row. Axiom's counts are 100-game AutoPlay runs (Player 1 always first) from")
+print(f"{SOURCES['table']} (`table`) and from {SOURCES['results']} (`results`).")
+print("Scores are Player 1's (wins + draws/2), with Wilson 95% intervals; z compares dagaz's score with")
+print("Axiom's (two-proportion test; |z| > 1.96: the rows disagree). AutoPlay rows are the comparison;")
+print("colour-swapped rows show the same pairing without the first-move advantage.\n")
+summary = []
+for f in range(1, nfolders + 1):
+    base = f"{work}/{f}"
+    folder = open(f"{base}/folder").read().strip()
+    name = os.path.basename(folder)
+    engines = {v["slug"]: v["ai"] for v in json.load(open(f"{base}/games.json"))["variants"]}
+    rows, notes = [], []
+    agree_n = total_n = 0
+    if os.path.exists(f"{base}/pairings.txt"):
+        lines = open(f"{base}/pairings.txt").read().split("\n")
+    else:
+        lines = []
+    for line in filter(None, lines):
+        i, a, b, w1, w2, d, src = line.split()
+        w1, w2, d = int(w1), int(w2), int(d)
+        ax_n = w1 + w2 + d
+        ax_p = (w1 + d / 2) / ax_n
+        ax_lo, ax_hi = wilson(w1 + d / 2, ax_n)
+        for mode in ("noswap", "swap"):
+            s = json.load(open(f"{base}/{i}-{mode}.json"))["summary"]
+            n = s["games"] - s["errors"]
+            sa = s["score_a"]
+            p, lo, hi = sa["score"], sa["low"], sa["high"]
+            se = math.sqrt(p * (1 - p) / max(n, 1) + ax_p * (1 - ax_p) / ax_n)
+            z = (p - ax_p) / se if se > 0 else 0.0
+            agree = abs(z) <= 1.96
+            seating = "AutoPlay (no swap)" if mode == "noswap" else "colour-swapped"
+            if mode == "noswap":
+                total_n += 1
+                agree_n += agree
+            rows.append(
+                f"| Ur-[{a}] | Ur-[{b}] | {seating} | {s['wins_a']}–{s['wins_b']}–{s['draws']}"
+                f" | {pct(p)} ({pct(lo)}..{pct(hi)}) | {w1}–{w2}–{d}: {pct(ax_p)} ({pct(ax_lo)}..{pct(ax_hi)}) `{src}`"
+                f" | {z:+.1f} | {'yes' if agree else '**no**'} | {s['mean_plies']:.0f} | {s['errors']} |"
+            )
+            if not agree and mode == "noswap":
+                why = [
+                    f"dagaz's Player 1 scores {pct(p)} over {n} games where Axiom's scored {pct(ax_p)} over {ax_n} (z = {z:+.1f}).",
+                    f"Here `Ur-[{a}]` plays {engines.get(f'Ur-[{a}]', '?')}; `Ur-[{b}]` plays {engines.get(f'Ur-[{b}]', '?')}.",
+                ]
+                if engines.get(f"Ur-[{a}]") == engines.get(f"Ur-[{b}]") and a != b:
+                    why.append("Both variants play the same engines in this folder, so only the seating separates them: the files Axiom's run used differed from these.")
+                if "negamax" in (engines.get(f"Ur-[{a}]", "") + engines.get(f"Ur-[{b}]", "")):
+                    why.append("A side plays `$NegamaxMove`, whose search dagaz infers (docs/axiom.md): a difference here may be the search's, not the rules'.")
+                notes.append(f"- **Ur-[{a}] vs Ur-[{b}]:** " + " ".join(why))
+    summary.append((name, agree_n, total_n))
+    print(f"## Folder `{name}`\n")
+    print(f"`{folder}`: its files (bytes, md5):\n")
+    for line in open(f"{base}/files.txt"):
+        size, md5, fname = line.rstrip("\n").split(" ", 2)
+        print(f"- `{fname}`: {size} bytes, md5 `{md5}`")
+    print("\nThe engines each variant file declares (`dagaz games` on the folder):\n")
+    for k in sorted(engines):
+        print(f"- `{k}`: {engines[k]}")
+    print()
+    if not rows:
+        print("No pairing of Axiom's counts has both its variant files in this folder.\n")
+        continue
+    print("| Player 1 | Player 2 | seating | dagaz W–L–D | dagaz score (95% CI) | Axiom W–L–D: score (95% CI), source | z | agree | mean plies | errors |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(r)
+    print()
+    if notes:
+        print(f"AutoPlay rows that disagree in `{name}`:\n")
+        for n_ in notes:
+            print(n_)
+        print()
+    else:
+        print(f"Every AutoPlay row of `{name}` agrees with Axiom's counts within the intervals.\n")
+print("## Summary\n")
+for name, a, t in summary:
+    print(f"- `{name}`: {a} of {t} AutoPlay rows agree with Axiom's counts.")
 PY
 mv reports/ur-axiom.md.tmp reports/ur-axiom.md
 echo "wrote reports/ur-axiom.md" >&2
