@@ -3,6 +3,8 @@
 # dagaz, beside Axiom's own AutoPlay counts.
 #
 #   GAMES=1000 JOBS=2 bash scripts/ur-axiom-report.sh DIR [DIR...]
+#   KEEP=DATA GAMES=1000 bash scripts/ur-axiom-report.sh DIR...  # keeps the runs' summaries
+#   RENDER=DATA bash scripts/ur-axiom-report.sh                  # the report again, no games
 #
 # Each DIR is an Axiom Ur folder: CORE.4TH, axiom.4th, Ur.4th and Ur-[…].4th variant files
 # (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). docs/axiom.md
@@ -15,13 +17,23 @@
 # the runs, from `dagaz games` on each folder and from the files' sizes and md5 sums.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: GAMES=1000 JOBS=2 bash scripts/ur-axiom-report.sh DIR [DIR...]" >&2; exit 2; }
+[ $# -ge 1 ] || [ -n "${RENDER:-}" ] || { echo "usage: GAMES=1000 JOBS=2 [KEEP=DIR] bash scripts/ur-axiom-report.sh DIR [DIR...]" >&2; exit 2; }
 games=${GAMES:-1000}
 jobs=${JOBS:-$(nproc)}
 cargo build --release --quiet
 bin=$PWD/target/release/dagaz
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# KEEP=DIR keeps the runs' JSON summaries in DIR (RENDER=DIR writes the report from them
+# again without playing).
+if [ -n "${RENDER:-}" ]; then
+  work=$RENDER
+  games=$(cat "$work/games")
+else
+  work=${KEEP:-$(mktemp -d)}
+  [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work"
+  rm -rf "$work"/[0-9]*
+  echo "$games" > "$work/games"
+fi
 # Axiom's counts: Player 1, Player 2, P1 wins, P2 wins, draws, source.
 pairings="random random 52 48 0 table
 random simple-evaluation 50 50 0 table
@@ -34,6 +46,7 @@ first first 92 8 0 results
 first random 89 11 0 results
 random first 60 40 0 results"
 f=0
+[ -n "${RENDER:-}" ] && f=$(ls -d "$work"/[0-9]* | wc -l) && set --
 for d in "$@"; do
   f=$((f + 1))
   dir=$(cd "$d" && pwd)
@@ -114,10 +127,15 @@ for f in range(1, nfolders + 1):
             if mode == "noswap":
                 total_n += 1
                 agree_n += agree
+            # Axiom's counts are AutoPlay's seating: only those rows are compared with them.
+            if mode == "noswap":
+                axiom = f"{w1}–{w2}–{d}: {pct(ax_p)} ({pct(ax_lo)}..{pct(ax_hi)}) `{src}`"
+                verdict = f"{z:+.1f} | {'yes' if agree else '**no**'}"
+            else:
+                axiom, verdict = "—", "— | —"
             rows.append(
                 f"| Ur-[{a}] | Ur-[{b}] | {seating} | {s['wins_a']}–{s['wins_b']}–{s['draws']}"
-                f" | {pct(p)} ({pct(lo)}..{pct(hi)}) | {w1}–{w2}–{d}: {pct(ax_p)} ({pct(ax_lo)}..{pct(ax_hi)}) `{src}`"
-                f" | {z:+.1f} | {'yes' if agree else '**no**'} | {s['mean_plies']:.0f} | {s['errors']} |"
+                f" | {pct(p)} ({pct(lo)}..{pct(hi)}) | {axiom} | {verdict} | {s['mean_plies']:.0f} | {s['errors']} |"
             )
             if not agree and mode == "noswap":
                 why = [
