@@ -18,16 +18,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || [ -n "${RENDER:-}" ] || { echo "usage: GAMES=1000 JOBS=2 [KEEP=DIR] bash scripts/ur-axiom-report.sh DIR [DIR...]" >&2; exit 2; }
-games=${GAMES:-1000}
-jobs=${JOBS:-$(nproc)}
-cargo build --release --quiet
-bin=$PWD/target/release/dagaz
-# KEEP=DIR keeps the runs' JSON summaries in DIR (RENDER=DIR writes the report from them
-# again without playing).
+# The runs' summaries go to a folder per DIR in $work: KEEP=DATA keeps them, RENDER=DATA
+# writes the report from them again without building or playing.
+f=0
 if [ -n "${RENDER:-}" ]; then
   work=$RENDER
   games=$(cat "$work/games")
+  f=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*' | wc -l)
+  set --
 else
+  games=${GAMES:-1000}
+  jobs=${JOBS:-$(nproc)}
+  cargo build --release --quiet
+  bin=$PWD/target/release/dagaz
   work=${KEEP:-$(mktemp -d)}
   [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
   mkdir -p "$work"
@@ -45,8 +48,6 @@ aggressive simple-evaluation 64 36 0 table
 first first 92 8 0 results
 first random 89 11 0 results
 random first 60 40 0 results"
-f=0
-[ -n "${RENDER:-}" ] && f=$(ls -d "$work"/[0-9]* | wc -l) && set --
 for d in "$@"; do
   f=$((f + 1))
   dir=$(cd "$d" && pwd)
@@ -96,7 +97,7 @@ print(f"{games} games per row. Axiom's counts are 100-game AutoPlay runs (Player
 print(f"{SOURCES['table']} (`table`) and from {SOURCES['results']} (`results`).")
 print("Scores are Player 1's (wins + draws/2), with Wilson 95% intervals; z compares dagaz's score with")
 print("Axiom's (two-proportion test; |z| > 1.96: the rows disagree). AutoPlay rows are the comparison;")
-print("colour-swapped rows show the same pairing without the first-move advantage.\n")
+print("colour-swapped rows show the same pairing without the first-move advantage, and are not compared\n(Axiom never swapped).\n")
 summary = []
 for f in range(1, nfolders + 1):
     base = f"{work}/{f}"
@@ -124,11 +125,10 @@ for f in range(1, nfolders + 1):
             z = (p - ax_p) / se if se > 0 else 0.0
             agree = abs(z) <= 1.96
             seating = "AutoPlay (no swap)" if mode == "noswap" else "colour-swapped"
+            # Axiom's counts are AutoPlay's seating: only those rows are compared with them.
             if mode == "noswap":
                 total_n += 1
                 agree_n += agree
-            # Axiom's counts are AutoPlay's seating: only those rows are compared with them.
-            if mode == "noswap":
                 axiom = f"{w1}–{w2}–{d}: {pct(ax_p)} ({pct(ax_lo)}..{pct(ax_hi)}) `{src}`"
                 verdict = f"{z:+.1f} | {'yes' if agree else '**no**'}"
             else:
