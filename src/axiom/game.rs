@@ -140,7 +140,9 @@ impl AxiomGame {
             t.replayed += m.replayed;
             t.traced += m.traced;
             t.untraced += m.untraced;
-            t.dominated += m.dominated;
+            t.unlisted += m.unlisted;
+            t.skipped += m.skipped;
+            t.repeated += m.repeated;
         }
         t
     }

@@ -20,8 +20,21 @@
 //! key says. So a word that reads nothing else, and does nothing, is checked without
 //! them, and the generator may leave them unwritten until something else runs
 //! (`MoveMemo::defer_cursor`).
+//!
+//! # Checking only what was written
+//! Comparing every read of every entry at every scan costs as much as the scan of a dice
+//! turn runs words. So the cache watches the cells its traces read ([`Vm::watch_data`]):
+//! the VM notes the writes that may change one, and [`MoveMemo::sync`] marks the entries
+//! that read a written cell. An entry whose reads were found to hold and that no such
+//! write touched since is *clean*: its reads still hold, without comparing them. A clean
+//! entry without effects is skipped outright ([`MoveMemo::skip`]): the generator only
+//! counts its steps. Invariant: between the check that made an entry clean and the next
+//! use of it, every write that may have changed a cell it read is in the VM's journal or
+//! was drained by `sync`, which runs before each scan and after each word that ran or
+//! replayed effects.
 
 use crate::forth::trace::{Event, Read};
+use crate::forth::vm::CELL;
 use crate::forth::{FResult, Host, Vm};
 use crate::fxhash::FxBuild;
 use std::collections::HashMap;
@@ -32,6 +45,23 @@ const MAX_ENTRIES: usize = 1 << 16;
 /// Runs a word whose trace was tainted skips tracing for, before it is traced again.
 const OPAQUE_SKIP: u16 = 32;
 
+/// [`Fast::flags`]: the entry's reads hold (see the module documentation).
+const CLEAN: u8 = 1;
+/// [`Fast::flags`]: the entry is a replay without effects.
+const NOOP: u8 = 2;
+
+/// What the generator's fast path needs of an entry, kept apart from the traces (one
+/// small array that a dice turn's scan walks): the word, the steps a replay counts, and
+/// the [`CLEAN`] and [`NOOP`] flags.
+#[derive(Clone, Copy, Default)]
+struct Fast {
+    word: u32,
+    steps: u32,
+    /// The entry's effects ([`MoveMemo::lists`]; 0: none, or not a replay).
+    events: u32,
+    flags: u8,
+}
+
 /// What the cache knows of one (block, piece, word, position). `word`: the word's
 /// execution token, checked at each use (a block rewritten in place gets new entries).
 #[derive(Default)]
@@ -39,13 +69,12 @@ enum Entry {
     /// Nothing yet.
     #[default]
     Empty,
-    /// A replayable trace.
+    /// Replayable traces, the one that held last first (a dice game's move word reads
+    /// the dice: it takes a few paths, each with its own trace).
     Replay {
         word: u32,
-        reads: Box<[Read]>,
-        events: Box<[Event]>,
-        steps: u64,
-        /// Times the reads matched and did not since the trace was taken.
+        traces: Vec<Kept>,
+        /// Times the reads of a trace matched and of none did, since the first trace.
         hits: u32,
         misses: u32,
     },
@@ -53,6 +82,30 @@ enum Entry {
     Seen { word: u32 },
     /// The last trace was tainted: run untraced `skip` more times.
     Opaque { word: u32, skip: u16 },
+}
+
+/// One kept trace of a word: what it read, its effects, its steps.
+struct Kept {
+    reads: Box<[Read]>,
+    /// The effects: an index into [`MoveMemo::lists`].
+    events: u32,
+    steps: u64,
+}
+
+/// Traces kept for one slot (when the reads of none hold, the oldest makes room).
+const MAX_TRACES: usize = 8;
+
+impl Fast {
+    /// The fast part of an entry whose first trace is `k`, for `word`.
+    fn of(word: u32, k: &Kept) -> Fast {
+        let noop = k.events == 0 && k.steps <= u32::MAX as u64;
+        Fast {
+            word,
+            steps: k.steps.min(u32::MAX as u64) as u32,
+            events: k.events,
+            flags: if noop { NOOP } else { 0 },
+        }
+    }
 }
 
 /// Counts of what the cache did (for tests and the benchmark).
@@ -64,9 +117,14 @@ pub struct MemoStats {
     pub traced: u64,
     /// Words run without one (tainted recently, or the cache is off).
     pub untraced: u64,
-    /// Replayed words whose move a better priority already dominated (their lasting
-    /// effects only: `Runtime::replay_dominated` in `natives.rs`).
-    pub dominated: u64,
+    /// Replayed words whose move is never listed (a better priority already dominated
+    /// it, or the word does not add it): their lasting effects only
+    /// (`Runtime::replay_unlisted` in `natives.rs`).
+    pub unlisted: u64,
+    /// Of the replayed words, those skipped as clean and without effects (no check).
+    pub skipped: u64,
+    /// Of the unlisted words, those whose effects repeated the one before (nothing done).
+    pub repeated: u64,
 }
 
 /// The cells the generator sets before a move word runs, with the values it sets: the
@@ -98,6 +156,30 @@ pub struct MoveMemo {
     era: u32,
     tables: HashMap<(u32, i32), Table, FxBuild>,
     entries: Vec<Entry>,
+    /// Beside `entries`, slot for slot.
+    fast: Vec<Fast>,
+    /// The slots whose traces read each watched cell (by cell number, address / 4). A
+    /// slot traced again adds its cells again; slots that read a cell no longer stay
+    /// listed (a harmless extra check) until the lists are rebuilt.
+    readers: HashMap<u32, Vec<u32>, FxBuild>,
+    /// The cells each slot is listed under in `readers` (so that tracing a word again
+    /// lists it only under the cells it did not read before).
+    linked: Vec<Vec<u32>>,
+    /// Slots listed in `readers`, and the count at which the lists are rebuilt.
+    links: usize,
+    link_limit: usize,
+    /// The entries' effects, each list kept once (entries with the same effects share
+    /// one, so that comparing two is comparing their indices); 0 is the empty list.
+    lists: Vec<Box<[Event]>>,
+    list_index: HashMap<Box<[Event]>, u32, FxBuild>,
+    /// The cells the VM reported written, drained by [`MoveMemo::sync`].
+    written: Vec<u32>,
+    /// The VM still watches the cells of dropped entries.
+    unwatch: bool,
+    /// The last word replayed as an unlisted move, with its move type and the last
+    /// position its effects set, when nothing ran or was replayed since
+    /// ([`MoveMemo::repeats_unlisted`]).
+    last_unlisted: Option<Unlisted>,
     /// A cursor the generator has not written yet ([`MoveMemo::defer_cursor`]).
     deferred: Option<Cursor>,
     pub stats: MemoStats,
@@ -114,6 +196,19 @@ impl Clone for MoveMemo {
     }
 }
 
+/// A replay of an unlisted move whose effects repeat harmlessly
+/// ([`MoveMemo::repeats_unlisted`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Unlisted {
+    pub slot: usize,
+    pub move_type: i32,
+    /// The last position its effects set, if they set it.
+    pub last_pos: Option<i32>,
+}
+
+/// Slots listed in `readers` before the first rebuild of the lists.
+const FIRST_LINK_LIMIT: usize = 1 << 16;
+
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
     /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
@@ -124,29 +219,134 @@ pub(crate) enum Outcome {
 }
 
 impl Table {
-    /// The entry of word `k` of the block at `pos`, if the table has one.
+    /// The entry of word `k` of the block at `pos`, if the table has one. Slots are in
+    /// the order the scan visits them: by position, then by word.
     #[inline]
     pub(crate) fn slot(&self, k: u32, pos: i32) -> Option<usize> {
         let p = u32::try_from(pos).ok().filter(|&p| p < self.n_pos)?;
-        (k < self.count).then(|| self.start + (k * self.n_pos + p) as usize)
+        (k < self.count).then(|| self.start + (p * self.count + k) as usize)
     }
 }
 
 impl MoveMemo {
+    /// A cache that is off (the placeholder while a scan has the runtime's cache out).
+    pub(crate) fn disabled() -> MoveMemo {
+        MoveMemo {
+            off: true,
+            ..MoveMemo::default()
+        }
+    }
+
     /// Starts a scan over the data stack `below` the cushion.
-    pub(crate) fn begin_scan(&mut self, below: &[i32]) {
-        if self.context != below {
+    pub(crate) fn begin_scan(&mut self, vm: &mut Vm) {
+        if self.off {
+            return;
+        }
+        if self.entries.is_empty() {
+            // A new cache (a copy of a state starts with one): what the VM watched was
+            // for another.
+            self.unwatch = true;
+        }
+        if self.context != vm.stack() {
             self.drop_entries();
             self.context.clear();
-            self.context.extend_from_slice(below);
+            self.context.extend_from_slice(vm.stack());
         }
+        self.last_unlisted = None;
+        self.sync(vm);
     }
 
     /// Forgets every entry (and table): older [`Table`]s find nothing.
     fn drop_entries(&mut self) {
         self.entries.clear();
+        self.fast.clear();
         self.tables.clear();
+        self.readers.clear();
+        self.linked.clear();
+        self.links = 0;
+        self.link_limit = FIRST_LINK_LIMIT;
+        self.lists.truncate(1);
+        self.list_index.clear();
+        self.unwatch = true;
+        self.last_unlisted = None;
         self.era = self.era.wrapping_add(1);
+    }
+
+    /// Takes in what was written since the last call: the entries that read a written
+    /// cell are no longer clean. Also drops every entry when code was written (traces do
+    /// not note their reads of code). Runs before each scan and after each word that ran
+    /// or replayed effects (see the module documentation).
+    pub(crate) fn sync(&mut self, vm: &mut Vm) {
+        if vm.code_epoch() != self.epoch {
+            self.drop_entries();
+            self.epoch = vm.code_epoch();
+        }
+        if std::mem::take(&mut self.unwatch) {
+            vm.unwatch_data();
+        }
+        if !vm.any_written() {
+            return;
+        }
+        self.written.clear();
+        if !vm.drain_written(&mut self.written) {
+            for f in &mut self.fast {
+                f.flags &= !CLEAN;
+            }
+            return;
+        }
+        for c in &self.written {
+            if let Some(slots) = self.readers.get(c) {
+                for &s in slots {
+                    if let Some(f) = self.fast.get_mut(s as usize) {
+                        f.flags &= !CLEAN;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the word in `slot` is a clean replay without effects ([`NOOP`]), `word`
+    /// as its entry says: then its steps are counted (when they fit in the budget) and it
+    /// is done.
+    #[inline]
+    pub(crate) fn skip(
+        &mut self,
+        vm: &mut Vm,
+        table: &Table,
+        slot: Option<usize>,
+        word: u32,
+    ) -> bool {
+        let Some(s) = slot.filter(|_| table.era == self.era) else {
+            return false;
+        };
+        match self.fast.get(s) {
+            Some(f)
+                if f.flags == CLEAN | NOOP && f.word == word && vm.add_steps(f.steps as u64) =>
+            {
+                self.stats.replayed += 1;
+                self.stats.skipped += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the entry in `slot`, a replay with effects, has the same effects and move
+    /// type as the last unlisted replay (see [`MemoStats::unlisted`]), with nothing run or
+    /// replayed since: then replaying it changes nothing but the cursor (the effects
+    /// repeat harmlessly: `Runtime::repeat_of`). Returns the last position those effects
+    /// set, when they set it: the cursor's last position is that.
+    pub(crate) fn repeats_unlisted(&self, slot: usize, ty: i32) -> Option<Option<i32>> {
+        let u = self.last_unlisted?;
+        let e = self.fast[slot].events;
+        (u.move_type == ty && u.slot != slot && e != 0 && self.fast[u.slot].events == e)
+            .then_some(u.last_pos)
+    }
+
+    /// Notes the unlisted replay just made (None: something else ran or replayed).
+    #[inline]
+    pub(crate) fn set_last_unlisted(&mut self, last: Option<Unlisted>) {
+        self.last_unlisted = last;
     }
 
     /// The entries of the `count` words of `block` for `piece` at `n_pos` positions.
@@ -178,6 +378,8 @@ impl MoveMemo {
             era: self.era,
         };
         self.entries.resize_with(t.start + size, Entry::default);
+        self.fast.resize(t.start + size, Fast::default());
+        self.linked.resize_with(t.start + size, Vec::new);
         self.tables.insert((block, piece), t);
         t
     }
@@ -205,23 +407,33 @@ impl MoveMemo {
             self.stats.untraced += 1;
             return Outcome::Run { traced: false };
         };
+        let fast = &mut self.fast[slot];
         match entry {
             Entry::Replay {
                 word: w,
-                reads,
-                events,
-                steps,
+                traces,
                 hits,
                 misses,
             } if *w == word => {
-                if reads_hold(vm, reads) && vm.add_steps(*steps) {
+                let found = if fast.flags & CLEAN != 0 {
+                    Some(0)
+                } else {
+                    traces.iter().position(|k| reads_hold(vm, &k.reads))
+                };
+                if let Some(i) = found.filter(|&i| vm.add_steps(traces[i].steps)) {
+                    if i != 0 {
+                        traces[..=i].rotate_right(1);
+                        *fast = Fast::of(word, &traces[0]);
+                    }
+                    fast.flags |= CLEAN;
                     *hits += 1;
                     self.stats.replayed += 1;
                     return Outcome::Replay {
                         slot,
-                        effects: !events.is_empty(),
+                        effects: traces[0].events != 0,
                     };
                 }
+                fast.flags &= !CLEAN;
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
                 if *misses > 8 && *misses > 4 * *hits {
@@ -229,6 +441,7 @@ impl MoveMemo {
                         word,
                         skip: OPAQUE_SKIP,
                     };
+                    *fast = Fast::default();
                     self.stats.untraced += 1;
                     return Outcome::Run { traced: false };
                 }
@@ -242,6 +455,7 @@ impl MoveMemo {
             _ => {
                 // Traced from its second run on: a word run once is not worth the trace.
                 *entry = Entry::Seen { word };
+                *fast = Fast::default();
                 self.stats.untraced += 1;
                 return Outcome::Run { traced: false };
             }
@@ -253,7 +467,10 @@ impl MoveMemo {
     /// The effects of the entry in `slot` (as [`MoveMemo::check`] found it holding).
     pub(crate) fn events(&self, slot: usize) -> &[Event] {
         match self.entries.get(slot) {
-            Some(Entry::Replay { events, .. }) => events,
+            Some(Entry::Replay { traces, .. }) => traces
+                .first()
+                .and_then(|k| self.lists.get(k.events as usize))
+                .map_or(&[], |l| l),
             _ => &[],
         }
     }
@@ -262,15 +479,18 @@ impl MoveMemo {
     /// error, its reads of the `cursor` the generator set before it left out.
     pub(crate) fn store(
         &mut self,
-        vm: &Vm,
+        vm: &mut Vm,
         table: &Table,
         slot: Option<usize>,
         word: u32,
         cursor: &Cursor,
     ) {
-        let Some((_, entry)) = entry_in(&mut self.entries, self.era, table, slot) else {
+        let Some((slot, entry)) = entry_in(&mut self.entries, self.era, table, slot) else {
             return;
         };
+        // Not clean until its reads are next found to hold (the run may have written
+        // cells it read before the VM watched them).
+        self.fast[slot] = Fast::default();
         let t = vm.trace();
         let opaque = Entry::Opaque {
             word,
@@ -294,14 +514,83 @@ impl MoveMemo {
                 }
             }
         }
-        *entry = Entry::Replay {
-            word,
-            reads: reads.into(),
-            events: t.events.as_slice().into(),
-            steps: t.steps,
-            hits: 0,
-            misses: 0,
+        let events = match t.events.as_slice() {
+            [] => 0,
+            e => match self.list_index.get(e) {
+                Some(&id) => id,
+                None => {
+                    if self.lists.is_empty() {
+                        self.lists.push(Box::new([]));
+                    }
+                    let id = self.lists.len() as u32;
+                    self.lists.push(e.into());
+                    self.list_index.insert(e.into(), id);
+                    id
+                }
+            },
         };
+        let kept = Kept {
+            reads: reads.into(),
+            events,
+            steps: t.steps,
+        };
+        self.fast[slot] = Fast::of(word, &kept);
+        for r in kept.reads.iter() {
+            vm.watch_data(r.addr, r.width as u32);
+            let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
+            for c in r.addr / CELL..=last {
+                if !self.linked[slot].contains(&c) {
+                    self.linked[slot].push(c);
+                    self.readers.entry(c).or_default().push(slot as u32);
+                    self.links += 1;
+                }
+            }
+        }
+        match &mut self.entries[slot] {
+            Entry::Replay {
+                word: w, traces, ..
+            } if *w == word => {
+                if traces.len() >= MAX_TRACES {
+                    traces.pop();
+                }
+                traces.insert(0, kept);
+            }
+            e => {
+                *e = Entry::Replay {
+                    word,
+                    traces: vec![kept],
+                    hits: 0,
+                    misses: 0,
+                }
+            }
+        }
+        if self.links > self.link_limit.max(FIRST_LINK_LIMIT) {
+            self.rebuild_readers();
+        }
+    }
+
+    /// Lists again the readers of each cell from the entries' traces (dropping the slots
+    /// traced again since), and sets the count of the next rebuild.
+    fn rebuild_readers(&mut self) {
+        self.readers.clear();
+        self.links = 0;
+        for (slot, e) in self.entries.iter().enumerate() {
+            let linked = &mut self.linked[slot];
+            linked.clear();
+            if let Entry::Replay { traces, .. } = e {
+                for r in traces.iter().flat_map(|k| k.reads.iter()) {
+                    let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
+                    for c in r.addr / CELL..=last {
+                        if !linked.contains(&c) {
+                            linked.push(c);
+                            self.readers.entry(c).or_default().push(slot as u32);
+                            self.links += 1;
+                        }
+                    }
+                }
+            }
+        }
+        self.link_limit = 2 * self.links + FIRST_LINK_LIMIT;
     }
 
     /// Leaves `cursor` to be written later: a replayed word that does nothing is done
@@ -381,7 +670,7 @@ mod tests {
     fn a_table_older_than_the_entries_finds_nothing() {
         let mut vm = Vm::new(Limits::default());
         let mut memo = MoveMemo::default();
-        memo.begin_scan(&[]);
+        memo.begin_scan(&mut vm);
         let old = memo.table(100, 1, 2, 10);
         let slot = old.slot(1, 9);
         assert_eq!(slot, Some(old.start + 19));
@@ -401,7 +690,8 @@ mod tests {
             Outcome::Run { traced: false }
         ));
         // Another stack under the words: every entry dropped, the old table is stale.
-        memo.begin_scan(&[5]);
+        vm.push(5).unwrap();
+        memo.begin_scan(&mut vm);
         assert!(matches!(
             memo.check(&mut vm, &old, slot, 8),
             Outcome::Run { traced: false }

@@ -223,13 +223,18 @@ pub struct Runtime {
     pub memo: super::memo::MoveMemo,
 }
 
+/// Memory above `HERE` under which a move word that is not dominated is not replayed by
+/// [`Runtime::replay_unlisted`]: opening its record and compiling its actions could fail
+/// for want of room, as the long way would.
+const UNLISTED_ROOM: u32 = 1 << 16;
+
 /// Most arguments of an action compiled into a move (`compile_action`'s callers pass two
 /// at most).
 const MAX_ACTION_ARGS: usize = 4;
 
-/// What a replayable host word leaves of a move that a better priority dominates (the record,
-/// notation and captures of such a move are never read): see
-/// [`Runtime::replay_dominated`].
+/// What a replayable host word leaves of a move that is never listed (a better priority
+/// dominates it, or its word does not add it: the record, notation and captures of such a
+/// move are never read): see [`Runtime::replay_unlisted`].
 #[derive(Clone, Copy)]
 enum Lasting {
     /// Nothing: `add-move`, the notation words, type and owner changes.
@@ -565,7 +570,7 @@ impl Runtime {
     /// Whether a move of `move_type` opened now is dominated: a better priority is already
     /// listed, so the move would be filtered out and is not recorded ([`Generation`]).
     #[inline]
-    fn dominates(&self, vm: &Vm, move_type: i32) -> FResult<bool> {
+    pub(crate) fn dominates(&self, vm: &Vm, move_type: i32) -> FResult<bool> {
         match self.generation.as_ref() {
             Some(g) if g.priorities != 0 => {
                 let t = move_type.clamp(0, 127) as u32;
@@ -576,25 +581,41 @@ impl Runtime {
     }
 
     /// Replays, in place of opening a move of `move_type`, calling the replayable host
-    /// words of `events` and dropping the move, the effects of a move word that would be
-    /// dominated. Returns false (and does nothing) when the move would not be dominated, or
-    /// an event has no shortcut: the caller then goes the long way.
+    /// words of `events` and dropping the move, the effects of a move word whose move
+    /// is never listed: it would be dominated, or `events` never call `add-move`. Returns
+    /// false (and does nothing) when the move could be listed, or an event has no
+    /// shortcut: the caller then goes the long way.
     ///
     /// A dominated move stays dominated to its word's end (the best priority listed only
     /// changes when a move is recorded), and nothing reads its record, notation or
-    /// captures: `add-move` drops it and opens the next, equally dominated. What outlives
-    /// it is what the host words do besides: the last position (`$lastPos`, which the
-    /// capture, drop and create words set), board edits, and `repetition-reset`.
-    /// Reads that can fail are made as the long way makes them. Tested against the long way
-    /// by playing with the move cache on and off.
-    pub(crate) fn replay_dominated(
+    /// captures: `add-move` drops it and opens the next, equally dominated. A move word
+    /// that does not call `add-move` leaves its move to be dropped at its end, unread too.
+    /// What outlives such a move is what the host words do besides: the last position
+    /// (`$lastPos`, which the capture, drop and create words set), board edits, and
+    /// `repetition-reset`. Reads that can fail are made as the long way makes them; a
+    /// move that is not dominated is opened the long way when the memory left is short
+    /// (where opening it could fail). Tested against the long way by playing with the
+    /// move cache on and off.
+    pub(crate) fn replay_unlisted(
         &mut self,
         vm: &mut Vm,
         move_type: i32,
         events: &[crate::forth::trace::Event],
     ) -> FResult<bool> {
         use crate::forth::trace::Event;
-        if !self.dominates(vm, move_type)? {
+        let dominated = self.dominates(vm, move_type)?;
+        if !dominated
+            && (vm.room() < UNLISTED_ROOM
+                || events.iter().any(|e| {
+                    matches!(
+                        *e,
+                        Event::Native {
+                            id: n::ADD_MOVE,
+                            ..
+                        }
+                    )
+                }))
+        {
             return Ok(false);
         }
         if !events.iter().all(|e| match *e {
@@ -608,7 +629,7 @@ impl Runtime {
         vm.set_here(h)?;
         if let Some(g) = self.generation.as_mut() {
             g.move_type = move_type;
-            g.dominated = true;
+            g.dominated = dominated;
             g.notation.clear();
             g.pending = None;
         }
@@ -645,6 +666,37 @@ impl Runtime {
             }
         }
         Ok(true)
+    }
+
+    /// Whether replaying `events` as an unlisted move ([`Runtime::replay_unlisted`]) right
+    /// after the same replay, at another position, changes nothing but the cursor: every
+    /// event sets something (a cell, the last position, a board square, the history) to a
+    /// value given by its own arguments, so the second replay sets each to what it already
+    /// holds, and no event writes one of the `cursor` cells the generator sets before each
+    /// word. Some(true): the events set the last position (a cursor cell), which then
+    /// holds their value, not the word's position. (The current position's variant of the
+    /// last-position words reads the cursor, which differs from word to word: None.)
+    pub(crate) fn repeat_of(events: &[crate::forth::trace::Event], cursor: &[u32]) -> Option<bool> {
+        use crate::forth::trace::Event;
+        let mut sets_last = false;
+        for e in events {
+            match *e {
+                Event::Native { id, .. } => match Lasting::of(id)? {
+                    Lasting::LastPos { at: true } | Lasting::Move => sets_last = true,
+                    Lasting::LastPos { at: false } => return None,
+                    Lasting::Nothing
+                    | Lasting::RepetitionReset
+                    | Lasting::Remove
+                    | Lasting::Add => {}
+                },
+                Event::Write { addr, .. } => {
+                    if cursor.iter().any(|&c| addr < c + 4 && c < addr + 4) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(sets_last)
     }
 
     fn set_last(&self, vm: &mut Vm, pos: i32) -> FResult<()> {

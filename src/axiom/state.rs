@@ -18,7 +18,7 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
-use super::memo::{Cursor, MoveMemo, Outcome, Table, apply_effects};
+use super::memo::{Cursor, MoveMemo, Outcome, Table, Unlisted, apply_effects};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -287,8 +287,8 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
     let base = vm.stack().len();
     // The move-word cache, out of the runtime while the scan lends the runtime to the VM
     // (a scan inside a move word, which `$GenerateMoves` allows, gets an empty one).
-    let mut memo = std::mem::take(&mut rt.memo);
-    memo.begin_scan(vm.stack());
+    let mut memo = std::mem::replace(&mut rt.memo, MoveMemo::disabled());
+    memo.begin_scan(vm);
     vm.push_cushion(STACK_CUSHION);
     let r = scan_blocks(
         vm,
@@ -458,6 +458,16 @@ fn run_block(
             continue;
         }
         let slot = table.slot(k, pos);
+        // A clean replay without effects (most words of a dice turn): as below, without
+        // even a check of its reads ([`MoveMemo::skip`]).
+        if vm.room() >= record_room && memo.skip(vm, &table, slot, word) {
+            memo.defer_cursor(cursor);
+            let h = vm.here();
+            if h % CELL != 0 {
+                vm.set_here(h.div_ceil(CELL) * CELL)?;
+            }
+            continue;
+        }
         let traced = match memo.check(vm, &table, slot, word) {
             Outcome::Replay { effects: false, .. } if vm.room() >= record_room => {
                 // Nothing to do but what opening and dropping its record would have left:
@@ -472,28 +482,60 @@ fn run_block(
                 continue;
             }
             Outcome::Replay { effects: false, .. } => {
+                memo.set_last_unlisted(None);
                 memo.put_cursor(vm, &cursor)?;
                 rt.begin_move(vm, ty)?;
                 rt.end_move(vm)?;
+                memo.sync(vm);
                 continue;
             }
             Outcome::Replay {
                 slot,
                 effects: true,
             } => {
+                // The same harmless effects as the unlisted replay just before, nothing
+                // between: the move is unlisted again (the best priority listed is the
+                // same), and the effects change nothing (a pass at every position).
+                if let Some(last) = memo.repeats_unlisted(slot, ty) {
+                    let mut c = cursor;
+                    if let Some(p) = last {
+                        c[3].1 = p;
+                    }
+                    memo.defer_cursor(c);
+                    memo.stats.unlisted += 1;
+                    memo.stats.repeated += 1;
+                    continue;
+                }
                 memo.put_cursor(vm, &cursor)?;
+                memo.set_last_unlisted(None);
                 let events = memo.events(slot);
-                if rt.replay_dominated(vm, ty, events)? {
-                    memo.stats.dominated += 1;
+                if rt.replay_unlisted(vm, ty, events)? {
+                    let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
+                        Some(sets_last) => Some(Unlisted {
+                            slot,
+                            move_type: ty,
+                            last_pos: if sets_last {
+                                Some(vm.cell(cursor[3].0)?)
+                            } else {
+                                None
+                            },
+                        }),
+                        None => None,
+                    };
+                    memo.set_last_unlisted(last);
+                    memo.stats.unlisted += 1;
+                    memo.sync(vm);
                     continue;
                 }
                 rt.begin_move(vm, ty)?;
                 apply_effects(events, vm, rt)?;
                 rt.end_move(vm)?;
+                memo.sync(vm);
                 continue;
             }
             Outcome::Run { traced } => traced,
         };
+        memo.set_last_unlisted(None);
         memo.put_cursor(vm, &cursor)?;
         let area = vm.here().div_ceil(CELL) * CELL;
         rt.begin_move(vm, ty)?;
@@ -516,6 +558,7 @@ fn run_block(
         vm.ds_restore(base);
         vm.push_cushion(STACK_CUSHION);
         rt.end_move(vm)?;
+        memo.sync(vm);
     }
     Ok(())
 }

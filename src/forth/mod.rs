@@ -15,6 +15,7 @@
 pub mod dict;
 pub mod error;
 pub mod interp;
+mod journal;
 pub mod lint;
 pub mod trace;
 pub mod vm;

@@ -700,3 +700,64 @@ fn a_clone_shares_the_index_until_it_defines_a_word() {
     assert!(a.find(b"foo").is_none() && b.find(b"foo").is_some());
     assert_index_agrees(&mut a, "the original after the clone defined words");
 }
+
+/// The write journal names every watched cell written with another value, and only those:
+/// stores of a cell's own value, unwatched cells and unchanged bytes of a wide write are
+/// left out; `CMOVE` names what it touches; too many writes overflow into "all".
+#[test]
+fn the_journal_names_the_watched_cells_written_with_another_value() {
+    let mut vm = vm();
+    // Three cells side by side.
+    let src = "CREATE a 12 ALLOT : b a 4 + ; : c a 8 + ; 5 a ! 6 b ! 0 c !";
+    vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
+    let a = vm.find(b"a").unwrap() + 16;
+    let (b, c) = (a + 4, a + 8);
+    let mut out = Vec::new();
+    // Nothing watched: nothing noted.
+    vm.interpret_str("t.4th", "7 a !", &mut NoHost).unwrap();
+    assert!(!vm.any_written());
+    vm.watch_data(a, 4);
+    vm.watch_data(b, 1);
+    // Own values, and an unwatched cell.
+    vm.interpret_str("t.4th", "7 a ! 6 b ! 9 c !", &mut NoHost)
+        .unwrap();
+    assert!(!vm.any_written());
+    // Another value, by `!`, `+!` and the host; the byte store names its cell.
+    vm.interpret_str("t.4th", "8 a ! 1 b +!", &mut NoHost)
+        .unwrap();
+    vm.set_cell(a, 0).unwrap();
+    vm.set_byte(b + 2, 1).unwrap();
+    assert!(vm.any_written());
+    assert!(vm.drain_written(&mut out));
+    assert_eq!(out, [a / 4, b / 4, a / 4, b / 4]);
+    assert!(!vm.any_written());
+    // A wide write: only the cells whose bytes change.
+    let mut bytes = vm.bytes(a, 12).unwrap().to_vec();
+    vm.write_bytes(a, &bytes).unwrap();
+    assert!(!vm.any_written());
+    bytes[5] ^= 1; // b
+    bytes[9] ^= 1; // c, unwatched
+    vm.write_bytes(a, &bytes).unwrap();
+    out.clear();
+    assert!(vm.drain_written(&mut out));
+    assert_eq!(out, [b / 4]);
+    assert_eq!(vm.cell(c).unwrap(), 9 ^ (1 << 8));
+    assert_eq!(vm.cell(b).unwrap(), (7 | 1 << 16) ^ (1 << 8));
+    // CMOVE names every watched cell it touches.
+    vm.interpret_str("t.4th", &format!("{c} {a} 8 CMOVE"), &mut NoHost)
+        .unwrap();
+    out.clear();
+    assert!(vm.drain_written(&mut out));
+    assert_eq!(out, [a / 4, b / 4]);
+    // Overflow: everything may have changed.
+    vm.interpret_str("t.4th", ": flip 10000 0 DO I a ! LOOP ; flip", &mut NoHost)
+        .unwrap();
+    out.clear();
+    assert!(!vm.drain_written(&mut out));
+    assert!(out.is_empty() && !vm.any_written());
+    // Unwatched again: nothing noted.
+    vm.unwatch_data();
+    vm.interpret_str("t.4th", "1 a ! 2 b !", &mut NoHost)
+        .unwrap();
+    assert!(!vm.any_written());
+}

@@ -43,9 +43,14 @@
 //! [`Vm::find`] answers from a hash index of the dictionary ([`super::dict`]) when it is
 //! current, else walks the chain of headers. The same write check watches the cells the
 //! chain is made of: a write to one makes the index stale.
+//!
+//! # Watched data
+//! A host may watch data cells ([`Vm::watch_data`]): writes that may change one are noted
+//! in a journal ([`super::journal`]) that the host drains ([`Vm::drain_written`]).
 
 use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
+use super::journal::Journal;
 use super::trace::{MAX_REPLAY_ARGS, NativeClass, Trace};
 use crate::source::SourceMap;
 use crate::span::FileId;
@@ -179,7 +184,10 @@ pub struct Vm {
     /// `dict_epoch`.
     dict_bits: Vec<u64>,
     dict_epoch: u64,
-    /// `code_bits | dict_bits`: the cells whose writes are watched (one test per write).
+    /// Data cells a host watches, and the writes to them ([`Vm::watch_data`]).
+    journal: Journal,
+    /// `code_bits | dict_bits | journal.bits`: the cells whose writes are watched (one
+    /// test per write).
     watch_bits: Vec<u64>,
     /// The dictionary index (shared by clones until one of them defines a word).
     dict: Arc<DictIndex>,
@@ -275,6 +283,7 @@ impl Vm {
             code_epoch: 0,
             dict_bits: Vec::new(),
             dict_epoch: 0,
+            journal: Journal::default(),
             watch_bits: Vec::new(),
             dict: Arc::default(),
         };
@@ -490,6 +499,49 @@ impl Vm {
         if any_bit(&self.dict_bits, a, len) {
             self.dict_epoch += 1;
         }
+        if self.journal.watching() {
+            self.journal.note(a, len);
+        }
+    }
+
+    /// Watches the cells of the bytes `a .. a + len` for writes (see [`super::journal`]).
+    pub fn watch_data(&mut self, a: u32, len: u32) {
+        set_bits(&mut self.journal.bits, a, len);
+        set_bits(&mut self.watch_bits, a, len);
+    }
+
+    /// Moves the numbers (address / 4) of the watched cells written since the last drain
+    /// into `out`, possibly with repeats; false when there were too many to list: any
+    /// watched cell may have changed.
+    pub fn drain_written(&mut self, out: &mut Vec<u32>) -> bool {
+        self.journal.drain_into(out)
+    }
+
+    /// Whether a watched cell was written since the last drain.
+    #[inline]
+    pub fn any_written(&self) -> bool {
+        !self.journal.is_empty()
+    }
+
+    /// Stops watching data cells, and forgets the writes noted.
+    pub fn unwatch_data(&mut self) {
+        if self.journal.watching() {
+            self.journal.reset();
+            self.rebuild_watch_bits();
+        }
+    }
+
+    /// `watch_bits` from the three sets it is made of.
+    fn rebuild_watch_bits(&mut self) {
+        self.watch_bits.clone_from(&self.code_bits);
+        for bits in [&self.dict_bits, &self.journal.bits] {
+            if self.watch_bits.len() < bits.len() {
+                self.watch_bits.resize(bits.len(), 0);
+            }
+            for (w, d) in self.watch_bits.iter_mut().zip(bits) {
+                *w |= d;
+            }
+        }
     }
 
     /// Changes whenever a cell that traced runs read as code is written.
@@ -530,7 +582,10 @@ impl Vm {
             if self.tracing {
                 self.trace.write(a, 4, Some(v));
             }
-            self.note_watched_write(a, 4);
+            // Writing a cell's own value changes nothing a watcher could see.
+            if self.raw_cell(a).ok() != Some(v) {
+                self.note_watched_write(a, 4);
+            }
         }
         match self.mem.get_mut(i..i + 4) {
             Some(b) => {
@@ -621,13 +676,29 @@ impl Vm {
 
     /// Writes `b` at `a`.
     pub fn write_bytes(&mut self, a: u32, b: &[u8]) -> FResult<()> {
-        self.note_write(a, b.len() as u32, None);
         let i = a as usize;
-        let dst = self
-            .mem
-            .get_mut(i..i + b.len())
-            .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
-        dst.copy_from_slice(b);
+        if self.mem.get(i..i + b.len()).is_none() {
+            self.note_write(a, b.len() as u32, None);
+            return Err(K::Memory(a as i64).into());
+        }
+        if self.tracing {
+            self.trace.write(a, b.len() as u32, None);
+        }
+        // Only the cells whose bytes change are written, as far as watchers can see
+        // (restoring a snapshot rewrites the whole board, mostly with its own values).
+        if self.mem[i..i + b.len()] != *b {
+            let first = a / CELL;
+            let last = (a + b.len() as u32 - 1) / CELL;
+            for c in first..=last {
+                let lo = (c * CELL).max(a);
+                let hi = ((c + 1) * CELL).min(a + b.len() as u32);
+                let (o, n) = ((lo - a) as usize, (hi - a) as usize);
+                if self.mem[i + o..i + n] != b[o..n] {
+                    self.note_watched_write(lo, hi - lo);
+                }
+            }
+        }
+        self.mem[i..i + b.len()].copy_from_slice(b);
         Ok(())
     }
 
@@ -638,6 +709,7 @@ impl Vm {
     }
 
     /// Bytes free above `HERE`.
+    #[inline]
     pub fn room(&self) -> u32 {
         (self.mem.len() as u32).saturating_sub(self.here())
     }
@@ -965,13 +1037,7 @@ impl Vm {
                 set_bits(&mut self.dict_bits, name_at, len + 1);
             }
         }
-        self.watch_bits.clone_from(&self.code_bits);
-        if self.watch_bits.len() < self.dict_bits.len() {
-            self.watch_bits.resize(self.dict_bits.len(), 0);
-        }
-        for (w, d) in self.watch_bits.iter_mut().zip(&self.dict_bits) {
-            *w |= d;
-        }
+        self.rebuild_watch_bits();
         let mem = &self.mem;
         let names = chain.as_ref().map(|c| {
             c.iter().map(|&(nfa, at, len)| {
