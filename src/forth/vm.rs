@@ -488,6 +488,24 @@ impl Vm {
         }
     }
 
+    /// Notes a store of `v` in the cell at `a` (in memory) against the watched cells, as
+    /// [`Vm::note_watched_write`] does; storing a cell's own value changes nothing a
+    /// watcher could see, and is not noted (compared only for watched cells).
+    #[inline(always)]
+    fn note_cell_write(&mut self, a: u32, v: i32) {
+        let c = a / CELL;
+        let watched = if a % CELL == 0 {
+            self.watch_bits
+                .get((c / 64) as usize)
+                .is_some_and(|bits| bits & (1 << (c % 64)) != 0)
+        } else {
+            (a as u64) < self.watch_bits.len() as u64 * 64 * CELL as u64
+        };
+        if watched && self.raw_cell(a).ok() != Some(v) {
+            self.watched_write(a, 4);
+        }
+    }
+
     /// A write that may touch a watched cell: code changes [`Vm::code_epoch`], the
     /// dictionary's chain the dictionary epoch ([`super::dict`]).
     #[cold]
@@ -582,10 +600,7 @@ impl Vm {
             if self.tracing {
                 self.trace.write(a, 4, Some(v));
             }
-            // Writing a cell's own value changes nothing a watcher could see.
-            if self.raw_cell(a).ok() != Some(v) {
-                self.note_watched_write(a, 4);
-            }
+            self.note_cell_write(a, v);
         }
         match self.mem.get_mut(i..i + 4) {
             Some(b) => {
