@@ -24,10 +24,10 @@
 //! # Checking only what was written
 //! Comparing every read of every entry at every scan costs as much as the scan of a dice
 //! turn runs words. So the cache watches the cells its traces read ([`Vm::watch_data`]):
-//! the VM notes the writes that may change one, and [`MoveMemo::sync`] marks the entries
+//! the VM notes the writes that may change one, and `MoveMemo::sync` marks the entries
 //! that read a written cell. An entry whose reads were found to hold and that no such
 //! write touched since is *clean*: its reads still hold, without comparing them. A clean
-//! entry without effects is skipped outright ([`MoveMemo::skip`]): the generator only
+//! entry without effects is skipped outright (`MoveMemo::skip`): the generator only
 //! counts its steps. Invariant: between the check that made an entry clean and the next
 //! use of it, every write that may have changed a cell it read is in the VM's journal or
 //! was drained by `sync`, which runs before each scan and after each word that ran or
@@ -172,7 +172,7 @@ pub struct MoveMemo {
     /// one, so that comparing two is comparing their indices); 0 is the empty list.
     lists: Vec<Box<[Event]>>,
     list_index: HashMap<Box<[Event]>, u32, FxBuild>,
-    /// The cells the VM reported written, drained by [`MoveMemo::sync`].
+    /// The cells the VM reported written, drained by `MoveMemo::sync`.
     written: Vec<u32>,
     /// The VM still watches the cells of dropped entries.
     unwatch: bool,

@@ -46,7 +46,7 @@
 //!
 //! # Watched data
 //! A host may watch data cells ([`Vm::watch_data`]): writes that may change one are noted
-//! in a journal ([`super::journal`]) that the host drains ([`Vm::drain_written`]).
+//! in a journal (`forth::journal`) that the host drains ([`Vm::drain_written`]).
 
 use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
@@ -522,7 +522,7 @@ impl Vm {
         }
     }
 
-    /// Watches the cells of the bytes `a .. a + len` for writes (see [`super::journal`]).
+    /// Watches the cells of the bytes `a .. a + len` for writes (see the module documentation, "Watched data").
     pub fn watch_data(&mut self, a: u32, len: u32) {
         set_bits(&mut self.journal.bits, a, len);
         set_bits(&mut self.watch_bits, a, len);
