@@ -86,16 +86,8 @@ fn user_axiom_folder() {
         assert_eq!(r[3], 0, "games ended in errors");
     }
     // The move-word cache changes nothing, move lists and memory alike.
-    let (with, stats) = transcript(&a, 3, true);
-    let (without, _) = transcript(&a, 3, false);
-    for (k, (x, y)) in with.iter().zip(&without).enumerate() {
-        assert_eq!(x, y, "{}: line {k} differs with the cache", names[0]);
-    }
-    assert_eq!(with.len(), without.len());
-    println!(
-        "{} plies compared with the cache on and off: {stats:?}",
-        with.len()
-    );
+    let (plies, stats, _) = same_with_and_without_cache(&a, 3, names[0]);
+    println!("{plies} plies compared with the cache on and off: {stats:?}");
 }
 
 /// dagaz's own searching AIs play Axiom programs through make/unmake: a search keeps move
@@ -197,6 +189,22 @@ fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Plays `games` games of `p` with the move-word cache and without ([`transcript`]) and
+/// asserts that every line is the same; returns the lines' count and both caches' counts.
+fn same_with_and_without_cache(
+    p: &Program,
+    games: u64,
+    what: &str,
+) -> (usize, memo::MemoStats, memo::MemoStats) {
+    let (with, stats) = transcript(p, games, true);
+    let (without, off) = transcript(p, games, false);
+    for (k, (a, b)) in with.iter().zip(&without).enumerate() {
+        assert_eq!(a, b, "{what}: line {k} differs with the cache");
+    }
+    assert_eq!(with.len(), without.len(), "{what}");
+    (with.len(), stats, off)
+}
+
 /// Plays `games` games of `p` against itself with random moves, with the move-word cache
 /// on or off; returns every ply's move list (as notations) and the game's end, and what
 /// the cache did.
@@ -245,13 +253,8 @@ fn the_move_word_cache_changes_no_move_list() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
     for (file, plies) in [("race/Race.4th", 300), ("capture/Capture.4th", 60)] {
         let p = Program::load(&dir.join(file), None).unwrap_or_else(|e| panic!("{e}"));
-        let (with, stats) = transcript(&p, 6, true);
-        let (without, off) = transcript(&p, 6, false);
-        assert!(with.len() > plies, "{file}: {} plies", with.len());
-        for (k, (a, b)) in with.iter().zip(&without).enumerate() {
-            assert_eq!(a, b, "{file}: line {k} differs with the cache");
-        }
-        assert_eq!(with.len(), without.len(), "{file}");
+        let (n, stats, off) = same_with_and_without_cache(&p, 6, file);
+        assert!(n > plies, "{file}: {n} plies");
         // The race's drop words read the same cells ply after ply; the capture game's
         // pieces move, so fewer of its words hold.
         assert!(
@@ -336,32 +339,20 @@ fn dominated_moves_replay_as_they_run() {
     }
     std::fs::write(dir.join("Passing.4th"), &text).unwrap();
     let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (with, stats) = transcript(&p, 6, true);
-    let (without, _) = transcript(&p, 6, false);
-    assert!(with.len() > 300, "{} plies", with.len());
-    for (k, (a, b)) in with.iter().zip(&without).enumerate() {
-        assert_eq!(a, b, "line {k} differs with the cache");
-    }
-    assert_eq!(with.len(), without.len());
+    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing");
+    assert!(plies > 300, "{plies} plies");
     assert!(
         stats.unlisted > 1000,
         "the shortcut should replay dominated moves: {stats:?}"
     );
-    // The passes at every position repeat one another, and the drop words that fail
-    // there read cells nothing wrote: both shortcuts ran, and changed nothing above.
     // Without `wait`, the pass-type `give-up` at every position repeats the one before
     // where the drop word between them does nothing: the repeats are skipped, and every
     // state is still as running them leaves it.
     let text = text.replace(" {move} wait {move-type} pass-type", "");
     std::fs::write(dir.join("Passing.4th"), text).unwrap();
     let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (with, stats) = transcript(&p, 6, true);
-    let (without, _) = transcript(&p, 6, false);
-    assert!(with.len() > 300, "{} plies", with.len());
-    for (k, (a, b)) in with.iter().zip(&without).enumerate() {
-        assert_eq!(a, b, "line {k} differs with the cache (no wait)");
-    }
-    assert_eq!(with.len(), without.len());
+    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing without wait");
+    assert!(plies > 300, "{plies} plies");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
