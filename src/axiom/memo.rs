@@ -1,11 +1,12 @@
 //! The move-word cache. Move generation runs every move word of every friendly piece at
 //! its position and every drop word at every position: Ur's dice turns run 340 words a
 //! ply, and most of them read the same few cells as at the last ply and fail or add the
-//! same move. The cache keeps, for each (block, piece, word, position), the trace of its
-//! last run ([`crate::forth::trace`]): the cells it read with their values, and its
-//! effects (cell writes and calls of replayable host words such as `add-move`). When every
-//! cell reads as before, the effects are applied instead of running the word, and the
-//! steps the run took are counted as if it had run.
+//! same move. The cache keeps, for each (block, piece, word, position), the traces of its
+//! last runs ([`crate::forth::trace`]; up to `MAX_TRACES`, one per path a dice game's
+//! word takes): the cells each read with their values, and its effects (cell writes and
+//! calls of replayable host words such as `add-move`). When every cell of one trace reads
+//! as before, its effects are applied instead of running the word, and the steps the run
+//! took are counted as if it had run.
 //!
 //! Exactness: the word would take the same path (it would read the same values), so the
 //! effects are the ones running it would have; the host words are called again on the

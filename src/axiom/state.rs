@@ -286,7 +286,8 @@ pub(crate) fn scan(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
     // zero cells, and after each word the stack is put back to its depth.
     let base = vm.stack().len();
     // The move-word cache, out of the runtime while the scan lends the runtime to the VM
-    // (a scan inside a move word, which `$GenerateMoves` allows, gets an empty one).
+    // (a scan inside a move word, which `$GenerateMoves` allows, finds one that is off:
+    // it must not touch the cells the VM watches for this one).
     let mut memo = std::mem::replace(&mut rt.memo, MoveMemo::disabled());
     memo.begin_scan(vm);
     vm.push_cushion(STACK_CUSHION);
@@ -461,24 +462,14 @@ fn run_block(
         // A clean replay without effects (most words of a dice turn): as below, without
         // even a check of its reads ([`MoveMemo::skip`]).
         if vm.room() >= record_room && memo.skip(vm, &table, slot, word) {
-            memo.defer_cursor(cursor);
-            let h = vm.here();
-            if h % CELL != 0 {
-                vm.set_here(h.div_ceil(CELL) * CELL)?;
-            }
+            done_without_effects(vm, memo, cursor)?;
             continue;
         }
         let traced = match memo.check(vm, &table, slot, word) {
             Outcome::Replay { effects: false, .. } if vm.room() >= record_room => {
-                // Nothing to do but what opening and dropping its record would have left:
-                // `HERE` aligned, and the cursor set (written when something reads it).
                 // (Opening the record needs room for it: with less, the word goes the long
                 // way and fails as running it would.)
-                memo.defer_cursor(cursor);
-                let h = vm.here();
-                if h % CELL != 0 {
-                    vm.set_here(h.div_ceil(CELL) * CELL)?;
-                }
+                done_without_effects(vm, memo, cursor)?;
                 continue;
             }
             Outcome::Replay { effects: false, .. } => {
@@ -559,6 +550,18 @@ fn run_block(
         vm.push_cushion(STACK_CUSHION);
         rt.end_move(vm)?;
         memo.sync(vm);
+    }
+    Ok(())
+}
+
+/// What a replayed word without effects leaves: nothing but what opening and dropping its
+/// move's record would have left, `HERE` aligned and the cursor set (written when
+/// something reads it: [`MoveMemo::defer_cursor`]).
+fn done_without_effects(vm: &mut Vm, memo: &mut MoveMemo, cursor: Cursor) -> FResult<()> {
+    memo.defer_cursor(cursor);
+    let h = vm.here();
+    if h % CELL != 0 {
+        vm.set_here(h.div_ceil(CELL) * CELL)?;
     }
     Ok(())
 }
