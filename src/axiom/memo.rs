@@ -27,12 +27,22 @@
 //! turn runs words. So the cache watches the cells its traces read ([`Vm::watch_data`]):
 //! the VM notes the writes that may change one, and `MoveMemo::sync` marks the entries
 //! that read a written cell. An entry whose reads were found to hold and that no such
-//! write touched since is *clean*: its reads still hold, without comparing them. A clean
-//! entry without effects is skipped outright (`MoveMemo::skip`): the generator only
-//! counts its steps. Invariant: between the check that made an entry clean and the next
-//! use of it, every write that may have changed a cell it read is in the VM's journal or
-//! was drained by `sync`, which runs before each scan and after each word that ran or
-//! replayed effects.
+//! write touched since is *clean*: its reads still hold, without comparing them.
+//! Invariant: between the check that made an entry clean and the next use of it, every
+//! write that may have changed a cell it read is in the VM's journal or was drained by
+//! `sync`, which runs before each scan and after each word that ran or replayed effects.
+//!
+//! An entry whose first trace reads one cell keeps that read beside its flags and
+//! compares it at each use instead (it is *small*, and not watched): Ur's `pass-move`
+//! reads only `$passed`, which every generation writes, so watching it dirtied every
+//! such entry twice a ply.
+//!
+//! # Walking over what needs nothing
+//! A run of words whose entries hold (clean, or small and matching) and that either have
+//! no effects or repeat the last unlisted replay (`MoveMemo::repeats_unlisted`) is walked
+//! over by `MoveMemo::sweep`: their steps are counted and the last one's cursor is
+//! deferred, as the word-by-word path would leave it. Most words of a dice turn are
+//! walked over.
 
 use crate::forth::trace::{Event, Read};
 use crate::forth::vm::CELL;
@@ -50,10 +60,19 @@ const OPAQUE_SKIP: u16 = 32;
 const CLEAN: u8 = 1;
 /// [`Fast::flags`]: the entry is a replay without effects.
 const NOOP: u8 = 2;
+/// [`Fast::flags`]: the entry's first trace reads at most [`INLINE`] cells, kept in
+/// [`Fast::reads`]: whether they hold is found by comparing them (they are not watched,
+/// and [`CLEAN`] is not used).
+const SMALL: u8 = 4;
+
+/// Reads of a trace kept beside the entry's fast part (see [`SMALL`]): comparing a few
+/// cells where they are costs less than keeping count of the writes to them (a cell most
+/// words read, such as Axiom's `$passed`, is written at every generation).
+const INLINE: usize = 1;
 
 /// What the generator's fast path needs of an entry, kept apart from the traces (one
-/// small array that a dice turn's scan walks): the word, the steps a replay counts, and
-/// the [`CLEAN`] and [`NOOP`] flags.
+/// small array that a dice turn's scan walks): the word, the steps a replay counts, the
+/// [`CLEAN`], [`NOOP`] and [`SMALL`] flags, and a small first trace's reads.
 #[derive(Clone, Copy, Default)]
 struct Fast {
     word: u32,
@@ -61,6 +80,9 @@ struct Fast {
     /// The entry's effects ([`MoveMemo::lists`]; 0: none, or not a replay).
     events: u32,
     flags: u8,
+    /// With [`SMALL`]: how many of `reads` the first trace has.
+    n_reads: u8,
+    reads: [Read; INLINE],
 }
 
 /// What the cache knows of one (block, piece, word, position). `word`: the word's
@@ -100,11 +122,29 @@ impl Fast {
     /// The fast part of an entry whose first trace is `k`, for `word`.
     fn of(word: u32, k: &Kept) -> Fast {
         let noop = k.events == 0 && k.steps <= u32::MAX as u64;
-        Fast {
+        let mut f = Fast {
             word,
             steps: k.steps.min(u32::MAX as u64) as u32,
             events: k.events,
             flags: if noop { NOOP } else { 0 },
+            ..Fast::default()
+        };
+        if k.reads.len() <= INLINE {
+            f.flags |= SMALL;
+            f.n_reads = k.reads.len() as u8;
+            f.reads[..k.reads.len()].copy_from_slice(&k.reads);
+        }
+        f
+    }
+
+    /// Whether the reads of the entry's first trace hold: compared when they are kept
+    /// here ([`SMALL`]), else as the [`CLEAN`] flag says.
+    #[inline(always)]
+    fn holds(&self, vm: &Vm) -> bool {
+        if self.flags & SMALL != 0 {
+            reads_hold(vm, &self.reads[..self.n_reads as usize])
+        } else {
+            self.flags & CLEAN != 0
         }
     }
 }
@@ -210,6 +250,18 @@ pub(crate) struct Unlisted {
 /// Slots listed in `readers` before the first rebuild of the lists.
 const FIRST_LINK_LIMIT: usize = 1 << 16;
 
+/// What [`MoveMemo::sweep`] needs of the block it walks: its parameter field (the word
+/// count, then a word and its move type per word), the move type the turn is restricted
+/// to (0: none), the piece, the cursor's cells (as [`Cursor`]) and the room a move's
+/// record needs above `HERE`.
+pub(crate) struct Sweep {
+    pub pfa: u32,
+    pub of_type: i32,
+    pub piece: i32,
+    pub cursor: [u32; 4],
+    pub record_room: u32,
+}
+
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
     /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
@@ -306,30 +358,102 @@ impl MoveMemo {
         }
     }
 
-    /// Whether the word in `slot` is a clean replay without effects ([`NOOP`]), `word`
-    /// as its entry says: then its steps are counted (when they fit in the budget) and it
-    /// is done.
-    #[inline]
-    pub(crate) fn skip(
+    /// Walks the words of `block` (its parameter field at `block.pfa`) for `piece` from
+    /// word `k` at position `pos` on, position by position up to `end`, while each word is
+    /// done without running or replaying anything: a replay without effects whose reads
+    /// hold, or a repeat of the last unlisted replay whose reads hold (as
+    /// [`MoveMemo::repeats_unlisted`] finds it). Their steps are counted and the cursor
+    /// of the last is deferred, as the generator does word by word. Returns where the
+    /// walk stopped: the first word that needs more (or whose steps do not fit in the
+    /// budget, or a position past `end`, with `k` 0).
+    ///
+    /// This is the generator's word-by-word loop for the words the cache does nothing
+    /// for, without the per-word bookkeeping: most words of a dice game's turn.
+    pub(crate) fn sweep(
         &mut self,
         vm: &mut Vm,
         table: &Table,
-        slot: Option<usize>,
-        word: u32,
-    ) -> bool {
-        let Some(s) = slot.filter(|_| table.era == self.era) else {
-            return false;
-        };
-        match self.fast.get(s) {
-            Some(f)
-                if f.flags == CLEAN | NOOP && f.word == word && vm.add_steps(f.steps as u64) =>
-            {
-                self.stats.replayed += 1;
-                self.stats.skipped += 1;
-                true
-            }
-            _ => false,
+        block: &Sweep,
+        (mut pos, mut k): (i32, u32),
+        end: i32,
+    ) -> FResult<(i32, u32)> {
+        if self.off
+            || table.era != self.era
+            || vm.code_epoch() != self.epoch
+            || vm.room() < block.record_room
+        {
+            return Ok((pos, k));
         }
+        let (mut skipped, mut repeated) = (0u64, 0u64);
+        // The cursor of the last word walked over (`Some(last)`: a repeat's last position).
+        let mut last: Option<(i32, Option<i32>)> = None;
+        let mut count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
+        'walk: while pos < end {
+            while k < count {
+                let word = vm.cell(block.pfa + 4 + 8 * k)? as u32;
+                let ty = vm.cell(block.pfa + 8 + 8 * k)?;
+                if block.of_type != 0 && ty != block.of_type {
+                    k += 1;
+                    continue;
+                }
+                let Some(s) = table.slot(k, pos) else {
+                    break 'walk;
+                };
+                let f = self.fast[s];
+                if f.word != word || !f.holds(vm) {
+                    break 'walk;
+                }
+                let over = if f.flags & NOOP != 0 {
+                    None
+                } else {
+                    match self.last_unlisted {
+                        Some(u)
+                            if f.events != 0
+                                && u.move_type == ty
+                                && u.slot != s
+                                && self.fast[u.slot].events == f.events
+                                && f.steps < u32::MAX =>
+                        {
+                            Some(u.last_pos)
+                        }
+                        _ => break 'walk,
+                    }
+                };
+                if !vm.add_steps(f.steps as u64) {
+                    break 'walk;
+                }
+                match over {
+                    None => skipped += 1,
+                    Some(_) => repeated += 1,
+                }
+                last = Some((pos, over.flatten()));
+                k += 1;
+            }
+            pos += 1;
+            k = 0;
+            if pos < end {
+                count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
+            }
+        }
+        if let Some((p, over)) = last {
+            self.deferred = Some([
+                (block.cursor[0], p),
+                (block.cursor[1], p),
+                (block.cursor[2], block.piece),
+                (block.cursor[3], over.unwrap_or(p)),
+            ]);
+            if skipped > 0 {
+                let h = vm.here();
+                if h % CELL != 0 {
+                    vm.set_here(h.div_ceil(CELL) * CELL)?;
+                }
+            }
+            self.stats.replayed += skipped + repeated;
+            self.stats.skipped += skipped;
+            self.stats.unlisted += repeated;
+            self.stats.repeated += repeated;
+        }
+        Ok((pos, k))
     }
 
     /// Whether the entry in `slot`, a replay with effects, has the same effects and move
@@ -416,7 +540,7 @@ impl MoveMemo {
                 hits,
                 misses,
             } if *w == word => {
-                let found = if fast.flags & CLEAN != 0 {
+                let found = if fast.holds(vm) {
                     Some(0)
                 } else {
                     traces.iter().position(|k| reads_hold(vm, &k.reads))
@@ -536,7 +660,14 @@ impl MoveMemo {
             steps: t.steps,
         };
         self.fast[slot] = Fast::of(word, &kept);
-        for r in kept.reads.iter() {
+        // A small trace's reads are compared, not watched, while it is the first; when
+        // another trace comes first, the entry is checked by comparing the reads of each.
+        let watched: &[Read] = if kept.reads.len() <= INLINE {
+            &[]
+        } else {
+            &kept.reads
+        };
+        for r in watched {
             vm.watch_data(r.addr, r.width as u32);
             let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
             for c in r.addr / CELL..=last {

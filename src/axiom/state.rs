@@ -18,7 +18,7 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
-use super::memo::{Cursor, MoveMemo, Outcome, Table, Unlisted, apply_effects};
+use super::memo::{Cursor, MoveMemo, Outcome, Sweep, Table, Unlisted, apply_effects};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -329,7 +329,7 @@ fn scan_blocks(
         let block = vm.cell(table + 16 * (ty - 1) + 4)?;
         if block != 0 {
             let t = block_table(vm, memo, block as u32, piece, n_pos)?;
-            run_block(vm, rt, memo, block as u32, t, (pos, piece), word)?;
+            run_block(vm, rt, memo, block as u32, t, (pos..pos + 1, piece), word)?;
         }
     }
     for ty in 1..=n_pieces {
@@ -339,9 +339,7 @@ fn scan_blocks(
         }
         let piece = ty as i32 | (for_player & 0xFC00);
         let t = block_table(vm, memo, block as u32, piece, n_pos)?;
-        for pos in 0..n_pos {
-            run_block(vm, rt, memo, block as u32, t, (pos, piece), word)?;
-        }
+        run_block(vm, rt, memo, block as u32, t, (0..n_pos, piece), word)?;
     }
     Ok(())
 }
@@ -428,14 +426,54 @@ struct Word {
     record_room: u32,
 }
 
-/// Runs the move words of one `{moves}` block for `piece` at `pos`, or replays them from
-/// the cache ([`MoveMemo`]).
+/// Runs the move words of one `{moves}` block for `piece` at the positions `positions`
+/// (position by position, each position's words in order), or replays them from the
+/// cache ([`MoveMemo`]): runs of words the cache does nothing for are walked over by
+/// [`MoveMemo::sweep`], the others go word by word ([`run_word`]).
 fn run_block(
     vm: &mut Vm,
     rt: &mut Runtime,
     memo: &mut MoveMemo,
     block: u32,
     table: Table,
+    (positions, piece): (std::ops::Range<i32>, i32),
+    word: Word,
+) -> FResult<()> {
+    let pfa = block + 4;
+    let sweep = Sweep {
+        pfa,
+        of_type: word.of_type,
+        piece,
+        cursor: word.cursor,
+        record_room: word.record_room,
+    };
+    let (mut pos, mut k) = (positions.start, 0);
+    while pos < positions.end {
+        (pos, k) = memo.sweep(vm, &table, &sweep, (pos, k), positions.end)?;
+        if pos >= positions.end {
+            break;
+        }
+        let count = vm.cell(pfa)?.clamp(0, 1024) as u32;
+        if k < count {
+            run_word(vm, rt, memo, &table, (pfa, k), (pos, piece), word)?;
+            k += 1;
+        }
+        if k >= count {
+            pos += 1;
+            k = 0;
+        }
+    }
+    Ok(())
+}
+
+/// Runs word `k` of the block whose parameter field is at `pfa`, for `piece` at `pos`,
+/// or replays it from the cache.
+fn run_word(
+    vm: &mut Vm,
+    rt: &mut Runtime,
+    memo: &mut MoveMemo,
+    table: &Table,
+    (pfa, k): (u32, u32),
     (pos, piece): (i32, i32),
     Word {
         of_type,
@@ -444,113 +482,103 @@ fn run_block(
         record_room,
     }: Word,
 ) -> FResult<()> {
-    let pfa = block + 4;
-    let count = vm.cell(pfa)?.clamp(0, 1024) as u32;
     let cursor: Cursor = [
         (from_at, pos),
         (pos_at, pos),
         (piece_at, piece),
         (last_at, pos),
     ];
-    for k in 0..count {
-        let word = vm.cell(pfa + 4 + 8 * k)? as u32;
-        let ty = vm.cell(pfa + 8 + 8 * k)?;
-        if of_type != 0 && ty != of_type {
-            continue;
-        }
-        let slot = table.slot(k, pos);
-        // A clean replay without effects (most words of a dice turn): as below, without
-        // even a check of its reads ([`MoveMemo::skip`]).
-        if vm.room() >= record_room && memo.skip(vm, &table, slot, word) {
-            done_without_effects(vm, memo, cursor)?;
-            continue;
-        }
-        let traced = match memo.check(vm, &table, slot, word) {
-            Outcome::Replay { effects: false, .. } if vm.room() >= record_room => {
-                // (Opening the record needs room for it: with less, the word goes the long
-                // way and fails as running it would.)
-                done_without_effects(vm, memo, cursor)?;
-                continue;
-            }
-            Outcome::Replay { effects: false, .. } => {
-                memo.set_last_unlisted(None);
-                memo.put_cursor(vm, &cursor)?;
-                rt.begin_move(vm, ty)?;
-                rt.end_move(vm)?;
-                memo.sync(vm);
-                continue;
-            }
-            Outcome::Replay {
-                slot,
-                effects: true,
-            } => {
-                // The same harmless effects as the unlisted replay just before, nothing
-                // between: the move is unlisted again (the best priority listed is the
-                // same), and the effects change nothing (a pass at every position).
-                if let Some(last) = memo.repeats_unlisted(slot, ty) {
-                    let mut c = cursor;
-                    if let Some(p) = last {
-                        c[3].1 = p;
-                    }
-                    memo.defer_cursor(c);
-                    memo.stats.unlisted += 1;
-                    memo.stats.repeated += 1;
-                    continue;
-                }
-                memo.put_cursor(vm, &cursor)?;
-                memo.set_last_unlisted(None);
-                let events = memo.events(slot);
-                if rt.replay_unlisted(vm, ty, events)? {
-                    let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
-                        Some(sets_last) => Some(Unlisted {
-                            slot,
-                            move_type: ty,
-                            last_pos: if sets_last {
-                                Some(vm.cell(cursor[3].0)?)
-                            } else {
-                                None
-                            },
-                        }),
-                        None => None,
-                    };
-                    memo.set_last_unlisted(last);
-                    memo.stats.unlisted += 1;
-                    memo.sync(vm);
-                    continue;
-                }
-                rt.begin_move(vm, ty)?;
-                apply_effects(events, vm, rt)?;
-                rt.end_move(vm)?;
-                memo.sync(vm);
-                continue;
-            }
-            Outcome::Run { traced } => traced,
-        };
-        memo.set_last_unlisted(None);
-        memo.put_cursor(vm, &cursor)?;
-        let area = vm.here().div_ceil(CELL) * CELL;
-        rt.begin_move(vm, ty)?;
-        let caught = vm.set_exit_caught(true);
-        let r = if traced {
-            vm.execute_traced(word, rt, area)
-        } else {
-            vm.execute(word, rt)
-        };
-        vm.set_exit_caught(caught);
-        match r {
-            Ok(()) => {}
-            Err(e) if is_exit(&e) => {}
-            Err(e) => return Err(e),
-        }
-        if traced {
-            memo.store(vm, &table, slot, word, &cursor);
-        }
-        // Back to the depth it started at, the cushion refilled with zeros ([`scan`]).
-        vm.ds_restore(base);
-        vm.push_cushion(STACK_CUSHION);
-        rt.end_move(vm)?;
-        memo.sync(vm);
+    let word = vm.cell(pfa + 4 + 8 * k)? as u32;
+    let ty = vm.cell(pfa + 8 + 8 * k)?;
+    if of_type != 0 && ty != of_type {
+        return Ok(());
     }
+    let slot = table.slot(k, pos);
+    let traced = match memo.check(vm, table, slot, word) {
+        Outcome::Replay { effects: false, .. } if vm.room() >= record_room => {
+            // (Opening the record needs room for it: with less, the word goes the long
+            // way and fails as running it would.)
+            done_without_effects(vm, memo, cursor)?;
+            return Ok(());
+        }
+        Outcome::Replay { effects: false, .. } => {
+            memo.set_last_unlisted(None);
+            memo.put_cursor(vm, &cursor)?;
+            rt.begin_move(vm, ty)?;
+            rt.end_move(vm)?;
+            memo.sync(vm);
+            return Ok(());
+        }
+        Outcome::Replay {
+            slot,
+            effects: true,
+        } => {
+            // The same harmless effects as the unlisted replay just before, nothing
+            // between: the move is unlisted again (the best priority listed is the
+            // same), and the effects change nothing (a pass at every position).
+            if let Some(last) = memo.repeats_unlisted(slot, ty) {
+                let mut c = cursor;
+                if let Some(p) = last {
+                    c[3].1 = p;
+                }
+                memo.defer_cursor(c);
+                memo.stats.unlisted += 1;
+                memo.stats.repeated += 1;
+                return Ok(());
+            }
+            memo.put_cursor(vm, &cursor)?;
+            memo.set_last_unlisted(None);
+            let events = memo.events(slot);
+            if rt.replay_unlisted(vm, ty, events)? {
+                let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
+                    Some(sets_last) => Some(Unlisted {
+                        slot,
+                        move_type: ty,
+                        last_pos: if sets_last {
+                            Some(vm.cell(cursor[3].0)?)
+                        } else {
+                            None
+                        },
+                    }),
+                    None => None,
+                };
+                memo.set_last_unlisted(last);
+                memo.stats.unlisted += 1;
+                memo.sync(vm);
+                return Ok(());
+            }
+            rt.begin_move(vm, ty)?;
+            apply_effects(events, vm, rt)?;
+            rt.end_move(vm)?;
+            memo.sync(vm);
+            return Ok(());
+        }
+        Outcome::Run { traced } => traced,
+    };
+    memo.set_last_unlisted(None);
+    memo.put_cursor(vm, &cursor)?;
+    let area = vm.here().div_ceil(CELL) * CELL;
+    rt.begin_move(vm, ty)?;
+    let caught = vm.set_exit_caught(true);
+    let r = if traced {
+        vm.execute_traced(word, rt, area)
+    } else {
+        vm.execute(word, rt)
+    };
+    vm.set_exit_caught(caught);
+    match r {
+        Ok(()) => {}
+        Err(e) if is_exit(&e) => {}
+        Err(e) => return Err(e),
+    }
+    if traced {
+        memo.store(vm, table, slot, word, &cursor);
+    }
+    // Back to the depth it started at, the cushion refilled with zeros ([`scan`]).
+    vm.ds_restore(base);
+    vm.push_cushion(STACK_CUSHION);
+    rt.end_move(vm)?;
+    memo.sync(vm);
     Ok(())
 }
 

@@ -40,7 +40,7 @@ pub const MAX_TRACE_READS: usize = 512;
 pub const MAX_TRACE_EVENTS: usize = 64;
 
 /// A memory read: the address, the width in bytes (4 or 1), and the value read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Read {
     pub addr: u32,
     pub width: u8,
