@@ -250,6 +250,9 @@ pub(crate) struct Unlisted {
 /// Slots listed in `readers` before the first rebuild of the lists.
 const FIRST_LINK_LIMIT: usize = 1 << 16;
 
+/// Words of a block [`MoveMemo::sweep`] walks over at each position.
+const SWEEP_WORDS: usize = 8;
+
 /// What [`MoveMemo::sweep`] needs of the block it walks: its parameter field (the word
 /// count, then a word and its move type per word), the move type the turn is restricted
 /// to (0: none), the piece, the cursor's cells (as [`Cursor`]) and the room a move's
@@ -384,22 +387,36 @@ impl MoveMemo {
         {
             return Ok((pos, k));
         }
+        // Nothing runs during the walk, so the block's words are read once (Ur's blocks
+        // have two; bigger ones go word by word).
+        let count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
+        if count as usize > SWEEP_WORDS || count != table.count {
+            return Ok((pos, k));
+        }
+        let mut words = [(0u32, 0i32); SWEEP_WORDS];
+        for (k, w) in words.iter_mut().enumerate().take(count as usize) {
+            let a = block.pfa + 4 + 8 * k as u32;
+            *w = (vm.cell(a)? as u32, vm.cell(a + 4)?);
+        }
+        let (used, limit) = vm.budget_state();
+        let mut steps = used;
         let (mut skipped, mut repeated) = (0u64, 0u64);
         // The cursor of the last word walked over (`Some(last)`: a repeat's last position).
         let mut last: Option<(i32, Option<i32>)> = None;
-        let mut count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
         'walk: while pos < end {
+            let Some(row) = table.slot(0, pos) else {
+                break;
+            };
             while k < count {
-                let word = vm.cell(block.pfa + 4 + 8 * k)? as u32;
-                let ty = vm.cell(block.pfa + 8 + 8 * k)?;
+                let (word, ty) = words[k as usize];
                 if block.of_type != 0 && ty != block.of_type {
                     k += 1;
                     continue;
                 }
-                let Some(s) = table.slot(k, pos) else {
+                let s = row + k as usize;
+                let Some(f) = self.fast.get(s) else {
                     break 'walk;
                 };
-                let f = self.fast[s];
                 if f.word != word || !f.holds(vm) {
                     break 'walk;
                 }
@@ -419,8 +436,9 @@ impl MoveMemo {
                         _ => break 'walk,
                     }
                 };
-                if !vm.add_steps(f.steps as u64) {
-                    break 'walk;
+                match steps.checked_add(f.steps as u64) {
+                    Some(n) if n <= limit => steps = n,
+                    _ => break 'walk,
                 }
                 match over {
                     None => skipped += 1,
@@ -431,10 +449,8 @@ impl MoveMemo {
             }
             pos += 1;
             k = 0;
-            if pos < end {
-                count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
-            }
         }
+        vm.add_steps(steps - used);
         if let Some((p, over)) = last {
             self.deferred = Some([
                 (block.cursor[0], p),
