@@ -136,13 +136,7 @@ impl AxiomGame {
     pub fn move_cache_stats(&self) -> super::memo::MemoStats {
         let mut t = super::memo::MemoStats::default();
         for s in &self.states {
-            let m = s.rt.memo.stats;
-            t.replayed += m.replayed;
-            t.traced += m.traced;
-            t.untraced += m.untraced;
-            t.unlisted += m.unlisted;
-            t.skipped += m.skipped;
-            t.repeated += m.repeated;
+            t += s.rt.memo.stats;
         }
         t
     }

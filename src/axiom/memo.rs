@@ -158,6 +158,9 @@ pub struct MemoStats {
     pub traced: u64,
     /// Words run without one (tainted recently, or the cache is off).
     pub untraced: u64,
+    /// Listed replays done by copying the record of the one just before
+    /// (`Runtime::relist`).
+    pub relisted: u64,
     /// Replayed words whose move is never listed (a better priority already dominated
     /// it, or the word does not add it): their lasting effects only
     /// (`Runtime::replay_unlisted` in `natives.rs`).
@@ -166,6 +169,27 @@ pub struct MemoStats {
     pub skipped: u64,
     /// Of the unlisted words, those whose effects repeated the one before (nothing done).
     pub repeated: u64,
+}
+
+impl std::ops::AddAssign for MemoStats {
+    fn add_assign(&mut self, o: MemoStats) {
+        let MemoStats {
+            replayed,
+            traced,
+            untraced,
+            relisted,
+            unlisted,
+            skipped,
+            repeated,
+        } = o;
+        self.replayed += replayed;
+        self.traced += traced;
+        self.untraced += untraced;
+        self.relisted += relisted;
+        self.unlisted += unlisted;
+        self.skipped += skipped;
+        self.repeated += repeated;
+    }
 }
 
 /// The cells the generator sets before a move word runs, with the values it sets: the
@@ -221,6 +245,9 @@ pub struct MoveMemo {
     /// position its effects set, when nothing ran or was replayed since
     /// ([`MoveMemo::repeats_unlisted`]).
     last_unlisted: Option<Unlisted>,
+    /// The last word replayed as a listed move that can be listed again by a copy
+    /// (`Runtime::relist`), when nothing ran or was replayed since.
+    last_listed: Option<Listed>,
     /// A cursor the generator has not written yet ([`MoveMemo::defer_cursor`]).
     deferred: Option<Cursor>,
     pub stats: MemoStats,
@@ -243,6 +270,18 @@ impl Clone for MoveMemo {
 pub(crate) struct Unlisted {
     pub slot: usize,
     pub move_type: i32,
+    /// The last position its effects set, if they set it.
+    pub last_pos: Option<i32>,
+}
+
+/// A replay that listed a move whose record a replay of the same effects can copy
+/// ([`MoveMemo::repeats_listed`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Listed {
+    pub slot: usize,
+    pub move_type: i32,
+    /// The move's record, and the end of its notation's text.
+    pub record: (u32, u32),
     /// The last position its effects set, if they set it.
     pub last_pos: Option<i32>,
 }
@@ -309,6 +348,7 @@ impl MoveMemo {
             self.context.extend_from_slice(vm.stack());
         }
         self.last_unlisted = None;
+        self.last_listed = None;
         self.sync(vm);
     }
 
@@ -325,6 +365,7 @@ impl MoveMemo {
         self.list_index.clear();
         self.unwatch = true;
         self.last_unlisted = None;
+        self.last_listed = None;
         self.era = self.era.wrapping_add(1);
     }
 
@@ -488,6 +529,25 @@ impl MoveMemo {
     #[inline]
     pub(crate) fn set_last_unlisted(&mut self, last: Option<Unlisted>) {
         self.last_unlisted = last;
+        self.last_listed = None;
+    }
+
+    /// Notes the listed replay just made, whose move a replay of the same effects can
+    /// list again by a copy.
+    #[inline]
+    pub(crate) fn set_last_listed(&mut self, last: Listed) {
+        self.last_unlisted = None;
+        self.last_listed = Some(last);
+    }
+
+    /// The listed replay just before (see [`MoveMemo::set_last_listed`]), if the entry in
+    /// `slot`, a replay with effects of move type `ty`, has the same effects, with nothing
+    /// run or replayed since.
+    pub(crate) fn repeats_listed(&self, slot: usize, ty: i32) -> Option<Listed> {
+        let l = self.last_listed?;
+        let e = self.fast[slot].events;
+        (l.move_type == ty && l.slot != slot && e != 0 && self.fast[l.slot].events == e)
+            .then_some(l)
     }
 
     /// The entries of the `count` words of `block` for `piece` at `n_pos` positions.

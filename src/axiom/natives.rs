@@ -219,6 +219,8 @@ pub struct Runtime {
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
     spare: Vec<u8>,
+    /// A listed move's bytes, copied by [`Runtime::relist`].
+    copy: Vec<u8>,
     /// The move-word cache ([`super::memo`]).
     pub memo: super::memo::MoveMemo,
 }
@@ -313,6 +315,7 @@ impl Runtime {
             extra_lists: Vec::new(),
             scratch: Vec::new(),
             spare: Vec::new(),
+            copy: Vec::new(),
             memo: Default::default(),
         }
     }
@@ -697,6 +700,125 @@ impl Runtime {
             }
         }
         Some(sets_last)
+    }
+
+    /// Whether a move word whose replay had `events` and listed one move can be listed
+    /// again by copying that move's record ([`Runtime::relist`]) when its word replays
+    /// the same `events` next, with nothing run or replayed in between: the events are
+    /// `capture-at` and `repetition-reset` calls, then one `add-move`. Those record
+    /// nothing that depends on the cursor the generator sets before each word: the
+    /// notation and code of `capture-at` come from its argument, and the captures it
+    /// counts from that position's cell, which nothing writes in between (no event writes
+    /// memory; `capture-at` only compiles its removal). Some(true): the events set the
+    /// last position (to `capture-at`'s argument).
+    pub(crate) fn relistable(events: &[crate::forth::trace::Event]) -> Option<bool> {
+        use crate::forth::trace::Event;
+        let Some((
+            Event::Native {
+                id: n::ADD_MOVE, ..
+            },
+            rest,
+        )) = events.split_last()
+        else {
+            return None;
+        };
+        let mut sets_last = false;
+        for e in rest {
+            match e {
+                Event::Native {
+                    id: n::CAPTURE_AT, ..
+                } => sets_last = true,
+                Event::Native {
+                    id: n::REP_RESET, ..
+                } => {}
+                _ => return None,
+            }
+        }
+        Some(sets_last)
+    }
+
+    /// The move listed last (its record and the end of its notation's text), when the
+    /// generation has listed `before + 1` moves: the word just replayed listed one.
+    pub(crate) fn listed_one(&self, vm: &Vm, before: u32) -> FResult<Option<(u32, u32)>> {
+        let Some(g) = self.generation.as_ref() else {
+            return Ok(None);
+        };
+        if g.count != before.wrapping_add(1) || g.pending.is_some() {
+            return Ok(None);
+        }
+        let rec = g.tail;
+        let text = vm.cell(rec - REC_NOTATION)? as u32;
+        let end = text + vm.cstr(text)?.len() as u32 + 1;
+        // The record, its code and its text, in one piece just below `HERE`.
+        let ok = rec >= REC_NOTATION && text > rec && vm.here() == end.div_ceil(CELL) * CELL;
+        Ok(ok.then_some((rec, end)))
+    }
+
+    /// Moves listed so far in the generation.
+    pub(crate) fn listed_count(&self) -> u32 {
+        self.generation.as_ref().map_or(0, |g| g.count)
+    }
+
+    /// Lists, for the move word replaying the events of the move listed last (`rec`, its
+    /// text ending at `end`; see [`Runtime::relistable`]), the same move again, as
+    /// replaying them the long way would: a copy of its record, code and text at `HERE`
+    /// with its pointers moved, linked after it and counted, the history cleared when the
+    /// events clear it. The last position is left to the caller
+    /// (the cursor it defers). Returns the new record and text end; None (nothing done)
+    /// when the move would not be listed (a better priority is listed) or memory is short.
+    pub(crate) fn relist(
+        &mut self,
+        vm: &mut Vm,
+        move_type: i32,
+        (rec, end): (u32, u32),
+        events: &[crate::forth::trace::Event],
+    ) -> FResult<Option<(u32, u32)>> {
+        use crate::forth::trace::Event;
+        if self.dominates(vm, move_type)? || vm.room() < UNLISTED_ROOM {
+            return Ok(None);
+        }
+        match self.generation.as_ref() {
+            Some(g) if g.tail == rec && g.pending.is_none() && vm.cell(rec)? == 0 => {}
+            _ => return Ok(None),
+        }
+        let from = rec - REC_NOTATION;
+        let mut copy = std::mem::take(&mut self.copy);
+        copy.clear();
+        copy.extend_from_slice(vm.bytes(from, end - from)?);
+        let h = vm.here().div_ceil(CELL) * CELL;
+        vm.write_bytes(h, &copy)?;
+        self.copy = copy;
+        let new = h + REC_NOTATION;
+        let delta = new.wrapping_sub(rec);
+        let text = (vm.cell(rec - REC_NOTATION)? as u32).wrapping_add(delta);
+        vm.set_cell(new - REC_NOTATION, text as i32)?;
+        if let Some(off) = self.layout.rec_string {
+            vm.set_cell(new + off, text as i32)?;
+        }
+        let new_end = end.wrapping_add(delta);
+        vm.set_here(new_end)?;
+        if let Some(g) = self.generation.as_mut() {
+            vm.set_cell(g.tail, new as i32)?;
+            g.tail = new;
+            g.count += 1;
+            vm.set_cell(g.header + 4, g.count as i32)?;
+        }
+        if events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Native {
+                    id: n::REP_RESET,
+                    ..
+                }
+            )
+        }) {
+            self.history.clear();
+        }
+        // `add-move` ends by opening the next record, which the word's end drops: that
+        // leaves `HERE` aligned (and the generation's pending move as it was after the
+        // copied one; memory above `HERE` is not reproduced, as elsewhere in the cache).
+        vm.set_here(new_end.div_ceil(CELL) * CELL)?;
+        Ok(Some((new, new_end)))
     }
 
     fn set_last(&self, vm: &mut Vm, pos: i32) -> FResult<()> {

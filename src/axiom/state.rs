@@ -18,7 +18,7 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
-use super::memo::{Cursor, MoveMemo, Outcome, Sweep, Table, Unlisted, apply_effects};
+use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table, Unlisted, apply_effects};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -526,6 +526,21 @@ fn run_word(
                 memo.stats.repeated += 1;
                 return Ok(());
             }
+            // The same effects as the listed replay just before, nothing between: the
+            // same move listed again, by a copy of its record.
+            if let Some(l) = memo.repeats_listed(slot, ty) {
+                if let Some(record) = rt.relist(vm, ty, l.record, memo.events(slot))? {
+                    let mut c = cursor;
+                    if let Some(p) = l.last_pos {
+                        c[3].1 = p;
+                    }
+                    memo.defer_cursor(c);
+                    memo.set_last_listed(Listed { slot, record, ..l });
+                    memo.stats.relisted += 1;
+                    memo.sync(vm);
+                    return Ok(());
+                }
+            }
             memo.put_cursor(vm, &cursor)?;
             memo.set_last_unlisted(None);
             let events = memo.events(slot);
@@ -547,10 +562,27 @@ fn run_word(
                 memo.sync(vm);
                 return Ok(());
             }
+            let relistable = Runtime::relistable(events);
+            let before = rt.listed_count();
             rt.begin_move(vm, ty)?;
             apply_effects(events, vm, rt)?;
             rt.end_move(vm)?;
             memo.sync(vm);
+            if let Some(sets_last) = relistable {
+                if let Some(record) = rt.listed_one(vm, before)? {
+                    let last_pos = if sets_last {
+                        Some(vm.cell(cursor[3].0)?)
+                    } else {
+                        None
+                    };
+                    memo.set_last_listed(Listed {
+                        slot,
+                        move_type: ty,
+                        record,
+                        last_pos,
+                    });
+                }
+            }
             return Ok(());
         }
         Outcome::Run { traced } => traced,

@@ -237,13 +237,7 @@ fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoS
             ));
             game.make(&moves, i);
         }
-        let s = game.move_cache_stats();
-        stats.replayed += s.replayed;
-        stats.traced += s.traced;
-        stats.untraced += s.untraced;
-        stats.unlisted += s.unlisted;
-        stats.skipped += s.skipped;
-        stats.repeated += s.repeated;
+        stats += game.move_cache_stats();
     }
     (out, stats)
 }
@@ -357,14 +351,35 @@ fn dominated_moves_replay_as_they_run() {
     // With Axiom's `Pass` (as Ur's `pass-move`): the first `give-up` of each generation
     // lists a pass and sets `$passed`, which it reads; the others read it set. The
     // entries that read that one cell compare it at each use (they are not watched).
-    let text = text.replace(
+    let with_pass = text.replace(
         "die2 capture-at repetition-reset add-move",
         "die2 capture-at repetition-reset Pass add-move",
     );
-    std::fs::write(dir.join("Passing.4th"), text).unwrap();
+    std::fs::write(dir.join("Passing.4th"), with_pass).unwrap();
     let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
     let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing with Pass");
     assert!(plies > 300, "{plies} plies");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
+    // Without move priorities, and with `give-up` after the dice drops too, every
+    // `give-up` is listed: a pass at every position, each (with the dice drops between
+    // them doing nothing) the same move as the one before, listed again by a copy of its
+    // record.
+    let text = text
+        .replace(
+            "{move-priorities {move-priority} race {move-priority} pass-type move-priorities}",
+            "",
+        )
+        .replace(
+            "{move} throw-second {move-type} second-die\n",
+            "{move} throw-second {move-type} second-die {move} give-up {move-type} pass-type\n",
+        );
+    std::fs::write(dir.join("Passing.4th"), text).unwrap();
+    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing, no priorities");
+    assert!(plies > 300, "{plies} plies");
+    assert!(
+        stats.relisted > 100,
+        "passes should be listed by copies: {stats:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
