@@ -705,11 +705,19 @@ impl Vm {
             let first = a / CELL;
             let last = (a + b.len() as u32 - 1) / CELL;
             for c in first..=last {
+                // Unwatched cells (most of a copy) are not compared.
+                let watched = self
+                    .watch_bits
+                    .get((c / 64) as usize)
+                    .is_some_and(|bits| bits & (1 << (c % 64)) != 0);
+                if !watched {
+                    continue;
+                }
                 let lo = (c * CELL).max(a);
                 let hi = ((c + 1) * CELL).min(a + b.len() as u32);
                 let (o, n) = ((lo - a) as usize, (hi - a) as usize);
                 if self.mem[i + o..i + n] != b[o..n] {
-                    self.note_watched_write(lo, hi - lo);
+                    self.watched_write(lo, hi - lo);
                 }
             }
         }
