@@ -978,13 +978,20 @@ impl Runtime {
         let board = vm.cell(self.layout.board)? as u32;
         let size = vm.cell(self.layout.board_size)?.max(0) as u32;
         let bytes = vm.bytes(board, size)?;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &b in bytes {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        // Eight bytes at a time (the board is hashed at every ply), then mixed.
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ size as u64;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            h = (h.rotate_left(23) ^ w).wrapping_mul(K);
         }
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
         let turn = vm.cell(self.layout.turn_offset)? as u32 as u64;
-        h ^= turn.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h = (h.rotate_left(23) ^ turn).wrapping_mul(K);
+        h ^= h >> 32;
         Ok(h)
     }
 }
