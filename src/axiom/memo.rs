@@ -706,6 +706,11 @@ impl MoveMemo {
         for r in &t.reads {
             let end = r.addr.saturating_add(r.width as u32);
             match cursor.iter().find(|&&(a, _)| r.addr < a + 4 && a < end) {
+                // A cell read again gave the same value (a run's reads of a cell it wrote,
+                // or a host word wrote, are not noted): it is kept once.
+                None if reads
+                    .iter()
+                    .any(|q: &Read| q.addr == r.addr && q.width == r.width) => {}
                 None => reads.push(*r),
                 Some(&(a, v)) if r.addr == a && r.width == 4 && r.value == v => {}
                 // A part of a cursor cell, or another value: not what the key says.
