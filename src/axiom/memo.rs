@@ -42,7 +42,9 @@
 //! no effects or repeat the last unlisted replay (`MoveMemo::repeats_unlisted`) is walked
 //! over by `MoveMemo::sweep`: their steps are counted and the last one's cursor is
 //! deferred, as the word-by-word path would leave it. Most words of a dice turn are
-//! walked over.
+//! walked over. A listed replay whose effects repeat the listed replay just before
+//! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
+//! (`Runtime::relist`).
 
 use crate::forth::trace::{Event, Read};
 use crate::forth::vm::CELL;
@@ -464,16 +466,8 @@ impl MoveMemo {
                 let over = if f.flags & NOOP != 0 {
                     None
                 } else {
-                    match self.last_unlisted {
-                        Some(u)
-                            if f.events != 0
-                                && u.move_type == ty
-                                && u.slot != s
-                                && self.fast[u.slot].events == f.events
-                                && f.steps < u32::MAX =>
-                        {
-                            Some(u.last_pos)
-                        }
+                    match self.repeats_unlisted(s, ty) {
+                        Some(last_pos) if f.steps < u32::MAX => Some(last_pos),
                         _ => break 'walk,
                     }
                 };
@@ -518,11 +512,19 @@ impl MoveMemo {
     /// replayed since: then replaying it changes nothing but the cursor (the effects
     /// repeat harmlessly: `Runtime::repeat_of`). Returns the last position those effects
     /// set, when they set it: the cursor's last position is that.
+    #[inline]
     pub(crate) fn repeats_unlisted(&self, slot: usize, ty: i32) -> Option<Option<i32>> {
         let u = self.last_unlisted?;
-        let e = self.fast[slot].events;
-        (u.move_type == ty && u.slot != slot && e != 0 && self.fast[u.slot].events == e)
+        self.same_effects((u.slot, u.move_type), slot, ty)
             .then_some(u.last_pos)
+    }
+
+    /// Whether the entry in `slot`, of move type `ty`, is another entry than the one in
+    /// `last.0` and has its effects (not none) and move type `last.1`.
+    #[inline]
+    fn same_effects(&self, (last, last_ty): (usize, i32), slot: usize, ty: i32) -> bool {
+        let e = self.fast[slot].events;
+        last_ty == ty && last != slot && e != 0 && self.fast[last].events == e
     }
 
     /// Notes the unlisted replay just made (None: something else ran or replayed).
@@ -545,8 +547,7 @@ impl MoveMemo {
     /// run or replayed since.
     pub(crate) fn repeats_listed(&self, slot: usize, ty: i32) -> Option<Listed> {
         let l = self.last_listed?;
-        let e = self.fast[slot].events;
-        (l.move_type == ty && l.slot != slot && e != 0 && self.fast[l.slot].events == e)
+        self.same_effects((l.slot, l.move_type), slot, ty)
             .then_some(l)
     }
 

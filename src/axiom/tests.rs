@@ -331,10 +331,20 @@ fn dominated_moves_replay_as_they_run() {
         assert!(text.contains(from), "{from}");
         text = text.replace(from, to);
     }
-    std::fs::write(dir.join("Passing.4th"), &text).unwrap();
-    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing");
-    assert!(plies > 300, "{plies} plies");
+    // Each variant: written, loaded, played with the cache on and off (every move list and
+    // state compared); its cache's counts.
+    let play = |text: &str, what: &str| {
+        std::fs::write(dir.join("Passing.4th"), text).unwrap();
+        let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+        let (plies, stats, _) = same_with_and_without_cache(&p, 6, what);
+        assert!(plies > 300, "{what}: {plies} plies");
+        stats
+    };
+    let edit = |text: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        text.replace(from, to)
+    };
+    let stats = play(&text, "Passing");
     assert!(
         stats.unlisted > 1000,
         "the shortcut should replay dominated moves: {stats:?}"
@@ -342,41 +352,34 @@ fn dominated_moves_replay_as_they_run() {
     // Without `wait`, the pass-type `give-up` at every position repeats the one before
     // where the drop word between them does nothing: the repeats are skipped, and every
     // state is still as running them leaves it.
-    let text = text.replace(" {move} wait {move-type} pass-type", "");
-    std::fs::write(dir.join("Passing.4th"), &text).unwrap();
-    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing without wait");
-    assert!(plies > 300, "{plies} plies");
+    let text = edit(&text, " {move} wait {move-type} pass-type", "");
+    let stats = play(&text, "Passing without wait");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
     // With Axiom's `Pass` (as Ur's `pass-move`): the first `give-up` of each generation
     // lists a pass and sets `$passed`, which it reads; the others read it set. The
     // entries that read that one cell compare it at each use (they are not watched).
-    let with_pass = text.replace(
+    let with_pass = edit(
+        &text,
         "die2 capture-at repetition-reset add-move",
         "die2 capture-at repetition-reset Pass add-move",
     );
-    std::fs::write(dir.join("Passing.4th"), with_pass).unwrap();
-    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing with Pass");
-    assert!(plies > 300, "{plies} plies");
+    let stats = play(&with_pass, "Passing with Pass");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
     // Without move priorities, and with `give-up` after the dice drops too, every
     // `give-up` is listed: a pass at every position, each (with the dice drops between
     // them doing nothing) the same move as the one before, listed again by a copy of its
     // record.
-    let text = text
-        .replace(
-            "{move-priorities {move-priority} race {move-priority} pass-type move-priorities}",
-            "",
-        )
-        .replace(
-            "{move} throw-second {move-type} second-die\n",
-            "{move} throw-second {move-type} second-die {move} give-up {move-type} pass-type\n",
-        );
-    std::fs::write(dir.join("Passing.4th"), text).unwrap();
-    let p = Program::load(&dir.join("Passing.4th"), None).unwrap_or_else(|e| panic!("{e}"));
-    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Passing, no priorities");
-    assert!(plies > 300, "{plies} plies");
+    let text = edit(
+        &text,
+        "{move-priorities {move-priority} race {move-priority} pass-type move-priorities}",
+        "",
+    );
+    let text = edit(
+        &text,
+        "{move} throw-second {move-type} second-die\n",
+        "{move} throw-second {move-type} second-die {move} give-up {move-type} pass-type\n",
+    );
+    let stats = play(&text, "Passing, no priorities");
     assert!(
         stats.relisted > 100,
         "passes should be listed by copies: {stats:?}"
