@@ -384,5 +384,20 @@ fn dominated_moves_replay_as_they_run() {
         stats.relisted > 100,
         "passes should be listed by copies: {stats:?}"
     );
+    // A word that reads the count of moves listed so far, run after the copies (the
+    // runners' drop words end the scan): a copy counts its move at once, as `add-move`
+    // does, not only when the generation ends.
+    let text = edit(
+        &text,
+        "{moves runner-drops {move} enter {move-type} race {move} give-up {move-type} pass-type",
+        ": odd-count ( -- ) move-count 1 AND verify die2 capture-at add-move ;\n\
+         {moves runner-drops {move} enter {move-type} race {move} give-up {move-type} pass-type \
+         {move} odd-count {move-type} pass-type",
+    );
+    let stats = play(&text, "Passing, counted");
+    assert!(
+        stats.relisted > 100,
+        "passes should be listed by copies: {stats:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
