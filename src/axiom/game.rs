@@ -116,7 +116,20 @@ impl AxiomGame {
     pub fn set_move_cache(&mut self, on: bool) {
         for s in &mut self.states {
             s.rt.memo.off = !on;
+            s.rt.eval_memo.off = !on;
         }
+    }
+
+    /// How the evaluation cache ([`super::eval_memo`]) answered, summed over both programs.
+    pub fn eval_cache_stats(&self) -> super::eval_memo::EvalStats {
+        let mut t = super::eval_memo::EvalStats::default();
+        for s in &self.states {
+            let e = s.rt.eval_memo.stats;
+            t.replayed += e.replayed;
+            t.traced += e.traced;
+            t.untraced += e.untraced;
+        }
+        t
     }
 
     /// A hash of what generating and playing moves left in each program's state: memory

@@ -866,7 +866,7 @@ fn entry_in<'a>(
 
 /// Whether every read of a trace gives the same value now.
 #[inline]
-fn reads_hold(vm: &Vm, reads: &[Read]) -> bool {
+pub(crate) fn reads_hold(vm: &Vm, reads: &[Read]) -> bool {
     reads.iter().all(|r| match r.width {
         4 => vm.cell(r.addr).ok() == Some(r.value),
         _ => vm.byte(r.addr).ok().map(i32::from) == Some(r.value),

@@ -14,6 +14,7 @@
 //! What dagaz had to decide where Axiom's behaviour is not documented is listed in
 //! `docs/axiom.md`.
 
+pub mod eval_memo;
 pub mod game;
 pub mod memo;
 pub mod natives;

@@ -223,6 +223,8 @@ pub struct Runtime {
     copy: Vec<u8>,
     /// The move-word cache ([`super::memo`]).
     pub memo: super::memo::MoveMemo,
+    /// The evaluation cache ([`super::eval_memo`]).
+    pub eval_memo: super::eval_memo::EvalMemo,
 }
 
 /// Memory above `HERE` under which a move word that is not dominated is not replayed by
@@ -317,6 +319,7 @@ impl Runtime {
             spare: Vec::new(),
             copy: Vec::new(),
             memo: Default::default(),
+            eval_memo: Default::default(),
         }
     }
 

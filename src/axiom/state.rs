@@ -18,6 +18,7 @@
 //!    Threefold repetition of a position (board memory and turn) since the last
 //!    `repetition-reset` ends the game in a draw.
 
+use super::eval_memo::{EvalMemo, EvalPlan};
 use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table, Unlisted, apply_effects};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
@@ -363,9 +364,37 @@ pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
     Ok(Verdict::of(score))
 }
 
-/// `OnEvaluate` for the player to move.
+/// `OnEvaluate` for the player to move, answered from the evaluation cache when one of
+/// its traces holds ([`super::eval_memo`]).
 pub(crate) fn evaluate(vm: &mut Vm, rt: &mut Runtime) -> FResult<i32> {
-    value_of(vm, rt, rt.layout.on_evaluate)
+    let word = rt.layout.on_evaluate;
+    let base = vm.stack().len();
+    let mut memo = std::mem::take(&mut rt.eval_memo);
+    let r = evaluate_with(vm, rt, &mut memo, word, base);
+    rt.eval_memo = memo;
+    r
+}
+
+fn evaluate_with(
+    vm: &mut Vm,
+    rt: &mut Runtime,
+    memo: &mut EvalMemo,
+    word: u32,
+    base: usize,
+) -> FResult<i32> {
+    let traced = match memo.plan(vm, rt, word, base)? {
+        EvalPlan::Answer(v) => return Ok(v),
+        EvalPlan::Run { traced } => traced,
+    };
+    if !traced {
+        return value_of(vm, rt, word);
+    }
+    vm.push_cushion(STACK_CUSHION);
+    let area = vm.here().div_ceil(CELL) * CELL;
+    let v = vm.execute_traced(word, rt, area).and_then(|()| vm.pop())?;
+    memo.store(vm, v);
+    vm.ds_restore(base);
+    Ok(v)
 }
 
 /// Runs an event word that answers a value (`OnIsGameOver`, `OnEvaluate`) as Axiom's

@@ -401,3 +401,87 @@ fn dominated_moves_replay_as_they_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Plays `games` games of `p` against itself with its own engine (`$NegamaxMove` for the
+/// fixtures, which name none), with the trace caches on or off; returns every ply's choice
+/// and state, and what the evaluation cache did.
+fn searched_transcript(
+    p: &Program,
+    games: u64,
+    cache: bool,
+) -> (Vec<String>, eval_memo::EvalStats) {
+    let mut out = Vec::new();
+    let mut stats = eval_memo::EvalStats::default();
+    for g in 0..games {
+        let mut rng = Rng::new(5 + g);
+        let mut game = AxiomGame::new(p, p, 3 + g).expect("set-up");
+        game.set_move_cache(cache);
+        let seats = game.seats();
+        let mut moves = Default::default();
+        for _ in 0..150 {
+            game.legal_moves(&mut moves);
+            if let Some(e) = game.take_error() {
+                out.push(format!("error {e}"));
+                break;
+            }
+            if let Some(o) = game.outcome(&moves) {
+                out.push(format!("end {:?}", o.winner()));
+                break;
+            }
+            let n = AxiomGame::num_moves(&moves);
+            let mover = game.current_player();
+            let i = if game.is_random(mover) {
+                rng.below(n)
+            } else {
+                let slot = seats.iter().position(|&s| s == mover).unwrap_or(0);
+                game.program_move(slot, &moves, &mut rng).expect("search")
+            };
+            out.push(format!(
+                "{mover} {i} of {n} (state {:x})",
+                game.fingerprint()
+            ));
+            game.make(&moves, i);
+        }
+        let s = game.eval_cache_stats();
+        stats.replayed += s.replayed;
+        stats.traced += s.traced;
+        stats.untraced += s.untraced;
+    }
+    (out, stats)
+}
+
+/// `$NegamaxMove` asks `OnEvaluate` at every leaf; the evaluation cache answers it from
+/// traces of earlier runs (the race's leaves after a throw differ only in the dice). Every
+/// choice and every state is the same with the cache on and off, for the race's own
+/// evaluation and for one that writes a variable on its way (the replay applies the
+/// write: the fingerprint covers memory).
+#[test]
+fn the_evaluation_cache_changes_no_choice() {
+    let dir = super::layer_tests::scratch_dir("dagaz-eval-cache");
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let race = std::fs::read_to_string(fixture.join("Race.4th")).unwrap();
+    let from = ": OnEvaluate ( -- score ) my-home @ their-home @ - 10 * ;";
+    assert!(race.contains(from));
+    let writing = race.replace(
+        from,
+        "VARIABLE lead\n\
+         : OnEvaluate ( -- score ) my-home @ their-home @ - lead ! lead @ 10 * ;",
+    );
+    for (what, text) in [("race", race.as_str()), ("race, writing", writing.as_str())] {
+        std::fs::write(dir.join("Race.4th"), text).unwrap();
+        let p = Program::load(&dir.join("Race.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+        let (with, on) = searched_transcript(&p, 2, true);
+        let (without, off) = searched_transcript(&p, 2, false);
+        assert_eq!(with.len(), without.len(), "{what}");
+        for (k, (a, b)) in with.iter().zip(&without).enumerate() {
+            assert_eq!(a, b, "{what}: ply {k} differs with the evaluation cache");
+        }
+        assert!(with.len() > 100, "{what}: {} plies", with.len());
+        assert!(
+            on.replayed > on.traced && on.traced > 0,
+            "{what}: evaluations should be answered from traces: {on:?}"
+        );
+        assert_eq!(off.replayed + off.traced, 0, "{what}: {off:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
