@@ -1166,3 +1166,29 @@ fn an_event_that_takes_more_than_it_is_given_still_answers() {
     assert!(s.vm.stack().is_empty(), "{:?}", s.vm.stack());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A move's notation text is padded with zeros to the next cell: the bytes between two
+/// records do not depend on what the memory above `HERE` held before (the move-word
+/// cache does not reproduce that memory, so a stale byte there made states differ with
+/// the cache on and off in a published Chase variant).
+#[test]
+fn move_texts_are_padded_with_zeros() {
+    let mut s = start("capture/Capture.4th");
+    let here = s.vm.here();
+    s.vm.write_bytes(here, &[0xAB; 4096]).unwrap();
+    s.generate().unwrap();
+    assert!(!s.moves.is_empty());
+    for &r in &s.moves {
+        let text = s.vm.cell(r - super::program::REC_NOTATION).unwrap() as u32;
+        let len = s.vm.cstring(text).len() as u32 + 1;
+        let padded = len.div_ceil(4) * 4;
+        let pad: Vec<u8> = (text + len..text + padded)
+            .map(|a| s.vm.byte(a).unwrap())
+            .collect();
+        assert!(
+            pad.iter().all(|&b| b == 0),
+            "{:?}: {pad:?}",
+            s.vm.cstring(text)
+        );
+    }
+}

@@ -546,8 +546,14 @@ impl Runtime {
         } else {
             &g.notation
         };
-        let text = vm.allot(notation.len() as u32 + 1)?;
+        // The text and its padding to the next cell: the bytes up to the next record are
+        // written, so they do not depend on what the memory above `HERE` held before
+        // (which a replay from the move-word cache does not reproduce).
+        let len = notation.len() as u32 + 1;
+        let padded = len.div_ceil(CELL) * CELL;
+        let text = vm.allot(padded)?;
         vm.write_cstr(text, notation)?;
+        vm.write_bytes(text + len, &[0; CELL as usize][..(padded - len) as usize])?;
         let r = pending.record;
         vm.set_cell(r - REC_NOTATION, text as i32)?;
         vm.set_cell(r - REC_CAPTURES, pending.captures)?;
@@ -787,7 +793,8 @@ impl Runtime {
         let from = rec - REC_NOTATION;
         let mut copy = std::mem::take(&mut self.copy);
         copy.clear();
-        copy.extend_from_slice(vm.bytes(from, end - from)?);
+        // With the text's padding, as `add-move` writes it.
+        copy.extend_from_slice(vm.bytes(from, end.div_ceil(CELL) * CELL - from)?);
         let h = vm.here().div_ceil(CELL) * CELL;
         vm.write_bytes(h, &copy)?;
         self.copy = copy;
