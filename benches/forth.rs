@@ -11,7 +11,11 @@
 //! - random-vs-random games per second on one core of dagaz's own dice race
 //!   (tests/fixtures/axiom/race) and, with `DAGAZ_AXIOM_DIR`, of the folder's
 //!   `Ur-[random].4th`, against the target of 200 games/s, with the move-word cache and
-//!   without it (the ratio of the two, measured in the same run, is printed).
+//!   without it (the ratio of the two, measured in the same run, is printed);
+//! - games per second of the race played by its default engine (`$NegamaxMove`, whose
+//!   leaves ask `OnEvaluate`) and, with `DAGAZ_AXIOM_DIR`, of the folder's
+//!   `Ur-[simple-evaluation].4th` if it has one, with the trace caches (move words and
+//!   evaluations) and without them, and their ratio.
 
 use dagaz::ai::{AiConfig, AiKind, Game};
 use dagaz::axiom::{AxiomGame, Program};
@@ -46,6 +50,18 @@ fn primitives_per_second(name: &str, setup: &str, call: &str) -> f64 {
 }
 
 fn games_per_second(label: &str, file: &Path, games: u64, cache: bool) -> f64 {
+    games_per_second_against(label, file, games, cache, Some(TARGET_GAMES))
+}
+
+/// Games per second of `file` against itself on one core, its programs' own engines
+/// playing; with `target`, the ratio to it is printed.
+fn games_per_second_against(
+    label: &str,
+    file: &Path,
+    games: u64,
+    cache: bool,
+    target: Option<f64>,
+) -> f64 {
     let program = Program::load(file, None).unwrap_or_else(|e| panic!("{e}"));
     let mut proto = AxiomGame::new(&program, &program, 1).unwrap();
     proto.set_move_cache(cache);
@@ -63,9 +79,11 @@ fn games_per_second(label: &str, file: &Path, games: u64, cache: bool) -> f64 {
     let s = out.summary.summary().unwrap();
     let rate = games as f64 / secs;
     let label = format!("{label}{}", if cache { "" } else { " (no cache)" });
+    let against = target.map_or(String::new(), |t| {
+        format!(" ({:.2}x the {t:.0} games/s target)", rate / t)
+    });
     println!(
-        "axiom {label:<17} {rate:>7.1} games/s on one core ({:.2}x the 200 games/s target); {:.0} plies/s, mean {:.0} plies, {} errors",
-        rate / TARGET_GAMES,
+        "axiom {label:<17} {rate:>7.1} games/s on one core{against}; {:.0} plies/s, mean {:.0} plies, {} errors",
         s.mean_plies * games as f64 / secs,
         s.mean_plies,
         s.errors
@@ -80,6 +98,16 @@ fn with_and_without_cache(label: &str, file: &Path, games: u64) {
     let without = games_per_second(label, file, games, false);
     println!(
         "axiom {label:<17} the move-word cache: {:.2}x",
+        with / without
+    );
+}
+
+/// Searched games per second with the trace caches and without them, and their ratio.
+fn searched_with_and_without_cache(label: &str, file: &Path, games: u64) {
+    let with = games_per_second_against(label, file, games, true, None);
+    let without = games_per_second_against(label, file, games, false, None);
+    println!(
+        "axiom {label:<17} the trace caches (move words, OnEvaluate): {:.2}x",
         with / without
     );
 }
@@ -104,12 +132,18 @@ fn main() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race/Race-[random].4th");
     if race.is_file() {
         with_and_without_cache("race", &race, 400);
+        searched_with_and_without_cache("race negamax", &race.with_file_name("Race.4th"), 40);
     }
     if let Ok(dir) = std::env::var("DAGAZ_AXIOM_DIR") {
         let ur = dagaz::axiom::program::find_file_ci(Path::new(&dir), "Ur-[random].4th");
         match ur {
             Some(ur) => with_and_without_cache("ur", &ur, 40),
             None => eprintln!("no Ur-[random].4th in {dir}"),
+        }
+        let simple =
+            dagaz::axiom::program::find_file_ci(Path::new(&dir), "Ur-[simple-evaluation].4th");
+        if let Some(simple) = simple {
+            searched_with_and_without_cache("ur simple-eval", &simple, 2);
         }
     }
 }

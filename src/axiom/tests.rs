@@ -462,12 +462,31 @@ fn the_evaluation_cache_changes_no_choice() {
     let race = std::fs::read_to_string(fixture.join("Race.4th")).unwrap();
     let from = ": OnEvaluate ( -- score ) my-home @ their-home @ - 10 * ;";
     assert!(race.contains(from));
+    // Longer evaluations than the race's own (a dozen primitives, cheaper to run than to
+    // check), one of them writing a variable on its way.
+    let longer = race.replace(
+        from,
+        ": OnEvaluate ( -- score ) 0 20 0 DO my-home @ their-home @ - + LOOP ;",
+    );
     let writing = race.replace(
         from,
         "VARIABLE lead\n\
-         : OnEvaluate ( -- score ) my-home @ their-home @ - lead ! lead @ 10 * ;",
+         : OnEvaluate ( -- score ) 0 lead ! \
+         20 0 DO my-home @ their-home @ - lead @ + lead ! LOOP lead @ ;",
     );
-    for (what, text) in [("race", race.as_str()), ("race, writing", writing.as_str())] {
+    let (_, own) = searched_transcript(
+        &Program::load(&fixture.join("Race.4th"), None).unwrap_or_else(|e| panic!("{e}")),
+        2,
+        true,
+    );
+    assert!(
+        own.traced * 50 < own.untraced,
+        "a cheap evaluation should run untraced: {own:?}"
+    );
+    for (what, text) in [
+        ("race, longer", longer.as_str()),
+        ("race, writing", writing.as_str()),
+    ] {
         std::fs::write(dir.join("Race.4th"), text).unwrap();
         let p = Program::load(&dir.join("Race.4th"), None).unwrap_or_else(|e| panic!("{e}"));
         let (with, on) = searched_transcript(&p, 2, true);
