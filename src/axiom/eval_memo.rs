@@ -15,10 +15,10 @@
 //! the same host words with the same arguments and leaves the same answer. What a trace
 //! cannot vouch for (compiling, output, host words with effects it cannot replay such as
 //! `$GenerateMoves`) taints it; a tainted run is not kept, and after a few in a row the
-//! cache stops tracing for a while. So does a run of fewer than [`MIN_STEPS`] primitives,
-//! which costs less than checking a trace. The traces are dropped when the code changes or the
-//! stack under the cushion differs. A game's records do not depend on the cache (tested by
-//! searching with it on and off).
+//! cache stops tracing for a while. So does a run of fewer than [`MIN_STEPS`]
+//! primitives, which costs less than checking a trace. The traces are dropped when the
+//! code changes or the stack under the cushion differs. A game's records do not depend on
+//! the cache (tested by searching with it on and off).
 
 use super::memo::{apply_effects, reads_hold};
 use crate::forth::trace::{Event, Read};
@@ -52,7 +52,7 @@ pub struct EvalStats {
     pub replayed: u64,
     /// Run with a trace.
     pub traced: u64,
-    /// Run without one (the cache is off, or traces were tainted recently).
+    /// Run without one (the cache is off, or the last runs were tainted or cheap).
     pub untraced: u64,
 }
 
