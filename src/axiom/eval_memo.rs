@@ -4,7 +4,7 @@
 //! under one move differ only in the dice (Ur's depth-3 search ends two ?Dice turns after
 //! each move: some 24 leaves share a board), and an evaluation that reads the board but not
 //! the dice gives the same answer at each. The cache keeps the traces of the last runs
-//! ([`crate::forth::trace`], up to [`MAX_TRACES`], the one that held last first): the cells
+//! ([`crate::forth::trace`], up to 8, the one that held last first): the cells
 //! each read with their values, its effects (Ur's evaluations write two counters) and the
 //! answer it left. When every read of one trace gives the same value now, its effects are
 //! applied, its steps counted as if it had run, and its answer returned; otherwise the word
@@ -15,7 +15,7 @@
 //! the same host words with the same arguments and leaves the same answer. What a trace
 //! cannot vouch for (compiling, output, host words with effects it cannot replay such as
 //! `$GenerateMoves`) taints it; a tainted run is not kept, and after a few in a row the
-//! cache stops tracing for a while. So does a run of fewer than [`MIN_STEPS`]
+//! cache stops tracing for a while. So does a run of fewer than 64
 //! primitives, which costs less than checking a trace. The traces are dropped when the
 //! code changes or the stack under the cushion differs. A game's records do not depend on
 //! the cache (tested by searching with it on and off).
