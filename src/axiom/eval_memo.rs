@@ -56,6 +56,19 @@ pub struct EvalStats {
     pub untraced: u64,
 }
 
+impl std::ops::AddAssign for EvalStats {
+    fn add_assign(&mut self, o: EvalStats) {
+        let EvalStats {
+            replayed,
+            traced,
+            untraced,
+        } = o;
+        self.replayed += replayed;
+        self.traced += traced;
+        self.untraced += untraced;
+    }
+}
+
 /// The traces of one program's evaluation word (see the module documentation).
 #[derive(Default)]
 pub struct EvalMemo {

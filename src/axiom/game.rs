@@ -124,10 +124,7 @@ impl AxiomGame {
     pub fn eval_cache_stats(&self) -> super::eval_memo::EvalStats {
         let mut t = super::eval_memo::EvalStats::default();
         for s in &self.states {
-            let e = s.rt.eval_memo.stats;
-            t.replayed += e.replayed;
-            t.traced += e.traced;
-            t.untraced += e.untraced;
+            t += s.rt.eval_memo.stats;
         }
         t
     }

@@ -205,18 +205,25 @@ fn same_with_and_without_cache(
     (with.len(), stats, off)
 }
 
-/// Plays `games` games of `p` against itself with random moves, with the move-word cache
-/// on or off; returns every ply's move list (as notations) and the game's end, and what
-/// the cache did.
-fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoStats) {
+/// Plays `games` games of `p` against itself with the trace caches on or off (game `g`
+/// from `seeds.0 + g` for the moves' choices, `seeds.1 + g` for the game's own), at most
+/// `max_plies` plies each; `choose` picks each ply's move and gives the line recorded for
+/// it; `done` sees each game at its end. Returns the lines, each game's end included.
+fn record_games(
+    p: &Program,
+    (games, max_plies): (u64, usize),
+    cache: bool,
+    seeds: (u64, u64),
+    mut choose: impl FnMut(&mut AxiomGame, &game::AxiomMoves, &mut Rng) -> (usize, String),
+    mut done: impl FnMut(&AxiomGame),
+) -> Vec<String> {
     let mut out = Vec::new();
-    let mut stats = memo::MemoStats::default();
     for g in 0..games {
-        let mut rng = Rng::new(77 + g);
-        let mut game = AxiomGame::new(p, p, 9 + g).expect("set-up");
+        let mut rng = Rng::new(seeds.0 + g);
+        let mut game = AxiomGame::new(p, p, seeds.1 + g).expect("set-up");
         game.set_move_cache(cache);
         let mut moves = Default::default();
-        for _ in 0..400 {
+        for _ in 0..max_plies {
             game.legal_moves(&mut moves);
             if let Some(e) = game.take_error() {
                 out.push(format!("error {e}"));
@@ -226,19 +233,39 @@ fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoS
                 out.push(format!("end {:?}", o.winner()));
                 break;
             }
-            let n = AxiomGame::num_moves(&moves);
-            let list: Vec<String> = (0..n).map(|i| game.notation(&moves, i)).collect();
+            let (i, line) = choose(&mut game, &moves, &mut rng);
+            out.push(line);
+            game.make(&moves, i);
+        }
+        done(&game);
+    }
+    out
+}
+
+/// Plays `games` games of `p` against itself with random moves, with the move-word cache
+/// on or off; returns every ply's move list (as notations) and the game's end, and what
+/// the cache did.
+fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoStats) {
+    let mut stats = memo::MemoStats::default();
+    let out = record_games(
+        p,
+        (games, 400),
+        cache,
+        (77, 9),
+        |game, moves, rng| {
+            let n = AxiomGame::num_moves(moves);
+            let list: Vec<String> = (0..n).map(|i| game.notation(moves, i)).collect();
             let i = rng.below(n);
-            out.push(format!(
+            let line = format!(
                 "{} {i} of {} (state {:x})",
                 game.current_player(),
                 list.join(", "),
                 game.fingerprint()
-            ));
-            game.make(&moves, i);
-        }
-        stats += game.move_cache_stats();
-    }
+            );
+            (i, line)
+        },
+        |game| stats += game.move_cache_stats(),
+    );
     (out, stats)
 }
 
@@ -410,43 +437,28 @@ fn searched_transcript(
     games: u64,
     cache: bool,
 ) -> (Vec<String>, eval_memo::EvalStats) {
-    let mut out = Vec::new();
     let mut stats = eval_memo::EvalStats::default();
-    for g in 0..games {
-        let mut rng = Rng::new(5 + g);
-        let mut game = AxiomGame::new(p, p, 3 + g).expect("set-up");
-        game.set_move_cache(cache);
-        let seats = game.seats();
-        let mut moves = Default::default();
-        for _ in 0..150 {
-            game.legal_moves(&mut moves);
-            if let Some(e) = game.take_error() {
-                out.push(format!("error {e}"));
-                break;
-            }
-            if let Some(o) = game.outcome(&moves) {
-                out.push(format!("end {:?}", o.winner()));
-                break;
-            }
-            let n = AxiomGame::num_moves(&moves);
+    let out = record_games(
+        p,
+        (games, 150),
+        cache,
+        (5, 3),
+        |game, moves, rng| {
+            let n = AxiomGame::num_moves(moves);
             let mover = game.current_player();
             let i = if game.is_random(mover) {
                 rng.below(n)
             } else {
-                let slot = seats.iter().position(|&s| s == mover).unwrap_or(0);
-                game.program_move(slot, &moves, &mut rng).expect("search")
+                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+                game.program_move(slot, moves, rng).expect("search")
             };
-            out.push(format!(
-                "{mover} {i} of {n} (state {:x})",
-                game.fingerprint()
-            ));
-            game.make(&moves, i);
-        }
-        let s = game.eval_cache_stats();
-        stats.replayed += s.replayed;
-        stats.traced += s.traced;
-        stats.untraced += s.untraced;
-    }
+            (
+                i,
+                format!("{mover} {i} of {n} (state {:x})", game.fingerprint()),
+            )
+        },
+        |game| stats += game.eval_cache_stats(),
+    );
     (out, stats)
 }
 
