@@ -5,6 +5,7 @@
 #   GAMES=1000 JOBS=2 bash scripts/ur-axiom-report.sh DIR [DIR...]
 #   KEEP=DATA GAMES=1000 bash scripts/ur-axiom-report.sh DIR...  # keeps the runs' summaries
 #   RENDER=DATA bash scripts/ur-axiom-report.sh                  # the report again, no games
+#   OUT=reports/other.md …                                       # another output file
 #
 # Each DIR is an Axiom Ur folder: CORE.4TH, axiom.4th, Ur.4th and Ur-[…].4th variant files
 # (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). docs/axiom.md
@@ -69,7 +70,8 @@ for d in "$@"; do
     echo "$(basename "$dir"): pairing $i done: Ur-[$a] vs Ur-[$b]" >&2
   done <<< "$pairings"
 done
-python3 - "$work" "$games" "$f" > reports/ur-axiom.md.tmp <<'PY'
+out=${OUT:-reports/ur-axiom.md}
+python3 - "$work" "$games" "$f" > "$out.tmp" <<'PY'
 import json, math, os, sys
 work, games, nfolders = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 SOURCES = {
@@ -176,5 +178,5 @@ print("## Summary\n")
 for name, a, t in summary:
     print(f"- `{name}`: {a} of {t} AutoPlay rows agree with Axiom's counts.")
 PY
-mv reports/ur-axiom.md.tmp reports/ur-axiom.md
-echo "wrote reports/ur-axiom.md" >&2
+mv "$out.tmp" "$out"
+echo "wrote $out" >&2
