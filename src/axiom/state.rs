@@ -360,7 +360,7 @@ pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
         return Ok(Verdict::Unknown);
     }
     vm.set_step_budget(TURN_STEPS);
-    let score = value_of(vm, rt, rt.layout.on_is_game_over)?;
+    let score = value_of(vm, rt, rt.layout.on_is_game_over, false)?;
     Ok(Verdict::of(score))
 }
 
@@ -386,25 +386,28 @@ fn evaluate_with(
         EvalPlan::Answer(v) => return Ok(v),
         EvalPlan::Run { traced } => traced,
     };
-    if !traced {
-        return value_of(vm, rt, word);
+    let v = value_of(vm, rt, word, traced)?;
+    if traced {
+        memo.store(vm, v);
     }
-    vm.push_cushion(STACK_CUSHION);
-    let area = vm.here().div_ceil(CELL) * CELL;
-    let v = vm.execute_traced(word, rt, area).and_then(|()| vm.pop())?;
-    memo.store(vm, v);
-    vm.ds_restore(base);
     Ok(v)
 }
 
 /// Runs an event word that answers a value (`OnIsGameOver`, `OnEvaluate`) as Axiom's
 /// unchecked stack lets it run: on a cushion of zero cells, the answer is the top of the
 /// stack whatever the depth it leaves (Tsumego's `OnIsGameOver` takes one cell more than
-/// it is given on one path), and the stack is then put back to its depth.
-fn value_of(vm: &mut Vm, rt: &mut Runtime, word: u32) -> FResult<i32> {
+/// it is given on one path), and the stack is then put back to its depth. `traced`: the
+/// run is traced ([`Vm::trace`] then holds what it did).
+fn value_of(vm: &mut Vm, rt: &mut Runtime, word: u32, traced: bool) -> FResult<i32> {
     let base = vm.stack().len();
     vm.push_cushion(STACK_CUSHION);
-    let r = vm.execute(word, rt).and_then(|()| vm.pop());
+    let run = if traced {
+        let area = vm.here().div_ceil(CELL) * CELL;
+        vm.execute_traced(word, rt, area)
+    } else {
+        vm.execute(word, rt)
+    };
+    let r = run.and_then(|()| vm.pop());
     if r.is_ok() {
         vm.ds_restore(base);
     }
