@@ -6,6 +6,7 @@
 #   KEEP=DATA GAMES=1000 bash scripts/ur-axiom-report.sh DIR...  # keeps the runs' summaries
 #   RENDER=DATA bash scripts/ur-axiom-report.sh                  # the report again, no games
 #   OUT=reports/other.md …                                       # another output file
+#   RESUME=1 KEEP=DATA …                                         # plays only what DATA lacks
 #
 # Each DIR is an Axiom Ur folder: CORE.4TH, axiom.4th, Ur.4th and Ur-[…].4th variant files
 # (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). docs/axiom.md
@@ -35,7 +36,11 @@ else
   work=${KEEP:-$(mktemp -d)}
   [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
   mkdir -p "$work"
-  rm -rf "$work"/[0-9]*
+  # RESUME=1 keeps the summaries already in DATA (an interrupted run) and plays the rest.
+  [ -n "${RESUME:-}" ] || rm -rf "$work"/[0-9]*
+  if [ -n "${RESUME:-}" ] && [ -f "$work/games" ] && [ "$(cat "$work/games")" != "$games" ]; then
+    echo "RESUME: $work holds runs of $(cat "$work/games") games, not $games" >&2; exit 2
+  fi
   echo "$games" > "$work/games"
 fi
 # Axiom's counts: Player 1, Player 2, P1 wins, P2 wins, draws, source.
@@ -63,10 +68,16 @@ for d in "$@"; do
     [ -f "$dir/Ur-[$a].4th" ] && [ -f "$dir/Ur-[$b].4th" ] || continue
     for mode in noswap swap; do
       flag=""; [ "$mode" = noswap ] && flag="--no-swap"
+      run="$work/$f/$i-$mode.json"
+      # A summary counts when it is whole: not interrupted, every game played.
+      if [ -n "${RESUME:-}" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d.get("interrupted") or d["summary"]["games"] != int(sys.argv[2]))' "$run" "$games" 2>/dev/null; then
+        continue
+      fi
       (cd "$dir" && "$bin" autoplay "Ur-[$a]" "Ur-[$b]" -n "$games" -j "$jobs" --seed "$i" --max-plies 20000 $flag --json) \
-        > "$work/$f/$i-$mode.json"
+        > "$run.tmp"
+      mv "$run.tmp" "$run"
     done
-    echo "$i $a $b $w1 $w2 $d $src" >> "$work/$f/pairings.txt"
+    grep -qs "^$i " "$work/$f/pairings.txt" || echo "$i $a $b $w1 $w2 $d $src" >> "$work/$f/pairings.txt"
     echo "$(basename "$dir"): pairing $i done: Ur-[$a] vs Ur-[$b]" >&2
   done <<< "$pairings"
 done
@@ -119,7 +130,11 @@ for f in range(1, nfolders + 1):
         ax_p = (w1 + d / 2) / ax_n
         ax_lo, ax_hi = wilson(w1 + d / 2, ax_n)
         for mode in ("noswap", "swap"):
-            s = json.load(open(f"{base}/{i}-{mode}.json"))["summary"]
+            run = json.load(open(f"{base}/{i}-{mode}.json"))
+            s = run["summary"]
+            if run.get("interrupted") or s["games"] != games:
+                sys.exit(f"{base}/{i}-{mode}.json is incomplete ({s['games']} of {games} games): "
+                         "play the rest with RESUME=1 KEEP=DATA")
             n = s["games"] - s["errors"]
             sa = s["score_a"]
             p, lo, hi = sa["score"], sa["low"], sa["high"]

@@ -1027,6 +1027,82 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
         .code(2);
 }
 
+/// A part of an Axiom game (a file other `.4th` files `LOAD`) named on its own is linted as
+/// a variant that loads it loads it, keeping its own findings: on its own it would be
+/// mostly undefined words (published folders gave hundreds of false errors). A variant
+/// missing a file is passed over; a part named with its variant is reported once.
+#[test]
+fn forth_parts_lint_through_their_variants() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = common::tmp_in("lint", "forth-parts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        root.join("tests/fixtures/axiom/race/Race.4th"),
+        dir.join("Race.4th"),
+    )
+    .unwrap();
+    let write = |n: &str, t: &str| std::fs::write(dir.join(n), t).unwrap();
+    // `my-home` comes from Race.4th: undefined on its own, fine where it is loaded.
+    write(
+        "Extra.4th",
+        ": bonus ( -- n ) my-home @ 2 * ;\n: broken ( -- ) nosuch ;\n",
+    );
+    write(
+        "Game.4th",
+        "LOAD Race.4th\nLOAD Extra.4th\n{players {player} White {first} {player} Black {first} {player} ?Dice {random} players}\n",
+    );
+    // Sorted first, but misses a file: it is passed over.
+    write(
+        "A-Game.4th",
+        "LOAD Race.4th\nLOAD Missing.4th\nLOAD Extra.4th\n",
+    );
+    let run = |args: &[&str]| {
+        let out = dagaz()
+            .current_dir(&dir)
+            .args(["lint", "--format", "concise"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, out, err) = run(&["Extra.4th"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(
+        out, "Extra.4th:2:17: error[DZ1001/forth-undefined-word]: undefined word `nosuch`\n",
+        "{err}"
+    );
+    assert!(
+        err.contains("`Extra.4th` is a part that other files LOAD: checked as `Game.4th` loads it"),
+        "{err}"
+    );
+    // With its variant: one report of the finding, in the variant's.
+    let (code, out, err) = run(&["Extra.4th", "Game.4th"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out.matches("nosuch").count(), 1, "{out}");
+    assert!(
+        err.contains("its findings are in the report of `Game.4th`"),
+        "{err}"
+    );
+    // The base game, a part too, is clean as loaded.
+    let (code, out, err) = run(&["Race.4th"]);
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+    // No variant loads it completely: on its own, said so.
+    std::fs::remove_file(dir.join("Game.4th")).unwrap();
+    let (code, out, err) = run(&["Extra.4th"]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("undefined word `my-home`"), "{out}");
+    assert!(
+        err.contains("each of `A-Game.4th` misses a file it LOADs"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn forth_findings_are_silenced_by_line_comments() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

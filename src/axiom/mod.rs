@@ -3,6 +3,7 @@
 //! moves through the program's own words, and let its engines choose moves.
 //!
 //! - [`program`]: loading, and where the runtime keeps its tables in VM memory;
+//! - [`folder`]: which files of an Axiom folder are variants, parts and the runtime;
 //! - [`natives`]: the host words of Axiom's DLL (move recording, board edits, random
 //!   numbers, engine reports, repetition);
 //! - [`state`]: one game in progress: set-up, generation, application, game end;
@@ -15,6 +16,7 @@
 //! `docs/axiom.md`.
 
 pub mod eval_memo;
+pub mod folder;
 pub mod game;
 pub mod memo;
 pub mod natives;

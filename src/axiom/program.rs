@@ -120,27 +120,6 @@ pub fn find_file_ci(dir: &Path, name: &str) -> Option<PathBuf> {
     crate::fsutil::file_ignoring_case(&dir.join(name))
 }
 
-/// The names (lower-cased) that some of `files` `LOAD`: a game's parts, such as its board
-/// file, which are not variants of their own.
-pub fn loaded_names<P: AsRef<Path>>(files: &[P]) -> std::collections::HashSet<String> {
-    let mut loaded = std::collections::HashSet::new();
-    for f in files {
-        let Ok(bytes) = std::fs::read(f) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let mut words = text.split_ascii_whitespace();
-        while let Some(w) = words.next() {
-            if w.eq_ignore_ascii_case("LOAD") {
-                if let Some(target) = words.next() {
-                    loaded.insert(target.to_ascii_lowercase());
-                }
-            }
-        }
-    }
-    loaded
-}
-
 /// Memory for one Axiom VM: the runtime and a game take well under 1 MiB; searches clone
 /// boards onto the dictionary.
 pub const AXIOM_MEMORY: u32 = 4 << 20;
@@ -582,7 +561,7 @@ impl Program {
                 .and_then(|x| x.to_str())
                 .is_some_and(|x| x.eq_ignore_ascii_case("4th"))
         })?;
-        let loaded = loaded_names(&files);
+        let loaded = super::folder::loaded_names(&files);
         let mut out = Vec::new();
         let mut skipped = Vec::new();
         for f in files {

@@ -177,6 +177,9 @@ enum Finding {
         at: Token,
         /// Used inside its own definition.
         recursive: bool,
+        /// `HERE` when it was not found: a word found at the end whose header lies below
+        /// was there already, and was not found because the look-up was exact (`'`).
+        here: u32,
     },
     Unbalanced {
         message: String,
@@ -410,11 +413,20 @@ impl Vm {
             }
             let d = match f {
                 Finding::Undefined {
-                    name, recursive, ..
+                    name,
+                    recursive,
+                    here,
+                    ..
                 } => {
-                    let later = self
-                        .find(name.as_bytes())
+                    let found = self.find(name.as_bytes());
+                    let later = found
+                        .filter(|&nfa| nfa >= *here)
                         .and_then(|nfa| l.defined_at.get(&nfa));
+                    // There already, but not found: an exact look-up (`'`, `-FIND`) of a
+                    // name defined in another case.
+                    let other_case = found
+                        .filter(|&nfa| nfa < *here)
+                        .map(|nfa| (self.name_of(nfa), l.defined_at.get(&nfa)));
                     if *recursive {
                         Diagnostic::error(
                             codes::UNDEFINED_WORD,
@@ -434,7 +446,13 @@ impl Vm {
                             codes::UNDEFINED_WORD,
                             format!("undefined word `{name}`"),
                         );
-                        if let Some(n) =
+                        if let Some((other, def)) = &other_case {
+                            d = d.with_note(format!(
+                                "`'` and `-FIND` match the exact spelling only: `{other}`{} differs in case",
+                                def.map(|t| format!(" (defined at {})", place(*t)))
+                                    .unwrap_or_default()
+                            ));
+                        } else if let Some(n) =
                             crate::text::suggestions(name, names.iter().map(String::as_str)).first()
                         {
                             d = d.with_note(format!("did you mean `{n}`?"));
@@ -595,6 +613,7 @@ impl Vm {
             .and_then(|l| l.last_parsed)
             .or(self.last_token);
         let compiling = self.compiling();
+        let here = self.here();
         let l = self.lint_mut();
         if let Some(at) = at {
             let recursive = l
@@ -605,6 +624,7 @@ impl Vm {
                 name,
                 at,
                 recursive,
+                here,
             });
         }
         if compiling {
@@ -720,11 +740,13 @@ impl Vm {
                     return self.interpret_name(name, token, host);
                 }
                 let line = self.line_of(token);
+                let here = self.here();
                 let l = self.lint_mut();
                 l.record(Finding::Undefined {
                     name: String::from_utf8_lossy(name).into_owned(),
                     at: token,
                     recursive: false,
+                    here,
                 });
                 l.skipped_lines.insert(line);
                 return Ok(());
@@ -760,12 +782,13 @@ impl Vm {
             if !operand {
                 self.lint_apply(None);
             }
+            let at = self.here();
             self.lint_mut().record(Finding::Undefined {
                 name,
                 at: token,
                 recursive,
+                here: at,
             });
-            let at = self.here();
             self.comma(UNDEFINED_XT as i32)?;
             self.origins.insert(at, token);
             return Ok(());
@@ -1048,7 +1071,7 @@ mod tests {
         vm.lint_check_files();
         vm.interpret_str(
             "t.4th",
-            ": a later 1 ;\n' later2 DROP\n: later ;\n: later2 ;\n: rec rec ;",
+            ": a later 1 ;\n' later2 DROP\n: later ;\n: later2 ;\n: rec rec ;\n: Upper ;\n' upper DROP",
             &mut NoHost,
         )
         .unwrap();
@@ -1071,6 +1094,9 @@ mod tests {
                 "DZ1030 t.4th:1:5 `later` is used before its definition [\"`later` is defined later, at t.4th:3:3\"]",
                 "DZ1030 t.4th:2:3 `later2` is used before its definition [\"`later2` is defined later, at t.4th:4:3\"]",
                 "DZ1001 t.4th:5:7 undefined word `rec` [\"a word is not visible inside its own definition: call it with `RECURSE`\"]",
+                // Defined before, in another case: not "defined later" (Gabata's `' trap`
+                // after `DEFER TRAP`).
+                "DZ1001 t.4th:7:3 undefined word `upper` [\"`'` and `-FIND` match the exact spelling only: `Upper` (defined at t.4th:6:3) differs in case\"]",
             ]
         );
     }

@@ -341,6 +341,59 @@ pub fn lint_forth_program(
     })
 }
 
+/// Lints `part`, a file that other `.4th` files of its folder `LOAD` (a board, pieces or AI
+/// file, meaningless on its own), as the first of `loaders` that loads it and every file it
+/// names loads it: the report keeps the findings located in `part` (the loader's own
+/// findings are its report's). Returns that report and the loader used, or `None` when no
+/// loader does (a missing file stops the findings, so `part` could look clean unchecked).
+pub fn lint_forth_part(
+    part: &std::path::Path,
+    display: &str,
+    loaders: &[std::path::PathBuf],
+    opts: &LintOptions,
+) -> Result<Option<(FileReport, std::path::PathBuf)>, Diagnostic> {
+    let same = |a: &std::path::Path| match (a.canonicalize(), part.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    for loader in loaders {
+        let r = lint_forth_path(loader, &loader.to_string_lossy(), opts)?;
+        let incomplete = r
+            .diagnostics
+            .iter()
+            .any(|d| d.code == crate::forth::error::codes::LOAD);
+        if incomplete {
+            continue;
+        }
+        let Some(id) = (0..r.sources.len() as u32)
+            .map(FileId)
+            .find(|&id| same(&r.sources.get(id).path))
+        else {
+            continue;
+        };
+        let inside = |d: &Diagnostic| d.span.is_some_and(|s| s.file == id);
+        let FileReport {
+            mut sources,
+            diagnostics,
+            suppressed,
+            ..
+        } = r;
+        sources.set_display(id, display.to_owned());
+        let report = FileReport {
+            display: display.to_owned(),
+            sources,
+            diagnostics: diagnostics.into_iter().filter(|d| inside(d)).collect(),
+            suppressed: suppressed
+                .into_iter()
+                .filter(|s| inside(&s.diagnostic))
+                .collect(),
+            axiom_programs: vec![],
+        };
+        return Ok(Some((report, loader.clone())));
+    }
+    Ok(None)
+}
+
 /// `FILE:LINE:COL` of a span, the file named as in the findings.
 fn place(loaded: &Loaded, s: crate::source::Span) -> String {
     let file = if (s.file.0 as usize) < loaded.sources.len() {

@@ -1,11 +1,12 @@
 //! `dagaz lint`: validate rules files with precise diagnostics and CI-friendly exit codes.
 
 use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use dagaz::axiom::folder::{self, FileRole};
 use dagaz::diagnostics::Severity;
 use dagaz::lint::deep::DeepOptions;
 use dagaz::lint::{
-    FileReport, Level, LintOptions, lint_forth_path, lint_forth_program, lint_loaded, lint_path,
-    report, rules,
+    FileReport, Level, LintOptions, lint_forth_part, lint_forth_path, lint_forth_program,
+    lint_loaded, lint_path, report, rules,
 };
 use dagaz::tournament::resolve::{self, ResolveOptions, Source};
 use std::path::{Path, PathBuf};
@@ -30,7 +31,9 @@ pub enum Format {
 /// axiom.4th of its folder, else dagaz's own runtime, are not checked): undefined words,
 /// words used before their definition, unbalanced control structures and stack comments
 /// that do not match the code. A folder's .4th variant files are those no other .4th file
-/// of the folder LOADs.
+/// of the folder LOADs. A part (a .4th file that others LOAD) named on its own is checked as
+/// the first variant that loads it, with every file it names, loads it, and keeps its own
+/// findings; CORE.4TH or axiom.4th named on its own stands for the folder's variants.
 ///
 /// Exit codes: 0 clean (warnings allowed), 1 errors found (or warnings with
 /// --deny warnings), 2 usage or I/O error.
@@ -132,18 +135,54 @@ fn forth_variants(entries: &[PathBuf]) -> Vec<PathBuf> {
         .iter()
         .filter(|e| e.is_file() && is_forth(e))
         .collect();
-    let loaded = dagaz::axiom::program::loaded_names(&files);
-    files
-        .into_iter()
-        .filter(|f| {
-            let name = f
-                .file_name()
-                .map(|n| n.to_string_lossy().to_ascii_lowercase())
-                .unwrap_or_default();
-            name != "core.4th" && name != "axiom.4th" && !loaded.contains(&name)
-        })
-        .cloned()
-        .collect()
+    folder::variant_files(&files)
+}
+
+/// What linting a `.4th` file named on the command line takes.
+enum ForthJob {
+    /// These whole programs: a variant; a runtime file's variants (with a note).
+    Whole(Vec<PathBuf>),
+    /// A part (a file others `LOAD`, mostly undefined words on its own): its findings as
+    /// the first of its folder's variants that reaches it loads it.
+    Part {
+        part: PathBuf,
+        loaders: Vec<PathBuf>,
+    },
+}
+
+fn file_names(v: &[PathBuf]) -> String {
+    v.iter()
+        .map(|p| format!("`{}`", p.file_name().unwrap_or_default().to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// See [`ForthJob`].
+fn forth_job(f: &Path, notes: &mut Vec<String>) -> ForthJob {
+    match folder::role_of(f) {
+        Ok(FileRole::Part { variants }) if !variants.is_empty() => ForthJob::Part {
+            part: f.to_path_buf(),
+            loaders: variants,
+        },
+        Ok(FileRole::Runtime { variants }) => {
+            notes.push(if variants.is_empty() {
+                format!(
+                    "note: `{}` is a runtime file and no variant file of its folder loads it: not checked",
+                    f.display()
+                )
+            } else {
+                format!(
+                    "note: `{}` is a runtime file: checked as {} load it",
+                    f.display(),
+                    file_names(&variants)
+                )
+            });
+            ForthJob::Whole(variants)
+        }
+        // A variant, a part that only a cycle of parts loads, or a folder that cannot be
+        // read (the file itself then fails as it would).
+        _ => ForthJob::Whole(vec![f.to_path_buf()]),
+    }
 }
 
 pub fn run(a: Args) -> u8 {
@@ -189,9 +228,17 @@ pub fn run(a: Args) -> u8 {
     let mut reports: Vec<FileReport> = Vec::new();
     // Axiom programs already linted (a folder's variant files, a rules file's programs).
     let mut forth_seen = std::collections::HashSet::new();
+    let mut notes = vec![];
+    // Parts named on their own, linted after the whole programs (see `ForthJob::Part`).
+    let mut parts: Vec<(PathBuf, Vec<PathBuf>)> = vec![];
     for p in &a.paths {
         let mut files = vec![];
-        if p.exists() {
+        if p.is_file() && is_forth(p) {
+            match forth_job(p, &mut notes) {
+                ForthJob::Whole(v) => files = v,
+                ForthJob::Part { part, loaders } => parts.push((part, loaders)),
+            }
+        } else if p.exists() {
             if let Err(e) = collect(p, &mut files, &mut Default::default()) {
                 return usage_error(&format!("cannot read `{}`: {e}", p.display()));
             }
@@ -211,7 +258,11 @@ pub fn run(a: Args) -> u8 {
                     reports.push(lint_loaded(loaded, &name, &opts));
                     continue;
                 }
-                Source::File(f) | Source::Axiom(f) => files.push(f),
+                Source::Axiom(f) => match forth_job(&f, &mut notes) {
+                    ForthJob::Whole(v) => files = v,
+                    ForthJob::Part { part, loaders } => parts.push((part, loaders)),
+                },
+                Source::File(f) => files.push(f),
             }
         }
         for f in files {
@@ -243,6 +294,44 @@ pub fn run(a: Args) -> u8 {
             }
         }
     }
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    for (part, loaders) in parts {
+        if !forth_seen.insert(canonical(&part)) {
+            continue;
+        }
+        if let Some(l) = loaders.iter().find(|l| forth_seen.contains(&canonical(l))) {
+            notes.push(format!(
+                "note: `{}` is a part that other files LOAD: its findings are in the report of `{}`",
+                part.display(),
+                l.display()
+            ));
+            continue;
+        }
+        let display = part.to_string_lossy().into_owned();
+        match lint_forth_part(&part, &display, &loaders, &opts) {
+            Ok(Some((r, loader))) => {
+                notes.push(format!(
+                    "note: `{}` is a part that other files LOAD: checked as `{}` loads it",
+                    part.display(),
+                    loader.display()
+                ));
+                reports.push(r);
+            }
+            Ok(None) => {
+                // No loader gets as far as this file: on its own, as a last resort.
+                notes.push(format!(
+                    "note: `{}` is a part that other files LOAD, but each of {} misses a file it LOADs: checked on its own",
+                    part.display(),
+                    file_names(&loaders)
+                ));
+                match lint_forth_path(&part, &display, &opts) {
+                    Ok(r) => reports.push(r),
+                    Err(d) => return usage_error(&d.message),
+                }
+            }
+            Err(d) => return usage_error(&d.message),
+        }
+    }
     let text = match a.format {
         Format::Human => report::human(&reports),
         Format::Concise => report::concise(&reports),
@@ -256,6 +345,10 @@ pub fn run(a: Args) -> u8 {
     };
     if let Err(e) = write_output(a.output.as_deref(), text.as_bytes()) {
         return usage_error(&e);
+    }
+    // Logs, whatever the format: stdout carries the report.
+    for n in &notes {
+        eprintln!("{n}");
     }
     if matches!(a.format, Format::Human | Format::Concise) {
         eprintln!("{}", report::summary_line(&reports));
