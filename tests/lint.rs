@@ -1030,7 +1030,8 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
 /// A part of an Axiom game (a file other `.4th` files `LOAD`) named on its own is linted as
 /// a variant that loads it loads it, keeping its own findings: on its own it would be
 /// mostly undefined words (published folders gave hundreds of false errors). A variant
-/// missing a file is passed over; a part named with its variant is reported once.
+/// missing a file is passed over; a part named with its variant, or loaded by two
+/// variants, is reported once.
 #[test]
 fn forth_parts_lint_through_their_variants() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -1088,6 +1089,13 @@ fn forth_parts_lint_through_their_variants() {
         err.contains("its findings are in the report of `Game.4th`"),
         "{err}"
     );
+    // A folder whose two variants load the part: its finding once.
+    write("Game2.4th", "LOAD Race.4th\nLOAD Extra.4th\n");
+    let (code, out, err) = run(&["."]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out.matches("undefined word `nosuch`").count(), 1, "{out}");
+    assert!(err.contains("1 finding(s) in files that several"), "{err}");
+    std::fs::remove_file(dir.join("Game2.4th")).unwrap();
     // The base game, a part too, is clean as loaded.
     let (code, out, err) = run(&["Race.4th"]);
     assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");

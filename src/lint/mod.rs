@@ -341,6 +341,29 @@ pub fn lint_forth_program(
     })
 }
 
+/// Drops each finding that an earlier report of `reports` already has: the same code and
+/// message at the same place of the same file (a part that two variants of an Axiom folder
+/// load, an include two rules files share). Returns how many were dropped.
+pub fn drop_repeated_findings(reports: &mut [FileReport]) -> usize {
+    let mut seen = HashSet::new();
+    let mut dropped = 0;
+    for r in reports.iter_mut() {
+        let sources = &r.sources;
+        let before = r.diagnostics.len();
+        r.diagnostics.retain(|d| {
+            let Some(s) = d.span else { return true };
+            if (s.file.0 as usize) >= sources.len() {
+                return true;
+            }
+            let f = &sources.get(s.file).path;
+            let path = f.canonicalize().unwrap_or_else(|_| f.clone());
+            seen.insert((path, s.line, s.col, d.code.id, d.message.clone()))
+        });
+        dropped += before - r.diagnostics.len();
+    }
+    dropped
+}
+
 /// Lints `part`, a file that other `.4th` files of its folder `LOAD` (a board, pieces or AI
 /// file, meaningless on its own), as the first of `loaders` that loads it and every file it
 /// names loads it: the report keeps the findings located in `part` (the loader's own

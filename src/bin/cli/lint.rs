@@ -5,8 +5,8 @@ use dagaz::axiom::folder::{self, FileRole};
 use dagaz::diagnostics::Severity;
 use dagaz::lint::deep::DeepOptions;
 use dagaz::lint::{
-    FileReport, Level, LintOptions, lint_forth_part, lint_forth_path, lint_forth_program,
-    lint_loaded, lint_path, report, rules,
+    FileReport, Level, LintOptions, drop_repeated_findings, lint_forth_part, lint_forth_path,
+    lint_forth_program, lint_loaded, lint_path, report, rules,
 };
 use dagaz::tournament::resolve::{self, ResolveOptions, Source};
 use std::path::{Path, PathBuf};
@@ -331,6 +331,12 @@ pub fn run(a: Args) -> u8 {
             }
             Err(d) => return usage_error(&d.message),
         }
+    }
+    let repeated = drop_repeated_findings(&mut reports);
+    if repeated > 0 {
+        notes.push(format!(
+            "note: {repeated} finding(s) in files that several of the checked programs load are reported once"
+        ));
     }
     let text = match a.format {
         Format::Human => report::human(&reports),
