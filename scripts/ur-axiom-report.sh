@@ -99,6 +99,11 @@ def wilson(k, n, z=1.96):
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (c - h, c + h)
 
+# Facts about Axiom's own runs: the `Ur.4th` of commit 8688d8c (that of results.txt), and the
+# md5 of the rebuilt 4a709e8-era `Ur-[simple-evaluation].4th` (docs/axiom.md).
+RESULTS_UR = ("7423", "29282a20d0d2394dcd63046e6acc0790")
+REBUILT_SIMPLE = "797404ef2c2cb650ecd962bc0d174dbb"
+
 def pct(x):
     return f"{100 * x:.1f}%"
 
@@ -119,6 +124,10 @@ for f in range(1, nfolders + 1):
     engines = {v["slug"]: v["ai"] for v in json.load(open(f"{base}/games.json"))["variants"]}
     rows, notes = [], []
     agree_n = total_n = 0
+    files = {}
+    for line in open(f"{base}/files.txt"):
+        size, md5, fname = line.rstrip("\n").split(" ", 2)
+        files[fname] = (size, md5)
     if os.path.exists(f"{base}/pairings.txt"):
         lines = open(f"{base}/pairings.txt").read().split("\n")
     else:
@@ -163,6 +172,13 @@ for f in range(1, nfolders + 1):
                     why.append("Both variants play the same engines in this folder, so only the seating separates them: the files Axiom's run used differed from these.")
                 if "negamax" in (engines.get(f"Ur-[{a}]", "") + engines.get(f"Ur-[{b}]", "")):
                     why.append("A side plays `$NegamaxMove`, whose search dagaz infers (docs/axiom.md): a difference here may be the search's, not the rules'.")
+                if "search-engine" in (engines.get(f"Ur-[{a}]", "") + engines.get(f"Ur-[{b}]", "")):
+                    why.append("A side plays its own Forth engine, whose time limit dagaz counts in primitives (docs/axiom.md: `--search-steps`), where Axiom's was a clock.")
+                if "simple-evaluation" in (a, b) and files.get("Ur-[simple-evaluation].4th", ("", ""))[1] == REBUILT_SIMPLE:
+                    why.append("This folder's `Ur-[simple-evaluation].4th` is the rebuilt one (docs/axiom.md): the file Axiom ran is not stored anywhere dagaz could read.")
+                ur = files.get("Ur.4th")
+                if src == "results" and ur and ur[1] != RESULTS_UR[1]:
+                    why.append(f"Axiom's `results` counts were taken at commit 8688d8c, whose `Ur.4th` has {RESULTS_UR[0]} bytes (md5 `{RESULTS_UR[1]}`); this folder's has {ur[0]} bytes (md5 `{ur[1]}`): another program, so its row is not the one to compare (the folder with that `Ur.4th` is).")
                 notes.append(f"- **Ur-[{a}] vs Ur-[{b}]:** " + " ".join(why))
     summary.append((name, agree_n, total_n))
     print(f"## Folder `{name}`\n")
