@@ -103,6 +103,8 @@ def wilson(k, n, z=1.96):
 # md5 of the rebuilt 4a709e8-era `Ur-[simple-evaluation].4th` (docs/axiom.md).
 RESULTS_UR = ("7423", "29282a20d0d2394dcd63046e6acc0790")
 REBUILT_SIMPLE = "797404ef2c2cb650ecd962bc0d174dbb"
+# The 8688d8c `Ur-[simple-evaluation].4th` (38 bytes): `LOAD Ur.4th` and nothing else.
+LOAD_ONLY_SIMPLE = "9427d7068591216662e144bbb7f0da58"
 
 def pct(x):
     return f"{100 * x:.1f}%"
@@ -176,6 +178,8 @@ for f in range(1, nfolders + 1):
                     why.append("A side plays its own Forth engine, whose time limit dagaz counts in primitives (docs/axiom.md: `--search-steps`), where Axiom's was a clock.")
                 if "simple-evaluation" in (a, b) and files.get("Ur-[simple-evaluation].4th", ("", ""))[1] == REBUILT_SIMPLE:
                     why.append("This folder's `Ur-[simple-evaluation].4th` is the rebuilt one (docs/axiom.md): the file Axiom ran is not stored anywhere dagaz could read.")
+                if "simple-evaluation" in (a, b) and files.get("Ur-[simple-evaluation].4th", ("", ""))[1] == LOAD_ONLY_SIMPLE:
+                    why.append("This folder's `Ur-[simple-evaluation].4th` only loads `Ur.4th`: its `OnEvaluate` is axiom.4th's constant 0, so the search plays the first move, as `Ur-[first]` does, and this pairing is the `first` one, which Axiom's `results.txt` counted 60 of 100 for `random` against `first` (docs/axiom.md).")
                 ur = files.get("Ur.4th")
                 if src == "results" and ur and ur[1] != RESULTS_UR[1]:
                     why.append(f"Axiom's `results` counts were taken at commit 8688d8c, whose `Ur.4th` has {RESULTS_UR[0]} bytes (md5 `{RESULTS_UR[1]}`); this folder's has {ur[0]} bytes (md5 `{ur[1]}`): another program, so its row is not the one to compare (the folder with that `Ur.4th` is).")
