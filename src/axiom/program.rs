@@ -555,12 +555,7 @@ impl Program {
     /// program (a game's parts, such as a board file, do not), sorted by name; and the
     /// files that did not load, each with the reason.
     pub fn variants_in(dir: &Path) -> std::io::Result<(Vec<Program>, Vec<NotAVariant>)> {
-        let files = crate::fsutil::files_in(dir, |n| {
-            Path::new(n)
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| x.eq_ignore_ascii_case("4th"))
-        })?;
+        let files = super::folder::forth_files(dir)?;
         let loaded = super::folder::loaded_names(&files);
         let mut out = Vec::new();
         let mut skipped = Vec::new();
@@ -570,7 +565,7 @@ impl Program {
                 .and_then(|n| n.to_str())
                 .unwrap_or("")
                 .to_owned();
-            if name.eq_ignore_ascii_case("axiom.4th") || name.eq_ignore_ascii_case("CORE.4TH") {
+            if super::folder::is_runtime_name(&name) {
                 continue;
             }
             let is_loaded = loaded.contains(&name.to_ascii_lowercase());
