@@ -1089,6 +1089,11 @@ fn forth_parts_lint_through_their_variants() {
         err.contains("its findings are in the report of `Game.4th`"),
         "{err}"
     );
+    // Named with a variant that misses a file (whose findings stop before it): still its own.
+    let (code, out, err) = run(&["A-Game.4th", "Extra.4th"]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("Extra.4th:2:17: error[DZ1001"), "{out}");
+    assert!(err.contains("checked as `Game.4th` loads it"), "{err}");
     // A folder whose two variants load the part: its finding once.
     write("Game2.4th", "LOAD Race.4th\nLOAD Extra.4th\n");
     let (code, out, err) = run(&["."]);

@@ -142,6 +142,23 @@ impl FileReport {
     pub fn count(&self, s: Severity) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == s).count()
     }
+
+    /// The id of `file` among this report's sources when the report checked it: the file
+    /// was read, and no file the program names was missing (a missing file stops the
+    /// findings of an Axiom program, so a file read after it was not checked).
+    pub fn checked_file(&self, file: &std::path::Path) -> Option<FileId> {
+        let missed = self
+            .diagnostics
+            .iter()
+            .any(|d| d.code == crate::forth::error::codes::LOAD);
+        if missed {
+            return None;
+        }
+        let want = file.canonicalize().ok()?;
+        (0..self.sources.len() as u32)
+            .map(FileId)
+            .find(|&id| self.sources.get(id).path.canonicalize().ok() == Some(want.clone()))
+    }
 }
 
 /// Lints one loaded file: its loading diagnostics, the model compiler's findings for each
@@ -375,23 +392,9 @@ pub fn lint_forth_part(
     loaders: &[std::path::PathBuf],
     opts: &LintOptions,
 ) -> Result<Option<(FileReport, std::path::PathBuf)>, Diagnostic> {
-    let same = |a: &std::path::Path| match (a.canonicalize(), part.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
     for loader in loaders {
         let r = lint_forth_path(loader, &loader.to_string_lossy(), opts)?;
-        let incomplete = r
-            .diagnostics
-            .iter()
-            .any(|d| d.code == crate::forth::error::codes::LOAD);
-        if incomplete {
-            continue;
-        }
-        let Some(id) = (0..r.sources.len() as u32)
-            .map(FileId)
-            .find(|&id| same(&r.sources.get(id).path))
-        else {
+        let Some(id) = r.checked_file(part) else {
             continue;
         };
         let inside = |d: &Diagnostic| d.span.is_some_and(|s| s.file == id);

@@ -299,11 +299,12 @@ pub fn run(a: Args) -> u8 {
         if !forth_seen.insert(canonical(&part)) {
             continue;
         }
-        if let Some(l) = loaders.iter().find(|l| forth_seen.contains(&canonical(l))) {
+        // A program already checked that read it whole has its findings.
+        if let Some(r) = reports.iter().find(|r| r.checked_file(&part).is_some()) {
             notes.push(format!(
                 "note: `{}` is a part that other files LOAD: its findings are in the report of `{}`",
                 part.display(),
-                l.display()
+                r.display
             ));
             continue;
         }
