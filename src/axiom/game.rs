@@ -103,6 +103,20 @@ impl AxiomGame {
         }
     }
 
+    /// Turns `$NegamaxMove`'s killer moves ([`super::search`]) on or off in both programs
+    /// (on by default; the moves chosen are the same either way, only the nodes searched
+    /// differ).
+    pub fn set_killers(&mut self, on: bool) {
+        for s in &mut self.states {
+            s.rt.killers = on;
+        }
+    }
+
+    /// Positions the last `$NegamaxMove` search of the program in `slot` visited.
+    pub fn searched(&self, slot: usize) -> u64 {
+        self.states[self.program_of[slot.min(1)]].rt.searched
+    }
+
     /// Sets how many primitives each program's own engine (`OnSearch`) may run for one
     /// move: its time limit (see [`super::state::SEARCH_STEPS`]).
     pub fn set_search_steps(&mut self, steps: u64) {

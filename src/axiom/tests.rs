@@ -516,3 +516,46 @@ fn the_evaluation_cache_changes_no_choice() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `$NegamaxMove` searches killer moves first below the root (`super::search`): every
+/// choice and every state is the same with them on and off, at depths 3 and 4, and the
+/// searches visit fewer positions.
+#[test]
+fn killer_moves_change_no_choice() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    let p =
+        Program::load(&fixture.join("capture/Capture.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    for depth in [3, 4, 5] {
+        let play = |killers: bool| {
+            let mut searched = 0;
+            let out = record_games(
+                &p,
+                (3, 60),
+                true,
+                (21, 4),
+                |game, moves, rng| {
+                    game.set_killers(killers);
+                    game.set_search_depth(depth);
+                    let n = AxiomGame::num_moves(moves);
+                    let mover = game.current_player();
+                    let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+                    let i = game.program_move(slot, moves, rng).expect("search");
+                    searched += game.searched(slot);
+                    let state = game.fingerprint();
+                    (i, format!("{mover} {i} of {n} (state {state:x})"))
+                },
+                |_| {},
+            );
+            (out, searched)
+        };
+        let (with, fewer) = play(true);
+        let (without, all) = play(false);
+        assert!(with.len() > 20, "depth {depth}: {} plies", with.len());
+        assert_eq!(with, without, "depth {depth}: the killers changed a choice");
+        // (Captures are compulsory in this game: few lines to prune at the smaller depths.)
+        assert!(
+            fewer <= all && (depth < 5 || fewer * 10 < all * 9),
+            "depth {depth}: killers should prune more: {fewer} positions against {all}"
+        );
+    }
+}
