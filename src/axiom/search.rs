@@ -16,7 +16,8 @@
 //! - among equal root moves the first generated is kept.
 //!
 //! Below the root, moves that refuted another line at the same ply (*killer moves*, known
-//! by their notation) are searched first. Alpha-beta's value of each root move does not
+//! by their notation) are searched first, then the others by *history* (how often and how
+//! deep each refuted a line; generation order among equals). Alpha-beta's value of each root move does not
 //! depend on the order of the moves below it (a value inside the window is exact, one
 //! outside is a bound on the right side), and the root keeps its order, so the move chosen
 //! and its score are those of the search in generation order: only the nodes searched
@@ -45,7 +46,7 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     let me = vm.cell(l.player)?;
     let depth = rt.search_depth.max(1);
     rt.searched = 0;
-    let mut killers = Killers::new(rt.killers);
+    let mut order = MoveOrder::new(rt.killers);
     let mut best = recs[0];
     let mut best_value = i64::MIN;
     let mut alpha = -WIN - 1;
@@ -54,7 +55,7 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         let snap = snapshot(vm, rt)?;
         apply_record(vm, rt, rec)?;
         rt.searched += 1;
-        let v = value(rt, vm, &mut killers, me, depth - 1, 1, alpha, beta)?;
+        let v = value(rt, vm, (me, &mut order), depth - 1, 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
         if v > best_value {
             best_value = v;
@@ -70,18 +71,19 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     Ok(())
 }
 
-/// Moves that refuted a line (see the module documentation): by ply, the notation of the
-/// last two moves that made a cut-off there, the newest first; and for every move that
-/// made one, how often and how deep (the *history*: the square of the depth left, summed).
-struct Killers {
+/// How the search orders moves below the root (see the module documentation): by ply, the
+/// notation of the last two moves that made a cut-off there (the killers, newest first);
+/// and for every move that made one, how often and how deep (the history: the square of
+/// the depth left, summed). `on` false: generation order.
+struct MoveOrder {
     on: bool,
     by_ply: Vec<[Vec<u8>; 2]>,
     history: std::collections::HashMap<Vec<u8>, u64, crate::fxhash::FxBuild>,
 }
 
-impl Killers {
-    fn new(on: bool) -> Killers {
-        Killers {
+impl MoveOrder {
+    fn new(on: bool) -> MoveOrder {
+        MoveOrder {
             on,
             by_ply: Vec::new(),
             history: Default::default(),
@@ -128,7 +130,7 @@ impl Killers {
             return Ok(());
         }
         let text = notation(vm, rec)?;
-        let d = depth as u64;
+        let d = u64::from(depth);
         match self.history.get_mut(text) {
             Some(h) => *h = h.saturating_add(d * d),
             None => {
@@ -139,7 +141,6 @@ impl Killers {
         if self.by_ply.len() <= ply {
             self.by_ply.resize_with(ply + 1, Default::default);
         }
-        let text = notation(vm, rec)?;
         let kill = &mut self.by_ply[ply];
         if kill[0] != text {
             kill.swap(0, 1);
@@ -157,16 +158,14 @@ fn notation(vm: &Vm, rec: u32) -> FResult<&[u8]> {
 }
 
 /// The value of the position for player value `me` (alpha-beta window from `me`'s view).
-#[allow(clippy::too_many_arguments)]
+/// `order`: the killers and history of the search.
 fn value(
     rt: &mut Runtime,
     vm: &mut Vm,
-    killers: &mut Killers,
-    me: i32,
+    (me, order): (i32, &mut MoveOrder),
     depth: u32,
     ply: u32,
-    mut alpha: i64,
-    mut beta: i64,
+    (mut alpha, mut beta): (i64, i64),
 ) -> FResult<i64> {
     let l = rt.layout;
     let mut recs = generate(vm, rt)?;
@@ -191,19 +190,19 @@ fn value(
             let snap = snapshot(vm, rt)?;
             apply_record(vm, rt, rec)?;
             rt.searched += 1;
-            sum += value(rt, vm, killers, me, depth - 1, ply + 1, -WIN - 1, WIN + 1)?;
+            sum += value(rt, vm, (me, order), depth - 1, ply + 1, (-WIN - 1, WIN + 1))?;
             restore(vm, rt, &snap)?;
         }
         return Ok(sum / recs.len() as i64);
     }
     let maximise = sign == 1;
     let mut best = if maximise { i64::MIN } else { i64::MAX };
-    killers.order(vm, ply, &mut recs)?;
+    order.order(vm, ply, &mut recs)?;
     for &rec in &recs {
         let snap = snapshot(vm, rt)?;
         apply_record(vm, rt, rec)?;
         rt.searched += 1;
-        let v = value(rt, vm, killers, me, depth - 1, ply + 1, alpha, beta)?;
+        let v = value(rt, vm, (me, order), depth - 1, ply + 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
         if maximise {
             best = best.max(v);
@@ -213,7 +212,7 @@ fn value(
             beta = beta.min(v);
         }
         if alpha >= beta {
-            killers.cut(vm, ply, depth, rec)?;
+            order.cut(vm, ply, depth, rec)?;
             break;
         }
     }
