@@ -103,12 +103,12 @@ impl AxiomGame {
         }
     }
 
-    /// Turns `$NegamaxMove`'s killer moves ([`super::search`]) on or off in both programs
-    /// (on by default; the moves chosen are the same either way, only the nodes searched
-    /// differ).
-    pub fn set_killers(&mut self, on: bool) {
+    /// Turns `$NegamaxMove`'s move order below the root (killer moves, then history:
+    /// [`super::search`]) on or off in both programs (on by default; the moves chosen are
+    /// the same either way, only the positions searched differ).
+    pub fn set_search_order(&mut self, on: bool) {
         for s in &mut self.states {
-            s.rt.killers = on;
+            s.rt.search_order = on;
         }
     }
 

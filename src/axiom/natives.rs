@@ -209,9 +209,10 @@ pub struct Runtime {
     ring: [std::collections::VecDeque<i32>; 2],
     /// Depth limit for `$NegamaxMove` (plies).
     pub search_depth: u32,
-    /// `$NegamaxMove` searches killer moves first below the root (`crate::axiom::search`;
-    /// off only to test that the moves chosen do not depend on it).
-    pub killers: bool,
+    /// `$NegamaxMove` searches killer moves, then the others by history, first below the
+    /// root (`crate::axiom::search`; off only to test that the moves chosen do not depend
+    /// on it).
+    pub search_order: bool,
     /// Primitives the program's own engine (`OnSearch`) may run for one move.
     pub search_steps: u64,
     /// Nodes searched by the last `$NegamaxMove`.
@@ -315,7 +316,7 @@ impl Runtime {
             history: Vec::new(),
             ring: Default::default(),
             search_depth: super::DEFAULT_SEARCH_DEPTH,
-            killers: true,
+            search_order: true,
             search_steps: super::state::SEARCH_STEPS,
             searched: 0,
             extra_lists: Vec::new(),

@@ -17,11 +17,12 @@
 //!
 //! Below the root, moves that refuted another line at the same ply (*killer moves*, known
 //! by their notation) are searched first, then the others by *history* (how often and how
-//! deep each refuted a line; generation order among equals). Alpha-beta's value of each root move does not
-//! depend on the order of the moves below it (a value inside the window is exact, one
-//! outside is a bound on the right side), and the root keeps its order, so the move chosen
-//! and its score are those of the search in generation order: only the nodes searched
-//! differ (fewer). Tested by playing with the killers on and off.
+//! deep each refuted a line, for either side; generation order among equals). Alpha-beta's
+//! value of each root move does not depend on the order of the moves below it (a value
+//! inside the window is exact, one outside is a bound on the right side), and the root
+//! keeps its order, so the move chosen and its score are those of the search in generation
+//! order: only the nodes searched differ (fewer). Tested by playing with the order on and
+//! off.
 
 use super::natives::Runtime;
 use super::state::{Verdict, apply_record, evaluate, generate, restore, snapshot, verdict};
@@ -46,7 +47,7 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     let me = vm.cell(l.player)?;
     let depth = rt.search_depth.max(1);
     rt.searched = 0;
-    let mut order = MoveOrder::new(rt.killers);
+    let mut order = MoveOrder::new(rt.search_order);
     let mut best = recs[0];
     let mut best_value = i64::MIN;
     let mut alpha = -WIN - 1;
@@ -79,6 +80,8 @@ struct MoveOrder {
     on: bool,
     by_ply: Vec<[Vec<u8>; 2]>,
     history: std::collections::HashMap<Vec<u8>, u64, crate::fxhash::FxBuild>,
+    /// Reused by [`MoveOrder::order`] (no allocation per node).
+    keyed: Vec<(std::cmp::Reverse<u64>, u32)>,
 }
 
 impl MoveOrder {
@@ -87,23 +90,26 @@ impl MoveOrder {
             on,
             by_ply: Vec::new(),
             history: Default::default(),
+            keyed: Vec::new(),
         }
     }
 
     /// `recs` with the killers of `ply` first (in their order), the others after by their
     /// history, the most first (generation order among equals).
-    fn order(&self, vm: &Vm, ply: u32, recs: &mut [u32]) -> FResult<()> {
+    fn order(&mut self, vm: &Vm, ply: u32, recs: &mut [u32]) -> FResult<()> {
         if !self.on {
             return Ok(());
         }
         if !self.history.is_empty() {
-            let mut keyed = Vec::with_capacity(recs.len());
+            let keyed = &mut self.keyed;
+            keyed.clear();
             for &r in recs.iter() {
                 let h = self.history.get(notation(vm, r)?).copied().unwrap_or(0);
                 keyed.push((std::cmp::Reverse(h), r));
             }
+            // Stable: generation order among equals.
             keyed.sort_by_key(|&(h, _)| h);
-            for (slot, (_, r)) in recs.iter_mut().zip(keyed) {
+            for (slot, &(_, r)) in recs.iter_mut().zip(keyed.iter()) {
                 *slot = r;
             }
         }
