@@ -42,6 +42,9 @@ pub struct RunSettings {
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
     pub time_ms: Option<u64>,
+    /// Axiom programs: the engines' step budget per move (`--search-steps`), when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_steps: Option<u64>,
     /// What threefold repetition does (`draw`, ZoG's rule, is the default and is not
     /// written).
     #[serde(default, skip_serializing_if = "Repetition::is_draw")]
@@ -98,6 +101,7 @@ impl RunSettings {
             nodes: None,
             depth: None,
             time_ms: None,
+            search_steps: None,
             repetition: Repetition::Draw,
             openings: None,
             random_plies: 0,
@@ -334,8 +338,12 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// Pieces captured by A and by B.
     pub captures: [u32; 2],
-    /// Positions searched by A and by B.
+    /// Positions searched by A and by B (an Axiom program's own engine: moves chosen).
     pub nodes: [u64; 2],
+    /// Moves of A and of B whose Axiom engine ran out of its step budget
+    /// (`--search-steps`) and played what it had found by then; absent when none did.
+    #[serde(default, skip_serializing_if = "no_cuts")]
+    pub search_cuts: [u32; 2],
     /// Wall-clock milliseconds (not reproducible); absent in records written with
     /// `--no-timing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -348,6 +356,11 @@ pub struct GameRecord {
     /// the first `book_plies + random_plies` of `moves` were not chosen by the players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<crate::tournament::openings::OpeningRecord>,
+}
+
+/// No search was cut short (the field is then left out of the record).
+fn no_cuts(c: &[u32; 2]) -> bool {
+    *c == [0, 0]
 }
 
 impl GameRecord {

@@ -684,7 +684,7 @@ fn summaries_describe_the_ai_of_the_spec_after_the_flags() {
         "2",
     ]);
     assert!(
-        text.contains("A: program (negamax depth 2); B: program (random)\n"),
+        text.contains("A: program (negamax depth 2 within 50000000 steps); B: program (random)\n"),
         "{text}"
     );
     let text = run(&[
@@ -1287,6 +1287,49 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
             r.moves
         );
     }
+}
+
+/// `--search-steps` bounds `$NegamaxMove` too: its searches are cut, counted per player in
+/// the records and the summary, and the budget is part of the run's settings (and of the
+/// engines' description).
+#[test]
+fn axiom_searches_are_cut_by_the_step_budget_and_counted() {
+    let dir = axiom_fixture("capture");
+    let out = tmp("ax-cuts.jsonl");
+    let run = |json: bool| {
+        let mut cmd = dagaz();
+        cmd.current_dir(&dir)
+            .args(["autoplay", "Capture", "Capture", "-n", "2", "--depth", "4"])
+            .args(["--search-steps", "20000", "--seed", "3", "--games-out"])
+            .arg(&out);
+        if json {
+            cmd.arg("--json");
+        }
+        String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    assert_eq!(
+        v["ai"][0], "program (negamax depth 4 within 20000 steps)",
+        "{v}"
+    );
+    let cuts = &v["summary"]["search_cuts"];
+    let (a, b) = (cuts[0].as_u64().unwrap(), cuts[1].as_u64().unwrap());
+    assert!(a > 0 && b > 0, "{cuts}");
+    let recs = records(&out);
+    assert_eq!(
+        recs.iter()
+            .map(|r| u64::from(r.search_cuts[0]))
+            .sum::<u64>(),
+        a
+    );
+    assert!(recs.iter().all(|r| r.settings.search_steps == Some(20_000)));
+    let text = run(false);
+    assert!(
+        text.contains(&format!(
+            "searches cut short by the step budget (--search-steps): {a} move(s) of A, {b} of B"
+        )),
+        "{text}"
+    );
 }
 
 #[test]

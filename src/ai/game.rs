@@ -131,6 +131,13 @@ pub trait Game: Clone + Send {
         None
     }
 
+    /// How many searches the program for tournament player `slot` has cut short so far
+    /// because their step budget (`--search-steps`) ran out (they played what they had
+    /// found by then); 0 for games without programs.
+    fn search_cuts(&self, _slot: usize) -> u64 {
+        0
+    }
+
     /// A problem met while generating moves (a runaway rule hit its step budget), if any.
     fn take_error(&mut self) -> Option<String> {
         None

@@ -112,13 +112,22 @@ impl AxiomGame {
         }
     }
 
-    /// Positions the last `$NegamaxMove` search of the program in `slot` visited.
+    /// Positions the last `$NegamaxMove` search of the program in `slot` visited (every
+    /// iteration), or the playouts of its last `$UCTMove`.
     pub fn searched(&self, slot: usize) -> u64 {
         self.states[self.program_of[slot.min(1)]].rt.searched
     }
 
-    /// Sets how many primitives each program's own engine (`OnSearch`) may run for one
-    /// move: its time limit (see [`super::state::SEARCH_STEPS`]).
+    /// What the last search of the program in `slot` reported (`Depth!`, `Score!`,
+    /// `Nodes!`; for `$NegamaxMove` the depth of its deepest finished iteration, 0 when
+    /// its budget ran out before the first finished).
+    pub fn search_report(&self, slot: usize) -> &super::natives::EngineReport {
+        &self.states[self.program_of[slot.min(1)]].rt.report
+    }
+
+    /// Sets how many primitives each program's engine (`OnSearch`: `$NegamaxMove`,
+    /// `$UCTMove` or its own) may run for one move: its time limit (see
+    /// [`super::state::SEARCH_STEPS`]).
     pub fn set_search_steps(&mut self, steps: u64) {
         for s in &mut self.states {
             s.rt.search_steps = steps.max(1);
@@ -401,6 +410,10 @@ impl Game for AxiomGame {
         self.error.take()
     }
 
+    fn search_cuts(&self, slot: usize) -> u64 {
+        self.states[self.program_of[slot.min(1)]].rt.search_cuts
+    }
+
     fn program_move(&mut self, slot: usize, moves: &AxiomMoves, rng: &mut Rng) -> Option<usize> {
         let k = self.program_of[slot.min(1)];
         let seed = rng.next_u64();
@@ -413,6 +426,7 @@ impl Game for AxiomGame {
             st.rt.report = Default::default();
             let on_search = st.rt.layout.on_search;
             let snap = st.snapshot()?;
+            let cuts = st.rt.search_cuts;
             st.vm.set_step_budget(st.rt.search_steps);
             let depth = st.vm.stack().len();
             let timed_out = match st.vm.execute(on_search, &mut st.rt) {
@@ -425,6 +439,10 @@ impl Game for AxiomGame {
                     st.vm.ds_restore(depth);
                     st.rt.generation = None;
                     st.rt.extra_lists.clear();
+                    // (`$NegamaxMove` and `$UCTMove` count their own cuts.)
+                    if st.rt.search_cuts == cuts {
+                        st.rt.search_cuts += 1;
+                    }
                     true
                 }
                 Err(e) => return Err(e),

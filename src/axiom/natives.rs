@@ -213,10 +213,15 @@ pub struct Runtime {
     /// root (`crate::axiom::search`; off only to test that the moves chosen do not depend
     /// on it).
     pub search_order: bool,
-    /// Primitives the program's own engine (`OnSearch`) may run for one move.
+    /// Primitives the engine (`OnSearch`: `$NegamaxMove`, `$UCTMove` or the program's
+    /// own) may run for one move: its time limit.
     pub search_steps: u64,
-    /// Nodes searched by the last `$NegamaxMove`.
+    /// Nodes searched by the last `$NegamaxMove` (every iteration), playouts of the last
+    /// `$UCTMove`.
     pub searched: u64,
+    /// Searches of `$NegamaxMove` and `$UCTMove` that ran out of `search_steps` (stopped
+    /// early: the move they played is that of a shallower search or fewer playouts).
+    pub search_cuts: u64,
     /// The move lists `$GenerateMoves` made, newest last: the `$movesList` each replaced
     /// and `HERE` before it, for `$DeallocateMoves`.
     pub(crate) extra_lists: Vec<(i32, u32)>,
@@ -319,6 +324,7 @@ impl Runtime {
             search_order: true,
             search_steps: super::state::SEARCH_STEPS,
             searched: 0,
+            search_cuts: 0,
             extra_lists: Vec::new(),
             scratch: Vec::new(),
             spare: Vec::new(),

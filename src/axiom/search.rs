@@ -1,12 +1,18 @@
-//! `$NegamaxMove`: the default Axiom engine, a depth-limited alpha-beta search over the
-//! program's own move generation, `OnIsGameOver` and `OnEvaluate`.
+//! `$NegamaxMove` and `$UCTMove`: Axiom's two engines, searches over the program's own
+//! move generation, `OnIsGameOver` and `OnEvaluate`.
 //!
 //! Axiom's DLL is closed; what dagaz does where its behaviour had to be inferred (see
 //! docs/axiom.md):
-//! - the depth is [`Runtime::search_depth`] plies (default [`super::DEFAULT_SEARCH_DEPTH`],
-//!   Axiom's `#DepthLimit`), every turn counted, a random player's included, as a plain
-//!   negamax over the turn order counts them; there is no time limit, so a search gives the
-//!   same move on every machine;
+//! - `$NegamaxMove` deepens iteratively, one ply at a time up to [`Runtime::search_depth`]
+//!   plies (default [`super::DEFAULT_SEARCH_DEPTH`], Axiom's `#DepthLimit`), every turn
+//!   counted, a random player's included, as a plain negamax over the turn order counts
+//!   them;
+//! - its time limit is a budget of primitives, [`Runtime::search_steps`] for the whole
+//!   search (everything it runs counts, the program's generations, moves and events alike,
+//!   also when the trace caches answer them): when the budget runs out, the best move of
+//!   the deepest iteration that finished is played (of the first iteration, the best of the
+//!   moves it had valued; the first move if none), so a search gives the same move on
+//!   every machine;
 //! - `OnEvaluate` scores the position for the player to move there; a won position is worth
 //!   `#WinScore` minus the depth at which it is reached (faster wins first);
 //! - a random player's turn (`?Dice`) is a chance node: the average over its moves;
@@ -17,15 +23,19 @@
 //!
 //! Below the root, moves that refuted another line at the same ply (*killer moves*, known
 //! by their notation) are searched first, then the others by *history* (how often and how
-//! deep each refuted a line, for either side; generation order among equals). Alpha-beta's
-//! value of each root move does not depend on the order of the moves below it (a value
-//! inside the window is exact, one outside is a bound on the right side), and the root
-//! keeps its order, so the move chosen and its score are those of the search in generation
-//! order: only the nodes searched differ (fewer). Tested by playing with the order on and
-//! off.
+//! deep each refuted a line, for either side; generation order among equals), both kept
+//! from one iteration to the next. Alpha-beta's value of each root move does not depend on
+//! the order of the moves below it (a value inside the window is exact, one outside is a
+//! bound on the right side), and the root keeps its order, so the move chosen and its
+//! score at a depth are those of the search in generation order: only the nodes searched
+//! differ (fewer). Tested by playing with the order on and off. (When the budget cuts an
+//! iteration, which iteration finished can depend on the order, as it depends on the
+//! budget.)
 
 use super::natives::Runtime;
-use super::state::{Verdict, apply_record, evaluate, generate, restore, snapshot, verdict};
+use super::state::{
+    TURN_STEPS, Verdict, apply_record, evaluate, generate, restore, snapshot, verdict,
+};
 use crate::forth::Vm;
 use crate::forth::error::FResult;
 
@@ -34,42 +44,136 @@ const WIN: i64 = 2_000_000_000;
 /// The engine word: picks the best move of `$movesList` and reports it with `BestMove!`.
 pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     let l = rt.layout;
-    let header = vm.cell(l.moves_list)? as u32;
+    let recs = root_moves(vm, l.moves_list)?;
+    let Some(&first) = recs.first() else {
+        return Ok(());
+    };
+    let me = vm.cell(l.player)?;
+    let depth = rt.search_depth.max(1);
+    rt.searched = 0;
+    let mut search = Search {
+        me,
+        order: MoveOrder::new(rt.search_order),
+        meter: Meter::default(),
+    };
+    let root = snapshot(vm, rt)?;
+    // The deepest finished iteration: its best move, value and depth.
+    let mut done: Option<(u32, i64, u32)> = None;
+    for d in 1..=depth {
+        let mut best: Option<(u32, i64)> = None;
+        match iteration(rt, vm, &mut search, &recs, d, &mut best) {
+            Ok(()) => done = best.map(|(rec, v)| (rec, v, d)),
+            Err(_) if search.meter.out_of_steps => {
+                // The search's time is up: back to the root, and the last finished
+                // iteration decides (the first one's best so far when none did).
+                restore(vm, rt, &root)?;
+                if done.is_none() {
+                    done = Some(best.map_or((first, 0, 0), |(rec, v)| (rec, v, 0)));
+                }
+                rt.search_cuts += 1;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let (best, value, reached) = done.unwrap_or((first, 0, 0));
+    let s = vm.cell(best - super::program::REC_NOTATION)? as u32;
+    rt.report.best = Some(vm.cstr(s)?.to_vec());
+    rt.report.score = value.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    rt.report.depth = reached as i32;
+    rt.report.nodes = rt.searched as i64;
+    Ok(())
+}
+
+/// The records of the move list whose header is at `list` (at most 65,536).
+fn root_moves(vm: &Vm, list: u32) -> FResult<Vec<u32>> {
+    let header = vm.cell(list)? as u32;
     let mut recs = Vec::new();
     let mut r = vm.cell(header + 8)? as u32;
     while r != 0 && recs.len() < 1 << 16 {
         recs.push(r);
         r = vm.cell(r)? as u32;
     }
-    if recs.is_empty() {
-        return Ok(());
-    }
-    let me = vm.cell(l.player)?;
-    let depth = rt.search_depth.max(1);
-    rt.searched = 0;
-    let mut order = MoveOrder::new(rt.search_order);
-    let mut best = recs[0];
-    let mut best_value = i64::MIN;
+    Ok(recs)
+}
+
+/// One iteration of `$NegamaxMove` to `depth` plies over the root moves `recs` in their
+/// order; `best`: the best root move valued so far and its value (the first of equals).
+fn iteration(
+    rt: &mut Runtime,
+    vm: &mut Vm,
+    search: &mut Search,
+    recs: &[u32],
+    depth: u32,
+    best: &mut Option<(u32, i64)>,
+) -> FResult<()> {
     let mut alpha = -WIN - 1;
     let beta = WIN + 1;
-    for &rec in &recs {
+    for &rec in recs {
         let snap = snapshot(vm, rt)?;
-        apply_record(vm, rt, rec)?;
+        search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
         rt.searched += 1;
-        let v = value(rt, vm, (me, &mut order), depth - 1, 1, (alpha, beta))?;
+        let v = value(rt, vm, search, depth - 1, 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
-        if v > best_value {
-            best_value = v;
-            best = rec;
+        if best.is_none_or(|(_, b)| v > b) {
+            *best = Some((rec, v));
         }
         alpha = alpha.max(v);
     }
-    let s = vm.cell(best - super::program::REC_NOTATION)? as u32;
-    rt.report.best = Some(vm.cstr(s)?.to_vec());
-    rt.report.score = best_value.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-    rt.report.depth = depth as i32;
-    rt.report.nodes = rt.searched as i64;
     Ok(())
+}
+
+/// What a search carries down its tree.
+struct Search {
+    /// The searching player's value.
+    me: i32,
+    /// Killers and history.
+    order: MoveOrder,
+    /// The search's budget.
+    meter: Meter,
+}
+
+impl Search {
+    /// [`Meter::charged`].
+    fn charged<T>(
+        &mut self,
+        rt: &mut Runtime,
+        vm: &mut Vm,
+        f: impl FnOnce(&mut Vm, &mut Runtime) -> FResult<T>,
+    ) -> FResult<T> {
+        self.meter.charged(rt, vm, f)
+    }
+}
+
+/// Counts what a search runs against its budget of primitives.
+#[derive(Default)]
+struct Meter {
+    /// The budget ran out (the error on its way up is that).
+    out_of_steps: bool,
+}
+
+impl Meter {
+    /// Runs `f` (a generation, a move or an event) on a budget of its own, as in play, then
+    /// counts the primitives it ran against the search's budget (the caller's); fails, and
+    /// notes it, when that has run out.
+    fn charged<T>(
+        &mut self,
+        rt: &mut Runtime,
+        vm: &mut Vm,
+        f: impl FnOnce(&mut Vm, &mut Runtime) -> FResult<T>,
+    ) -> FResult<T> {
+        let budget = vm.budget_state();
+        vm.set_step_budget(TURN_STEPS);
+        let r = f(vm, rt);
+        let used = vm.steps();
+        let counted = vm.set_budget_state(budget, used);
+        let v = r?;
+        if let Err(e) = counted {
+            self.out_of_steps = true;
+            return Err(e);
+        }
+        Ok(v)
+    }
 }
 
 /// How the search orders moves below the root (see the module documentation): by ply, the
@@ -163,21 +267,25 @@ fn notation(vm: &Vm, rec: u32) -> FResult<&[u8]> {
     vm.cstr(s)
 }
 
-/// The value of the position for player value `me` (alpha-beta window from `me`'s view).
-/// `order`: the killers and history of the search.
+/// The value of the position for the searching player (alpha-beta window from its view),
+/// `depth` plies from the leaves and `ply` plies from the root.
 fn value(
     rt: &mut Runtime,
     vm: &mut Vm,
-    (me, order): (i32, &mut MoveOrder),
+    search: &mut Search,
     depth: u32,
     ply: u32,
     (mut alpha, mut beta): (i64, i64),
 ) -> FResult<i64> {
     let l = rt.layout;
-    let mut recs = generate(vm, rt)?;
+    let mut recs = search.charged(rt, vm, generate)?;
     let mover = vm.cell(l.player)?;
-    let sign = if mover & 0xF800 == me & 0xF800 { 1 } else { -1 };
-    match verdict(vm, rt)? {
+    let sign = if mover & 0xF800 == search.me & 0xF800 {
+        1
+    } else {
+        -1
+    };
+    match search.charged(rt, vm, verdict)? {
         Verdict::Win => return Ok(sign * (WIN - ply as i64)),
         Verdict::Loss => return Ok(-sign * (WIN - ply as i64)),
         Verdict::Draw => return Ok(0),
@@ -188,27 +296,27 @@ fn value(
     }
     let random = rt.info.is_random_value(mover);
     if depth == 0 {
-        return Ok(sign * evaluate(vm, rt)? as i64);
+        return Ok(sign * search.charged(rt, vm, evaluate)? as i64);
     }
     if random {
         let mut sum = 0i64;
         for &rec in &recs {
             let snap = snapshot(vm, rt)?;
-            apply_record(vm, rt, rec)?;
+            search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
             rt.searched += 1;
-            sum += value(rt, vm, (me, order), depth - 1, ply + 1, (-WIN - 1, WIN + 1))?;
+            sum += value(rt, vm, search, depth - 1, ply + 1, (-WIN - 1, WIN + 1))?;
             restore(vm, rt, &snap)?;
         }
         return Ok(sum / recs.len() as i64);
     }
     let maximise = sign == 1;
     let mut best = if maximise { i64::MIN } else { i64::MAX };
-    order.order(vm, ply, &mut recs)?;
+    search.order.order(vm, ply, &mut recs)?;
     for &rec in &recs {
         let snap = snapshot(vm, rt)?;
-        apply_record(vm, rt, rec)?;
+        search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
         rt.searched += 1;
-        let v = value(rt, vm, (me, order), depth - 1, ply + 1, (alpha, beta))?;
+        let v = value(rt, vm, search, depth - 1, ply + 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
         if maximise {
             best = best.max(v);
@@ -218,7 +326,7 @@ fn value(
             beta = beta.min(v);
         }
         if alpha >= beta {
-            order.cut(vm, ply, depth, rec)?;
+            search.order.cut(vm, ply, depth, rec)?;
             break;
         }
     }
@@ -246,13 +354,7 @@ struct UctNode {
 /// runtime's seeded generator, so a search is reproducible.
 pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     let l = rt.layout;
-    let header = vm.cell(l.moves_list)? as u32;
-    let mut roots = Vec::new();
-    let mut r = vm.cell(header + 8)? as u32;
-    while r != 0 && roots.len() < 1 << 16 {
-        roots.push(r);
-        r = vm.cell(r)? as u32;
-    }
+    let roots = root_moves(vm, l.moves_list)?;
     if roots.is_empty() {
         return Ok(());
     }
@@ -264,88 +366,23 @@ pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         expanded: true,
     }];
     let root_snap = snapshot(vm, rt)?;
+    let mut meter = Meter::default();
+    rt.searched = 0;
     for _ in 0..UCT_PLAYOUTS {
-        let mut path = vec![0usize];
-        let mut node = 0usize;
-        let mut recs = roots.clone();
-        let mut result: Option<f64> = None;
-        // Selection and expansion.
-        loop {
-            let mover = vm.cell(l.player)?;
-            let random = rt.info.is_random_value(mover);
-            let n = tree[node].children.len();
-            if n == 0 {
-                result = Some(0.5);
+        match uct_playout(rt, vm, &mut meter, &mut tree, &roots, me) {
+            Ok(()) => {}
+            Err(_) if meter.out_of_steps => {
+                // The search's time is up: the playouts that finished decide.
+                rt.search_cuts += 1;
                 break;
             }
-            let k = if random {
-                (rt.rng.next_u64() % n as u64) as usize
-            } else {
-                let parent = tree[node].visits.max(1) as f64;
-                let mine = mover & 0xF800 == me & 0xF800;
-                let mut best = 0;
-                let mut best_score = f64::MIN;
-                for (j, &(_, child)) in tree[node].children.iter().enumerate() {
-                    let score = if child == usize::MAX || tree[child].visits == 0 {
-                        f64::MAX
-                    } else {
-                        let c = &tree[child];
-                        let q = c.reward / c.visits as f64;
-                        let q = if mine { q } else { 1.0 - q };
-                        q + (2.0 * parent.ln() / c.visits as f64).sqrt()
-                    };
-                    if score > best_score {
-                        best_score = score;
-                        best = j;
-                    }
-                }
-                best
-            };
-            let (mv, child) = tree[node].children[k];
-            apply_record(vm, rt, recs[mv])?;
-            let child = if child == usize::MAX {
-                tree.push(UctNode {
-                    visits: 0,
-                    reward: 0.0,
-                    children: vec![],
-                    expanded: false,
-                });
-                let c = tree.len() - 1;
-                tree[node].children[k].1 = c;
-                c
-            } else {
-                child
-            };
-            path.push(child);
-            node = child;
-            recs = generate(vm, rt)?;
-            let mover = vm.cell(l.player)?;
-            match verdict(vm, rt)? {
-                Verdict::Unknown if recs.is_empty() => result = Some(0.5),
-                Verdict::Unknown => {}
-                v => result = Some(reward_of(v, mover, me)),
-            }
-            if result.is_some() || !tree[node].expanded {
-                if result.is_none() {
-                    tree[node].expanded = true;
-                    tree[node].children = (0..recs.len()).map(|i| (i, usize::MAX)).collect();
-                }
-                break;
-            }
-        }
-        // Playout.
-        let reward = match result {
-            Some(r) => r,
-            None => playout(rt, vm, me, recs)?,
-        };
-        for &p in &path {
-            tree[p].visits += 1;
-            tree[p].reward += reward;
+            Err(e) => return Err(e),
         }
         restore(vm, rt, &root_snap)?;
         rt.searched += 1;
     }
-    // The most visited root move.
+    restore(vm, rt, &root_snap)?;
+    // The most visited root move (the first when none was visited).
     let mut best = 0;
     let mut best_visits = 0;
     for &(mv, child) in &tree[0].children {
@@ -356,7 +393,100 @@ pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     }
     let s = vm.cell(roots[best] - super::program::REC_NOTATION)? as u32;
     rt.report.best = Some(vm.cstr(s)?.to_vec());
-    rt.report.nodes = UCT_PLAYOUTS as i64;
+    rt.report.nodes = rt.searched as i64;
+    Ok(())
+}
+
+/// One playout of `$UCTMove` from the root (whose moves are `roots`): selection and
+/// expansion in `tree`, a random playout, and its reward counted along the path. Leaves
+/// the game where the playout ended.
+fn uct_playout(
+    rt: &mut Runtime,
+    vm: &mut Vm,
+    meter: &mut Meter,
+    tree: &mut Vec<UctNode>,
+    roots: &[u32],
+    me: i32,
+) -> FResult<()> {
+    let l = rt.layout;
+    let mut path = vec![0usize];
+    let mut node = 0usize;
+    let mut recs = roots.to_vec();
+    let mut result: Option<f64> = None;
+    // Selection and expansion.
+    loop {
+        let mover = vm.cell(l.player)?;
+        let random = rt.info.is_random_value(mover);
+        let n = tree[node].children.len();
+        if n == 0 {
+            result = Some(0.5);
+            break;
+        }
+        let k = if random {
+            (rt.rng.next_u64() % n as u64) as usize
+        } else {
+            let parent = tree[node].visits.max(1) as f64;
+            let mine = mover & 0xF800 == me & 0xF800;
+            let mut best = 0;
+            let mut best_score = f64::MIN;
+            for (j, &(_, child)) in tree[node].children.iter().enumerate() {
+                let score = if child == usize::MAX || tree[child].visits == 0 {
+                    f64::MAX
+                } else {
+                    let c = &tree[child];
+                    let q = c.reward / c.visits as f64;
+                    let q = if mine { q } else { 1.0 - q };
+                    q + (2.0 * parent.ln() / c.visits as f64).sqrt()
+                };
+                if score > best_score {
+                    best_score = score;
+                    best = j;
+                }
+            }
+            best
+        };
+        let (mv, child) = tree[node].children[k];
+        let rec = recs[mv];
+        meter.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
+        let child = if child == usize::MAX {
+            tree.push(UctNode {
+                visits: 0,
+                reward: 0.0,
+                children: vec![],
+                expanded: false,
+            });
+            let c = tree.len() - 1;
+            tree[node].children[k].1 = c;
+            c
+        } else {
+            child
+        };
+        path.push(child);
+        node = child;
+        recs = meter.charged(rt, vm, generate)?;
+        let mover = vm.cell(l.player)?;
+        match meter.charged(rt, vm, verdict)? {
+            Verdict::Unknown if recs.is_empty() => result = Some(0.5),
+            Verdict::Unknown => {}
+            v => result = Some(reward_of(v, mover, me)),
+        }
+        if result.is_some() || !tree[node].expanded {
+            if result.is_none() {
+                tree[node].expanded = true;
+                tree[node].children = (0..recs.len()).map(|i| (i, usize::MAX)).collect();
+            }
+            break;
+        }
+    }
+    // Playout.
+    let reward = match result {
+        Some(r) => r,
+        None => playout(rt, vm, meter, me, recs)?,
+    };
+    for &p in &path {
+        tree[p].visits += 1;
+        tree[p].reward += reward;
+    }
     Ok(())
 }
 
@@ -372,24 +502,31 @@ fn reward_of(v: Verdict, mover: i32, me: i32) -> f64 {
 
 /// Random moves from the current position (whose moves are `recs`) to the end of the game
 /// or the ply limit.
-fn playout(rt: &mut Runtime, vm: &mut Vm, me: i32, mut recs: Vec<u32>) -> FResult<f64> {
+fn playout(
+    rt: &mut Runtime,
+    vm: &mut Vm,
+    meter: &mut Meter,
+    me: i32,
+    mut recs: Vec<u32>,
+) -> FResult<f64> {
     let l = rt.layout;
     let base = vm.here();
     for _ in 0..UCT_PLAYOUT_PLIES {
         let k = (rt.rng.next_u64() % recs.len() as u64) as usize;
-        apply_record(vm, rt, recs[k])?;
+        let rec = recs[k];
+        meter.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
         // The list just played from is dead: the next one reuses its memory.
         vm.set_here(base)?;
-        recs = generate(vm, rt)?;
+        recs = meter.charged(rt, vm, generate)?;
         let mover = vm.cell(l.player)?;
-        match verdict(vm, rt)? {
+        match meter.charged(rt, vm, verdict)? {
             Verdict::Unknown if recs.is_empty() => return Ok(0.5),
             Verdict::Unknown => {}
             v => return Ok(reward_of(v, mover, me)),
         }
     }
     let mover = vm.cell(l.player)?;
-    let e = evaluate(vm, rt)? as i64;
+    let e = meter.charged(rt, vm, evaluate)? as i64;
     let e = if mover & 0xF800 == me & 0xF800 { e } else { -e };
     Ok(match e.signum() {
         1 => 1.0,

@@ -55,7 +55,9 @@ impl Verdict {
 /// Primitives allowed for one generation, one move application or one event.
 pub const TURN_STEPS: u64 = 50_000_000;
 /// Primitives a program's engine (`OnSearch`) may run for one move: its time limit. When
-/// they run out, the move it reported last with `BestMove!` is played.
+/// they run out, `$NegamaxMove` plays the best move of its deepest finished iteration,
+/// `$UCTMove` the most visited move of its finished playouts, and a program's own engine
+/// the move it reported last with `BestMove!` ([`super::search`]).
 pub const SEARCH_STEPS: u64 = TURN_STEPS;
 
 /// A game in progress.

@@ -563,3 +563,92 @@ fn the_search_order_changes_no_choice() {
         );
     }
 }
+
+/// `$NegamaxMove` deepens one ply at a time within its step budget (`--search-steps`):
+/// when the budget runs out, the move played is the one a search to the depth of its
+/// deepest finished iteration chooses with no budget, the cut is counted, and a search
+/// that finishes every iteration is not cut. Budgets of 20,000 and 300,000 primitives cut
+/// the capture fixture's depth-4 searches at every depth from 1 to 3.
+#[test]
+fn negamax_plays_its_deepest_finished_iteration() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    let p =
+        Program::load(&fixture.join("capture/Capture.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let mut reached = std::collections::BTreeSet::new();
+    for steps in [20_000u64, 300_000] {
+        record_games(
+            &p,
+            (2, 60),
+            true,
+            (21, 4),
+            |game, moves, rng| {
+                game.set_search_depth(4);
+                game.set_search_steps(steps);
+                let mover = game.current_player();
+                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+                let (before, dice) = (game.clone(), rng.clone());
+                let cuts = game.search_cuts(slot);
+                let i = game.program_move(slot, moves, rng).expect("search");
+                let depth = game.search_report(slot).depth;
+                reached.insert(depth);
+                assert_eq!(
+                    game.search_cuts(slot) - cuts,
+                    u64::from(depth < 4),
+                    "{steps} steps: a search to depth {depth} of 4"
+                );
+                if depth >= 1 {
+                    let (mut full, mut dice) = (before, dice);
+                    full.set_search_depth(depth as u32);
+                    full.set_search_steps(u64::MAX);
+                    let j = full.program_move(slot, moves, &mut dice).expect("search");
+                    assert_eq!(i, j, "{steps} steps: not depth {depth}'s choice");
+                    assert_eq!(full.search_report(slot).depth, depth);
+                }
+                (i, String::new())
+            },
+            |_| {},
+        );
+    }
+    assert!(
+        [1, 2, 3, 4].iter().all(|d| reached.contains(d)),
+        "every depth should be reached by some search: {reached:?}"
+    );
+}
+
+/// A search cut by its step budget plays the same move with the trace caches on and off:
+/// what a cache answers counts the steps its run would have taken.
+#[test]
+fn a_cut_search_is_the_same_with_the_caches_off() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    let p =
+        Program::load(&fixture.join("capture/Capture.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let play = |cache: bool| {
+        let mut cuts = 0;
+        let out = record_games(
+            &p,
+            (2, 60),
+            cache,
+            (5, 8),
+            |game, moves, rng| {
+                game.set_search_depth(4);
+                game.set_search_steps(50_000);
+                let mover = game.current_player();
+                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+                let before = game.search_cuts(slot);
+                let i = game.program_move(slot, moves, rng).expect("search");
+                cuts += game.search_cuts(slot) - before;
+                let depth = game.search_report(slot).depth;
+                (
+                    i,
+                    format!("{mover} {i} depth {depth} (state {:x})", game.fingerprint()),
+                )
+            },
+            |_| {},
+        );
+        (out, cuts)
+    };
+    let (with, cut) = play(true);
+    let (without, _) = play(false);
+    assert!(cut > 10, "the budget should cut searches: {cut}");
+    assert_eq!(with, without);
+}

@@ -1407,6 +1407,7 @@ mod tests {
             moves: vec![],
             captures: [0, 0],
             nodes: [0, 0],
+            search_cuts: [0, 0],
             time_ms: Some(0.0),
             error: None,
             identity: None,

@@ -188,6 +188,9 @@ pub struct Summary {
     pub plies_stdev: f64,
     /// A's results per opening of the book (`--openings`), in book order; empty without.
     pub openings: Vec<openings::OpeningSummary>,
+    /// Moves of A and of B, over finished games, whose Axiom engine ran out of its step
+    /// budget (`--search-steps`) and played what it had found by then.
+    pub search_cuts: [u64; 2],
 }
 
 impl Summary {
@@ -279,6 +282,7 @@ pub struct Accumulator {
     points_a: f64,
     first_points: f64,
     plies_sum: f64,
+    search_cuts: [u64; 2],
     seats: Vec<SeatSummary>,
     lengths: BTreeMap<u32, u64>,
     /// A's score per scored game, and the first player's.
@@ -349,6 +353,9 @@ impl Accumulator {
             _ => self.ends.unrecorded += 1,
         }
         self.plies_sum += f64::from(r.plies);
+        for (n, &c) in self.search_cuts.iter_mut().zip(&r.search_cuts) {
+            *n += u64::from(c);
+        }
         *self.lengths.entry(r.plies).or_default() += 1;
         if matches!(
             r.result,
@@ -499,6 +506,9 @@ impl Accumulator {
         self.points_a += other.points_a;
         self.first_points += other.first_points;
         self.plies_sum += other.plies_sum;
+        for (n, c) in self.search_cuts.iter_mut().zip(other.search_cuts) {
+            *n += c;
+        }
         for o in &other.seats {
             match self.seats.iter_mut().find(|x| x.seat == o.seat) {
                 Some(x) => {
@@ -577,6 +587,7 @@ impl Accumulator {
             interrupted: self.interrupted,
             seat_count: self.seat_count,
             ends: self.ends,
+            search_cuts: self.search_cuts,
             solo: ["A", "B"]
                 .iter()
                 .zip(&self.solo)
@@ -945,9 +956,15 @@ fn human_solo(s: &Summary) -> String {
     o
 }
 
-/// Errors and interruptions, common to both summaries.
+/// Searches cut short, errors and interruptions, common to both summaries.
 fn tail(s: &Summary) -> String {
     let mut o = String::new();
+    if s.search_cuts != [0, 0] {
+        o += &format!(
+            "searches cut short by the step budget (--search-steps): {} move(s) of A, {} of B played from a shallower search or fewer playouts\n",
+            s.search_cuts[0], s.search_cuts[1]
+        );
+    }
     if s.errors > 0 {
         o += &format!(
             "errors: {} game(s) could not be finished (see the game records)\n",

@@ -221,6 +221,7 @@ fn play_job<G: Game>(
     let mut moves = opened.moves;
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
+    let mut search_cuts = [0u32; 2];
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let end = loop {
         if stopped() {
@@ -265,7 +266,12 @@ fn play_job<G: Game>(
                 let i = if n == 1 {
                     0
                 } else {
-                    g.program_move(p, buf, &mut rng).unwrap_or(0)
+                    let cuts = g.search_cuts(p);
+                    let i = g.program_move(p, buf, &mut rng).unwrap_or(0);
+                    if g.search_cuts(p) > cuts {
+                        search_cuts[p] += 1;
+                    }
+                    i
                 };
                 if let Some(e) = g.take_error() {
                     break Ended::Error(e);
@@ -297,6 +303,7 @@ fn play_job<G: Game>(
         moves,
         captures,
         nodes,
+        search_cuts,
     };
     let mut rec = finish_record(&g, end, played);
     rec.opening = opened.record;
@@ -325,6 +332,7 @@ struct Played<'a> {
     moves: Vec<String>,
     captures: [u32; 2],
     nodes: [u64; 2],
+    search_cuts: [u32; 2],
 }
 
 /// The place of each of `points` among them (1 = most; equal points share a place).
@@ -449,6 +457,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         plies: p.moves.len() as u32,
         moves: p.moves,
         captures: p.captures,
+        search_cuts: p.search_cuts,
         nodes: p.nodes,
         time_ms: None,
         error,
@@ -475,6 +484,7 @@ fn panicked_record(run_seed: u64, index: u64, settings: &RunSettings, msg: Strin
         moves: vec![],
         captures: [0; 2],
         nodes: [0; 2],
+        search_cuts: [0; 2],
         time_ms: None,
         error: Some(format!("internal error (panic): {msg}")),
         identity: None,

@@ -256,10 +256,10 @@ fn axiom_player(
 }
 
 /// What an Axiom program's own engines are, as they will play: each seat's engine, with
-/// `$NegamaxMove`'s depth (`depth`, or Axiom's default), `$UCTMove`'s playouts and a
-/// `{search-engine}` word's step budget (`search_steps`, or the default), e.g.
-/// `program (White negamax depth 5, Black random)`; one engine for every seat is named
-/// once: `program (negamax depth 3)`.
+/// `$NegamaxMove`'s depth (`depth`, or Axiom's default), `$UCTMove`'s playouts and the
+/// step budget of the searching engines (`search_steps`, or the default), e.g.
+/// `program (White negamax depth 5 within 50000000 steps, Black random)`; one engine for
+/// every seat is named once: `program (negamax depth 3 within 50000000 steps)`.
 pub fn describe_program(p: &Program, depth: Option<u32>, search_steps: Option<u64>) -> String {
     let depth = depth.unwrap_or(crate::axiom::DEFAULT_SEARCH_DEPTH).max(1);
     let steps = search_steps
@@ -274,8 +274,11 @@ pub fn describe_program(p: &Program, depth: Option<u32>, search_steps: Option<u6
         .filter(|(k, _)| !p.info.is_random(*k))
         .map(|(_, (pl, e))| {
             let e = match e.as_str() {
-                "negamax" => format!("negamax depth {depth}"),
-                "uct" => format!("uct playouts {}", crate::axiom::search::UCT_PLAYOUTS),
+                "negamax" => format!("negamax depth {depth} within {steps} steps"),
+                "uct" => format!(
+                    "uct playouts {} within {steps} steps",
+                    crate::axiom::search::UCT_PLAYOUTS
+                ),
                 w if w.starts_with("search-engine ") => format!("{w} for {steps} steps"),
                 _ => e,
             };
@@ -403,11 +406,11 @@ mod tests {
         assert_eq!(p.ai.kind, AiKind::Program);
         assert_eq!(
             describe_program(&p.program, None, None),
-            "program (negamax depth 3)"
+            "program (negamax depth 3 within 50000000 steps)"
         );
         assert_eq!(
-            describe_program(&p.program, Some(6), None),
-            "program (negamax depth 6)"
+            describe_program(&p.program, Some(6), Some(9000)),
+            "program (negamax depth 6 within 9000 steps)"
         );
         // Named without its extension, with dagaz's random player.
         let Player::Axiom(p) = resolve_player(&spec("Race-[first]@random"), &opts).unwrap() else {

@@ -92,9 +92,11 @@ pub struct Args {
     /// @AI:depth=)
     #[arg(long)]
     pub depth: Option<u32>,
-    /// primitives an Axiom program's own search engine (OnSearch) may run per move: its
-    /// time limit, reproducible (default 50000000); when they run out, the engine's last
-    /// BestMove! is played, else the first move
+    /// primitives an Axiom program's engine ($NegamaxMove, $UCTMove or its own OnSearch)
+    /// may run per move: its time limit, reproducible (default 50000000); when they run
+    /// out, $NegamaxMove plays the best move of its deepest finished iteration, $UCTMove
+    /// its most visited move, a program's own engine its last BestMove! (else the first
+    /// move); the summary counts the searches cut
     #[arg(long, value_name = "N")]
     pub search_steps: Option<u64>,
     /// Axiom programs: replay move words, and answer OnEvaluate, from traces of earlier runs
@@ -597,6 +599,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     settings.nodes = a.nodes;
     settings.depth = a.depth;
     settings.time_ms = a.time_ms;
+    settings.search_steps = a.search_steps;
     settings.repetition = repetition;
     settings.openings = book_setting;
     settings.random_plies = book.random_plies;

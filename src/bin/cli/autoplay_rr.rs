@@ -221,6 +221,7 @@ fn play<G: dagaz::ai::Game + Sync>(
             s.nodes = a.nodes;
             s.depth = a.depth;
             s.time_ms = a.time_ms;
+            s.search_steps = a.search_steps;
             s.repetition = repetition;
             s.openings = book_setting.clone();
             s.random_plies = random_plies;
