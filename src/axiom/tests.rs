@@ -652,3 +652,57 @@ fn a_cut_search_is_the_same_with_the_caches_off() {
     assert!(cut > 10, "the budget should cut searches: {cut}");
     assert_eq!(with, without);
 }
+
+/// `$UCTMove` stops when its step budget runs out: fewer playouts, the cut counted, the
+/// most visited move of the finished playouts played, the same with the caches off; with
+/// the default budget it plays all its playouts.
+#[test]
+fn uct_stops_at_its_step_budget() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let p = Program::load(&fixture.join("Race-[uct].4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let play = |cache: bool, steps: Option<u64>| {
+        let (mut cuts, mut playouts, mut searches) = (0, 0, 0);
+        let out = record_games(
+            &p,
+            (1, 120),
+            cache,
+            (3, 6),
+            |game, moves, rng| {
+                let n = AxiomGame::num_moves(moves);
+                let mover = game.current_player();
+                if game.is_random(mover) || n == 1 {
+                    return (rng.below(n), String::new());
+                }
+                if let Some(s) = steps {
+                    game.set_search_steps(s);
+                }
+                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+                let before = game.search_cuts(slot);
+                let i = game.program_move(slot, moves, rng).expect("search");
+                cuts += game.search_cuts(slot) - before;
+                playouts += game.searched(slot);
+                searches += 1;
+                (
+                    i,
+                    format!("{mover} {i} of {n} (state {:x})", game.fingerprint()),
+                )
+            },
+            |_| {},
+        );
+        (out, cuts, playouts, searches)
+    };
+    let (_, cuts, playouts, searches) = play(true, None);
+    assert!(searches > 5, "{searches} searches");
+    assert_eq!(
+        (cuts, playouts),
+        (0, searches * u64::from(search::UCT_PLAYOUTS))
+    );
+    let (with, cuts, playouts, searches) = play(true, Some(100_000));
+    assert_eq!(cuts, searches, "every search should be cut");
+    assert!(
+        playouts < searches * u64::from(search::UCT_PLAYOUTS) / 2,
+        "{playouts}"
+    );
+    let (without, ..) = play(false, Some(100_000));
+    assert_eq!(with, without);
+}
