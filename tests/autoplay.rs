@@ -1330,6 +1330,28 @@ fn axiom_searches_are_cut_by_the_step_budget_and_counted() {
         )),
         "{text}"
     );
+    // Limits that do not reach the program's engines say so.
+    let o = dagaz()
+        .current_dir(&dir)
+        .args([
+            "autoplay",
+            "Capture",
+            "Capture",
+            "-n",
+            "2",
+            "--time-ms",
+            "9",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(o).unwrap();
+    assert!(
+        err.contains("warning: --time-ms does not limit an Axiom program's own engines"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -488,6 +488,23 @@ impl Side {
     }
 }
 
+/// Warns (on stderr) when `--nodes` or `--time-ms` is given and a side plays with an Axiom
+/// program's own engines, which those limits do not reach (`--depth` and `--search-steps`
+/// do).
+fn warn_unused_limits(a: &Args, sides: &[Side]) {
+    let given: Vec<&str> = [a.nodes.map(|_| "--nodes"), a.time_ms.map(|_| "--time-ms")]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !given.is_empty() && sides.iter().any(|s| s.program.is_some()) {
+        let verb = if given.len() == 1 { "does" } else { "do" };
+        eprintln!(
+            "warning: {} {verb} not limit an Axiom program's own engines; --depth and --search-steps do",
+            given.join(" and ")
+        );
+    }
+}
+
 /// The AI of a player that plays with its program's own engines.
 fn program_ai() -> AiConfig {
     let mut ai = AiConfig::default();
@@ -569,6 +586,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     conduct: Conduct<G>,
 ) -> Result<u8, String> {
     let [pa, pb] = &sides;
+    warn_unused_limits(&a, &sides);
     let Conduct {
         book: (book, book_setting),
         adjudication,

@@ -180,6 +180,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     conduct: Conduct<G>,
     shard: Option<(u64, u64)>,
 ) -> Result<u8, String> {
+    super::warn_unused_limits(&a, &sides);
     let Conduct {
         book: (_, book_setting),
         adjudication,
