@@ -111,7 +111,9 @@ fn iteration(
     let beta = WIN + 1;
     for &rec in recs {
         let snap = snapshot(vm, rt)?;
-        search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
+        search
+            .meter
+            .charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
         rt.searched += 1;
         let v = value(rt, vm, search, depth - 1, 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
@@ -131,18 +133,6 @@ struct Search {
     order: MoveOrder,
     /// The search's budget.
     meter: Meter,
-}
-
-impl Search {
-    /// [`Meter::charged`].
-    fn charged<T>(
-        &mut self,
-        rt: &mut Runtime,
-        vm: &mut Vm,
-        f: impl FnOnce(&mut Vm, &mut Runtime) -> FResult<T>,
-    ) -> FResult<T> {
-        self.meter.charged(rt, vm, f)
-    }
 }
 
 /// Counts what a search runs against its budget of primitives.
@@ -278,14 +268,14 @@ fn value(
     (mut alpha, mut beta): (i64, i64),
 ) -> FResult<i64> {
     let l = rt.layout;
-    let mut recs = search.charged(rt, vm, generate)?;
+    let mut recs = search.meter.charged(rt, vm, generate)?;
     let mover = vm.cell(l.player)?;
     let sign = if mover & 0xF800 == search.me & 0xF800 {
         1
     } else {
         -1
     };
-    match search.charged(rt, vm, verdict)? {
+    match search.meter.charged(rt, vm, verdict)? {
         Verdict::Win => return Ok(sign * (WIN - ply as i64)),
         Verdict::Loss => return Ok(-sign * (WIN - ply as i64)),
         Verdict::Draw => return Ok(0),
@@ -296,13 +286,15 @@ fn value(
     }
     let random = rt.info.is_random_value(mover);
     if depth == 0 {
-        return Ok(sign * search.charged(rt, vm, evaluate)? as i64);
+        return Ok(sign * search.meter.charged(rt, vm, evaluate)? as i64);
     }
     if random {
         let mut sum = 0i64;
         for &rec in &recs {
             let snap = snapshot(vm, rt)?;
-            search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
+            search
+                .meter
+                .charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
             rt.searched += 1;
             sum += value(rt, vm, search, depth - 1, ply + 1, (-WIN - 1, WIN + 1))?;
             restore(vm, rt, &snap)?;
@@ -314,7 +306,9 @@ fn value(
     search.order.order(vm, ply, &mut recs)?;
     for &rec in &recs {
         let snap = snapshot(vm, rt)?;
-        search.charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
+        search
+            .meter
+            .charged(rt, vm, |vm, rt| apply_record(vm, rt, rec))?;
         rt.searched += 1;
         let v = value(rt, vm, search, depth - 1, ply + 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
@@ -373,6 +367,7 @@ pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
             Ok(()) => {}
             Err(_) if meter.out_of_steps => {
                 // The search's time is up: the playouts that finished decide.
+                restore(vm, rt, &root_snap)?;
                 rt.search_cuts += 1;
                 break;
             }
@@ -381,7 +376,6 @@ pub(crate) fn uct_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         restore(vm, rt, &root_snap)?;
         rt.searched += 1;
     }
-    restore(vm, rt, &root_snap)?;
     // The most visited root move (the first when none was visited).
     let mut best = 0;
     let mut best_visits = 0;
