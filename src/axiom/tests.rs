@@ -564,6 +564,20 @@ fn the_search_order_changes_no_choice() {
     }
 }
 
+/// The move the program to move chooses with its own engine, the tournament slot it plays
+/// for, and whether the search was cut by its step budget.
+fn engine_move(
+    game: &mut AxiomGame,
+    moves: &game::AxiomMoves,
+    rng: &mut Rng,
+) -> (usize, usize, bool) {
+    let mover = game.current_player();
+    let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+    let before = game.search_cuts(slot);
+    let i = game.program_move(slot, moves, rng).expect("search");
+    (i, slot, game.search_cuts(slot) > before)
+}
+
 /// `$NegamaxMove` deepens one ply at a time within its step budget (`--search-steps`):
 /// when the budget runs out, the move played is the one a search to the depth of its
 /// deepest finished iteration chooses with no budget, the cut is counted, and a search
@@ -584,16 +598,13 @@ fn negamax_plays_its_deepest_finished_iteration() {
             |game, moves, rng| {
                 game.set_search_depth(4);
                 game.set_search_steps(steps);
-                let mover = game.current_player();
-                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
                 let (before, dice) = (game.clone(), rng.clone());
-                let cuts = game.search_cuts(slot);
-                let i = game.program_move(slot, moves, rng).expect("search");
+                let (i, slot, cut) = engine_move(game, moves, rng);
                 let depth = game.search_report(slot).depth;
                 reached.insert(depth);
                 assert_eq!(
-                    game.search_cuts(slot) - cuts,
-                    u64::from(depth < 4),
+                    cut,
+                    depth < 4,
                     "{steps} steps: a search to depth {depth} of 4"
                 );
                 if depth >= 1 {
@@ -633,10 +644,8 @@ fn a_cut_search_is_the_same_with_the_caches_off() {
                 game.set_search_depth(4);
                 game.set_search_steps(50_000);
                 let mover = game.current_player();
-                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
-                let before = game.search_cuts(slot);
-                let i = game.program_move(slot, moves, rng).expect("search");
-                cuts += game.search_cuts(slot) - before;
+                let (i, slot, cut) = engine_move(game, moves, rng);
+                cuts += u64::from(cut);
                 let depth = game.search_report(slot).depth;
                 (
                     i,
@@ -676,10 +685,8 @@ fn uct_stops_at_its_step_budget() {
                 if let Some(s) = steps {
                     game.set_search_steps(s);
                 }
-                let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
-                let before = game.search_cuts(slot);
-                let i = game.program_move(slot, moves, rng).expect("search");
-                cuts += game.search_cuts(slot) - before;
+                let (i, slot, cut) = engine_move(game, moves, rng);
+                cuts += u64::from(cut);
                 playouts += game.searched(slot);
                 searches += 1;
                 (
