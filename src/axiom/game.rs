@@ -280,6 +280,7 @@ fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<Vec<u32>, Fort
     let start = st.vm.here();
     // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
     st.rt.extra_lists.clear();
+    st.vm.set_step_budget(state::TURN_STEPS);
     let recs = state::generate(&mut st.vm, &mut st.rt)?;
     *span = (start, st.vm.here());
     Ok(recs)
@@ -321,6 +322,7 @@ impl Game for AxiomGame {
         let st = &mut self.states[0];
         let r = generate_into(st, &mut span).and_then(|recs| {
             st.moves = recs;
+            st.vm.set_step_budget(state::TURN_STEPS);
             let v = state::verdict(&mut st.vm, &mut st.rt)?;
             Ok(v)
         });
@@ -379,6 +381,7 @@ impl Game for AxiomGame {
                         if !moves.code.is_empty() {
                             st.vm.write_bytes(moves.span.0, &moves.code)?;
                         }
+                        st.vm.set_step_budget(state::TURN_STEPS);
                         if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
                             st.record_position()?;
                         }
@@ -437,7 +440,7 @@ impl Game for AxiomGame {
                 // root move as it finds it). See docs/axiom.md.
                 Err(e) if matches!(e.kind, crate::forth::ForthErrorKind::StepBudget(_)) => {
                     st.vm.ds_restore(depth);
-                    st.rt.generation = None;
+                    st.rt.abandon_generation();
                     st.rt.extra_lists.clear();
                     // (`$NegamaxMove` and `$UCTMove` count their own cuts.)
                     if st.rt.search_cuts == cuts {

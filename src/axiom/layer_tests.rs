@@ -1192,3 +1192,31 @@ fn move_texts_are_padded_with_zeros() {
         );
     }
 }
+
+/// Work nested in a search (`state::nested`) runs within what is left of the search's
+/// budget, not on a whole turn's: it stops at the search's last step, and the search
+/// learns that its budget ran out; with enough left, its steps are counted against it.
+#[test]
+fn nested_work_stops_at_the_callers_last_step() {
+    let mut s = start("capture/Capture.4th");
+    run(&mut s, ": burn 0 BEGIN 1+ DUP 5000 = UNTIL DROP ;");
+    let burn = cfa(&s.vm, "burn") as u32;
+    s.vm.set_step_budget(100_000);
+    let (r, out) = super::state::nested(&mut s.vm, |vm| vm.execute(burn, &mut s.rt));
+    assert!(r.is_ok() && !out, "{r:?}");
+    let used = s.vm.steps();
+    assert!((15_000..100_000).contains(&used), "{used} steps");
+    assert_eq!(s.vm.budget_state().1, 100_000, "the caller's limit is back");
+    // 1,000 steps left: `burn` stops after them, not after its ~20,000.
+    s.vm.set_step_budget(100_000);
+    s.vm.set_budget_state((99_000, 100_000), 0).unwrap();
+    let (r, out) = super::state::nested(&mut s.vm, |vm| vm.execute(burn, &mut s.rt));
+    assert!(out);
+    let e = r.expect_err("out of steps");
+    assert!(
+        matches!(e.kind, crate::forth::ForthErrorKind::StepBudget(100_000)),
+        "{e}"
+    );
+    assert_eq!(s.vm.steps(), 100_001);
+    s.vm.clear_stacks();
+}

@@ -474,6 +474,14 @@ impl Runtime {
         Ok(recs)
     }
 
+    /// Drops a generation that stopped part-way (its step budget ran out): its pending
+    /// move and list are forgotten (the memory is the caller's to take back).
+    pub(crate) fn abandon_generation(&mut self) {
+        if let Some(mut g) = self.generation.take() {
+            self.spare = std::mem::take(&mut g.notation);
+        }
+    }
+
     /// Rewrites the current list to `recs` (after filtering by priority).
     pub(crate) fn relink(&self, vm: &mut Vm, recs: &[u32]) -> FResult<()> {
         let header = vm.cell(self.layout.moves_list)? as u32;
@@ -925,17 +933,15 @@ impl Runtime {
         vm.set_cell(l.of_type, of_type)?;
         let index = ((target & 0xF800) / 2048).max(1) - 1;
         vm.set_cell(l.player_offset, index * CELL as i32)?;
-        let budget = vm.budget_state();
-        let generated = super::state::generate(vm, self);
-        let used = vm.steps();
-        // The turn as it was, whatever happened; then the caller's budget.
-        self.generation = None;
+        // Within what is left of the caller's budget (an engine's), which may run out
+        // part-way: the turn is put back either way.
+        let (generated, _) = super::state::nested(vm, |vm| super::state::generate(vm, self));
+        self.abandon_generation();
         for (v, &a) in saved.iter().zip(&vars) {
             if a != l.moves_list {
                 vm.set_cell(a, *v)?;
             }
         }
-        vm.set_budget_state(budget, used)?;
         if let Err(e) = generated {
             vm.set_here(here)?;
             vm.set_cell(l.moves_list, list)?;

@@ -34,7 +34,7 @@
 
 use super::natives::Runtime;
 use super::state::{
-    TURN_STEPS, Verdict, apply_record, evaluate, generate, restore, snapshot, verdict,
+    Verdict, apply_record, evaluate, generate, nested, restore, snapshot, verdict,
 };
 use crate::forth::Vm;
 use crate::forth::error::FResult;
@@ -143,26 +143,23 @@ struct Meter {
 }
 
 impl Meter {
-    /// Runs `f` (a generation, a move or an event) on a budget of its own, as in play, then
-    /// counts the primitives it ran against the search's budget (the caller's); fails, and
-    /// notes it, when that has run out.
+    /// Runs `f` (a generation, a move or an event) as [`nested`] does, within what is
+    /// left of the search's budget (the caller's); when that runs out, notes it and drops
+    /// what `f` left half done (the search then goes back to its root).
     fn charged<T>(
         &mut self,
         rt: &mut Runtime,
         vm: &mut Vm,
         f: impl FnOnce(&mut Vm, &mut Runtime) -> FResult<T>,
     ) -> FResult<T> {
-        let budget = vm.budget_state();
-        vm.set_step_budget(TURN_STEPS);
-        let r = f(vm, rt);
-        let used = vm.steps();
-        let counted = vm.set_budget_state(budget, used);
-        let v = r?;
-        if let Err(e) = counted {
+        let depth = vm.stack().len();
+        let (r, out) = nested(vm, |vm| f(vm, rt));
+        if out {
             self.out_of_steps = true;
-            return Err(e);
+            rt.abandon_generation();
+            vm.ds_restore(depth);
         }
-        Ok(v)
+        r
     }
 }
 

@@ -54,6 +54,29 @@ impl Verdict {
 
 /// Primitives allowed for one generation, one move application or one event.
 pub const TURN_STEPS: u64 = 50_000_000;
+/// Runs `f` (a generation, a move or an event inside a search, or `$GenerateMoves` inside
+/// a program's engine) on a turn's budget of its own ([`TURN_STEPS`]), or on what is left
+/// of the caller's budget when that is less, then counts the primitives it ran against the
+/// caller's budget. So a search never runs past its budget, even by part of a generation.
+/// Returns `f`'s result, or the caller's [`StepBudget`] error when its budget ran out
+/// inside `f`, and whether it did. When it did, `f` stopped part-way: the caller must
+/// drop what `f` left half done.
+///
+/// [`StepBudget`]: crate::forth::ForthErrorKind::StepBudget
+pub(crate) fn nested<T>(
+    vm: &mut Vm,
+    f: impl FnOnce(&mut Vm) -> FResult<T>,
+) -> (FResult<T>, bool) {
+    let budget @ (steps, limit) = vm.budget_state();
+    vm.set_step_budget(TURN_STEPS.min(limit.saturating_sub(steps)));
+    let r = f(vm);
+    let used = vm.steps();
+    match vm.set_budget_state(budget, used) {
+        Ok(()) => (r, false),
+        Err(e) => (Err(e), true),
+    }
+}
+
 /// Primitives a program's engine (`OnSearch`) may run for one move: its time limit. When
 /// they run out, `$NegamaxMove` plays the best move of its deepest finished iteration,
 /// `$UCTMove` the most visited move of its finished playouts, and a program's own engine
@@ -146,6 +169,7 @@ impl State {
     pub fn generate(&mut self) -> FResult<()> {
         // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
         self.rt.extra_lists.clear();
+        self.vm.set_step_budget(TURN_STEPS);
         self.moves = generate(&mut self.vm, &mut self.rt)?;
         Ok(())
     }
@@ -170,11 +194,13 @@ impl State {
 
     /// `OnIsGameOver` for the player to move (the current move list must be generated).
     pub fn verdict(&mut self) -> FResult<Verdict> {
+        self.vm.set_step_budget(TURN_STEPS);
         verdict(&mut self.vm, &mut self.rt)
     }
 
     /// `OnEvaluate` for the player to move.
     pub fn evaluate(&mut self) -> FResult<i32> {
+        self.vm.set_step_budget(TURN_STEPS);
         evaluate(&mut self.vm, &mut self.rt)
     }
 
@@ -186,6 +212,7 @@ impl State {
                 "move {i} does not exist"
             )))
         })?;
+        self.vm.set_step_budget(TURN_STEPS);
         apply_record(&mut self.vm, &mut self.rt, rec)
     }
 
@@ -216,7 +243,6 @@ impl State {
 /// Generates the legal moves of the position (see the module documentation); returns the
 /// move records, also linked as `$movesList`.
 pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
-    vm.set_step_budget(TURN_STEPS);
     let l = rt.layout;
     rt.begin_generation(vm)?;
     // `OnGenerateMoves`: Axiom 1.40's hook (empty by default) or 1.50's generator (a host
@@ -361,7 +387,6 @@ pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
     if rt.info.is_random_value(mover) {
         return Ok(Verdict::Unknown);
     }
-    vm.set_step_budget(TURN_STEPS);
     let score = value_of(vm, rt, rt.layout.on_is_game_over, false)?;
     Ok(Verdict::of(score))
 }
@@ -667,7 +692,6 @@ pub(crate) const STACK_CUSHION: usize = 16;
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
     let l = rt.layout;
-    vm.set_step_budget(TURN_STEPS);
     vm.set_cell(l.partial, 0)?;
     vm.execute(rec + l.rec_cfa, rt)?;
     let ty = vm.cell(rec + l.rec_type)?;
