@@ -491,7 +491,7 @@ fn per_game_csv_is_byte_identical_without_timing() {
     assert_eq!(rows.len(), 11);
     assert_eq!(
         rows[0],
-        "schema_version,run_seed,player_a,player_b,game_index,game_seed,pair,first_player,seats,result,winner,score_a,end,adjudicated,plies,captures_a,captures_b,nodes_a,nodes_b,error"
+        "schema_version,run_seed,player_a,player_b,game_index,game_seed,pair,first_player,seats,result,winner,score_a,end,adjudicated,plies,captures_a,captures_b,nodes_a,nodes_b,error,search_cuts_a,search_cuts_b"
     );
     assert!(
         rows[2].starts_with("2,5,ur-simple,ur-random,1,"),
@@ -507,7 +507,7 @@ fn per_game_csv_is_byte_identical_without_timing() {
         c.lines()
             .next()
             .unwrap()
-            .ends_with(",nodes_b,time_ms,error"),
+            .ends_with(",nodes_b,time_ms,error,search_cuts_a,search_cuts_b"),
         "{c}"
     );
     // Every table starts with schema_version.
@@ -1323,6 +1323,44 @@ fn axiom_searches_are_cut_by_the_step_budget_and_counted() {
         a
     );
     assert!(recs.iter().all(|r| r.settings.search_steps == Some(20_000)));
+    // The CSV tables carry the counts in their last columns.
+    let table = |t: &str| {
+        let o = dagaz()
+            .args(["stats", "--format", "csv", "--table", t])
+            .arg(&out)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let m = table("matches");
+    assert!(
+        m.lines()
+            .next()
+            .unwrap()
+            .ends_with(",search_cuts_a,search_cuts_b"),
+        "{m}"
+    );
+    assert!(
+        m.lines().nth(1).unwrap().ends_with(&format!(",{a},{b}")),
+        "{m}"
+    );
+    let g = table("games");
+    assert!(
+        g.lines()
+            .next()
+            .unwrap()
+            .ends_with(",search_cuts_a,search_cuts_b"),
+        "{g}"
+    );
+    let per_game: u64 = g
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(per_game, a, "{g}");
     let text = run(false);
     assert!(
         text.contains(&format!(

@@ -33,9 +33,7 @@
 //! budget.)
 
 use super::natives::Runtime;
-use super::state::{
-    Verdict, apply_record, evaluate, generate, nested, restore, snapshot, verdict,
-};
+use super::state::{Verdict, apply_record, evaluate, generate, nested, restore, snapshot, verdict};
 use crate::forth::Vm;
 use crate::forth::error::FResult;
 

@@ -63,10 +63,7 @@ pub const TURN_STEPS: u64 = 50_000_000;
 /// drop what `f` left half done.
 ///
 /// [`StepBudget`]: crate::forth::ForthErrorKind::StepBudget
-pub(crate) fn nested<T>(
-    vm: &mut Vm,
-    f: impl FnOnce(&mut Vm) -> FResult<T>,
-) -> (FResult<T>, bool) {
+pub(crate) fn nested<T>(vm: &mut Vm, f: impl FnOnce(&mut Vm) -> FResult<T>) -> (FResult<T>, bool) {
     let budget @ (steps, limit) = vm.budget_state();
     vm.set_step_budget(TURN_STEPS.min(limit.saturating_sub(steps)));
     let r = f(vm);

@@ -1190,6 +1190,8 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
             "pentanomial_los",
             "gate_interval",
             "normalized_elo",
+            "search_cuts_a",
+            "search_cuts_b",
         ],
         summaries.iter().map(|s| {
             let t = &s.trinomial.estimate;
@@ -1244,6 +1246,8 @@ pub fn matches_csv(summaries: &[Summary]) -> Result<String, StatsError> {
                 pf(|e| e.los),
                 gate.to_owned(),
                 o(ge.normalized_elo),
+                s.search_cuts[0].to_string(),
+                s.search_cuts[1].to_string(),
             ]
         }),
     )
@@ -1285,6 +1289,8 @@ pub fn games_csv(records: &[GameRecord], timing: bool) -> Result<String, StatsEr
         header.push("time_ms");
     }
     header.push("error");
+    // (Added at the end, as the CSV contract allows within a version.)
+    header.extend(["search_cuts_a", "search_cuts_b"]);
     let mut groups = group_by_match(records);
     for g in &mut groups {
         g.sort_by_key(|r| r.game_index);
@@ -1324,6 +1330,7 @@ pub fn games_csv(records: &[GameRecord], timing: bool) -> Result<String, StatsEr
                 row.push(r.time_ms.map_or(String::new(), |t| format!("{t:.3}")));
             }
             row.push(r.error.clone().unwrap_or_default());
+            row.extend(r.search_cuts.map(|n| n.to_string()));
             row
         }),
     )
