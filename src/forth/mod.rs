@@ -17,6 +17,7 @@ pub mod error;
 pub mod interp;
 mod journal;
 pub mod lint;
+mod mem;
 pub mod trace;
 pub mod vm;
 

@@ -142,7 +142,7 @@ pub(crate) struct Input {
 /// The virtual machine.
 #[derive(Clone)]
 pub struct Vm {
-    mem: Vec<u8>,
+    mem: super::mem::Mem,
     pub(crate) ds: Vec<i32>,
     pub(crate) rs: Vec<i32>,
     /// Return-stack depth below which the running [`Vm::execute`] may not pop.
@@ -259,7 +259,7 @@ impl Vm {
     /// A VM with the kernel's primitives in its dictionary and nothing else.
     pub fn new(limits: Limits) -> Self {
         let mut vm = Vm {
-            mem: vec![0; limits.memory.max(DICT_START * 4) as usize],
+            mem: super::mem::Mem::zeroed(limits.memory.max(DICT_START * 4) as usize),
             ds: Vec::with_capacity(256),
             rs: Vec::with_capacity(256),
             rs_floor: 0,
@@ -399,7 +399,9 @@ impl Vm {
     fn poke(&mut self, a: u32, v: i32) {
         self.note_write(a, 4, Some(v));
         let a = a as usize;
-        self.mem[a..a + 4].copy_from_slice(&v.to_le_bytes());
+        if let Some(b) = self.mem.range_mut(a..a + 4) {
+            b.copy_from_slice(&v.to_le_bytes());
+        }
     }
 
     /// The cell at `a`.
@@ -602,7 +604,7 @@ impl Vm {
             }
             self.note_cell_write(a, v);
         }
-        match self.mem.get_mut(i..i + 4) {
+        match self.mem.range_mut(i..i + 4) {
             Some(b) => {
                 b.copy_from_slice(&v.to_le_bytes());
                 Ok(())
@@ -638,7 +640,7 @@ impl Vm {
     /// Stores a byte at `a`.
     pub fn set_byte(&mut self, a: u32, v: u8) -> FResult<()> {
         self.note_write(a, 1, None);
-        match self.mem.get_mut(a as usize) {
+        match self.mem.byte_mut(a as usize) {
             Some(b) => {
                 *b = v;
                 Ok(())
@@ -682,7 +684,7 @@ impl Vm {
         let i = a as usize;
         let dst = self
             .mem
-            .get_mut(i..i + s.len() + 1)
+            .range_mut(i..i + s.len() + 1)
             .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
         dst[..s.len()].copy_from_slice(s);
         dst[s.len()] = 0;
@@ -721,7 +723,9 @@ impl Vm {
                 }
             }
         }
-        self.mem[i..i + b.len()].copy_from_slice(b);
+        if let Some(d) = self.mem.range_mut(i..i + b.len()) {
+            d.copy_from_slice(b);
+        }
         Ok(())
     }
 
@@ -766,7 +770,7 @@ impl Vm {
         let h = self.here();
         let end = (h as usize).saturating_add(cells.len() * CELL as usize);
         self.note_write(h, (end as u32).wrapping_sub(h), None);
-        let Some(dst) = self.mem.get_mut(h as usize..end) else {
+        let Some(dst) = self.mem.range_mut(h as usize..end) else {
             return Err(K::DictionaryFull.into());
         };
         for (d, v) in dst.chunks_exact_mut(CELL as usize).zip(cells) {
@@ -783,7 +787,7 @@ impl Vm {
         let h = self.here();
         let end = (h as usize).saturating_add(n as usize);
         self.note_write(h, n, None);
-        let Some(dst) = self.mem.get_mut(h as usize..end) else {
+        let Some(dst) = self.mem.range_mut(h as usize..end) else {
             return Err(K::DictionaryFull.into());
         };
         dst.fill(0);
@@ -1802,16 +1806,7 @@ impl Vm {
                     self.bytes(src, n)?;
                     self.bytes(dst, n)?;
                     self.note_write(dst, n, None);
-                    let (s, d, n) = (src as usize, dst as usize, n as usize);
-                    // Byte by byte, front to back, as CMOVE is defined (a propagating fill
-                    // when the ranges overlap upwards).
-                    if d > s && d < s + n {
-                        for k in 0..n {
-                            self.mem[d + k] = self.mem[s + k];
-                        }
-                    } else {
-                        self.mem.copy_within(s..s + n, d);
-                    }
+                    self.mem.cmove(src as usize, dst as usize, n as usize);
                 }
             }
             p::FILL => {
@@ -1822,7 +1817,9 @@ impl Vm {
                     self.bytes(a, n as u32)?;
                     self.note_write(a, n as u32, None);
                     let a = a as usize;
-                    self.mem[a..a + n as usize].fill(c as u8);
+                    if let Some(b) = self.mem.range_mut(a..a + n as usize) {
+                        b.fill(c as u8);
+                    }
                 }
             }
             p::COMMA => {
