@@ -8,7 +8,7 @@ mod toy;
 
 use std::path::PathBuf;
 
-use common::{autoplay, dagaz, records};
+use common::{autoplay, dagaz, records, stats_csv};
 use dagaz::tournament::record::{GameEnd, GameResult, Repetition, SeatOutcome};
 
 fn tmp(name: &str) -> PathBuf {
@@ -150,18 +150,8 @@ fn shards_merge_into_the_full_run_and_resume_completes_it() {
         .code(2);
     // Stats in three shapes; compare of a run with itself passes.
     dagaz().arg("stats").arg(&full).assert().success();
-    let csv = dagaz()
-        .args(["stats", "--format", "csv", "--table", "seats"])
-        .arg(&full)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
     assert!(
-        String::from_utf8(csv)
-            .unwrap()
-            .starts_with("schema_version,run_seed,player_a,player_b,seat")
+        stats_csv(&full, "seats").starts_with("schema_version,run_seed,player_a,player_b,seat")
     );
     dagaz()
         .args(["stats", "--format", "json"])
@@ -512,18 +502,8 @@ fn per_game_csv_is_byte_identical_without_timing() {
     );
     // Every table starts with schema_version.
     for table in ["matches", "seats", "lengths", "solo", "games"] {
-        let out = dagaz()
-            .args(["stats", "--format", "csv", "--table", table])
-            .arg(&timed)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
         assert!(
-            String::from_utf8(out)
-                .unwrap()
-                .starts_with("schema_version,"),
+            stats_csv(&timed, table).starts_with("schema_version,"),
             "{table}"
         );
     }
@@ -995,15 +975,7 @@ fn solitaires_are_solved_failed_or_unfinished() {
     );
 
     // `stats` reads them back: the solo table has one row per player who played.
-    let csv = dagaz()
-        .args(["stats", "--format", "csv", "--table", "solo"])
-        .arg(tmp("failed.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let csv = String::from_utf8(csv).unwrap();
+    let csv = stats_csv(&tmp("failed.jsonl"), "solo");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 2, "{csv}");
     assert!(
@@ -1324,18 +1296,7 @@ fn axiom_searches_are_cut_by_the_step_budget_and_counted() {
     );
     assert!(recs.iter().all(|r| r.settings.search_steps == Some(20_000)));
     // The CSV tables carry the counts in their last columns.
-    let table = |t: &str| {
-        let o = dagaz()
-            .args(["stats", "--format", "csv", "--table", t])
-            .arg(&out)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(o).unwrap()
-    };
-    let m = table("matches");
+    let m = stats_csv(&out, "matches");
     assert!(
         m.lines()
             .next()
@@ -1347,7 +1308,7 @@ fn axiom_searches_are_cut_by_the_step_budget_and_counted() {
         m.lines().nth(1).unwrap().ends_with(&format!(",{a},{b}")),
         "{m}"
     );
-    let g = table("games");
+    let g = stats_csv(&out, "games");
     assert!(
         g.lines()
             .next()
@@ -2430,17 +2391,7 @@ fn a_round_robin_plays_every_pairing_in_one_reproducible_pool() {
     let sv: serde_json::Value = serde_json::from_slice(&stats_json).unwrap();
     assert_eq!(sv["tournaments"][0], *t);
     // CSV tables.
-    let csv = |table: &str| {
-        let o = dagaz()
-            .args(["stats", "--format", "csv", "--table", table])
-            .arg(&a)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(o).unwrap()
-    };
+    let csv = |table: &str| stats_csv(&a, table);
     let cross = csv("crosstable");
     assert!(cross.starts_with(
         "schema_version,run_seed,player,opponent,games,wins,draws,losses,points,score\n"
@@ -2470,15 +2421,7 @@ fn a_round_robin_plays_every_pairing_in_one_reproducible_pool() {
     // `tournaments`.
     let two = tmp("rr-two.jsonl");
     autoplay(&["ur-random", "ur-simple", "-n", "2"], &two);
-    let o = dagaz()
-        .args(["stats", "--format", "csv", "--table", "ratings"])
-        .arg(&two)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(String::from_utf8(o).unwrap().lines().count(), 1);
+    assert_eq!(stats_csv(&two, "ratings").lines().count(), 1);
     let o = dagaz()
         .args(["stats", "--format", "json"])
         .arg(&two)

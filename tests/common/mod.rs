@@ -77,3 +77,16 @@ pub fn autoplay(args: &[&str], out: &Path) -> String {
         .clone();
     String::from_utf8(o).unwrap()
 }
+
+/// Runs `dagaz stats --format csv --table TABLE FILE`, which must succeed; returns the CSV.
+pub fn stats_csv(file: &Path, table: &str) -> String {
+    let o = dagaz()
+        .args(["stats", "--format", "csv", "--table", table])
+        .arg(file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(o).unwrap()
+}
