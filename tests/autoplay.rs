@@ -8,7 +8,7 @@ mod toy;
 
 use std::path::PathBuf;
 
-use common::{autoplay, dagaz, records, stats_csv};
+use common::{autoplay, dagaz, records, stats_csv, stdout_of};
 use dagaz::tournament::record::{GameEnd, GameResult, Repetition, SeatOutcome};
 
 fn tmp(name: &str) -> PathBuf {
@@ -1201,18 +1201,14 @@ fn axiom_programs_play_reproducibly_with_any_thread_count() {
     let dir = axiom_fixture("race");
     let (a, b) = (tmp("ax1.jsonl"), tmp("ax2.jsonl"));
     let run = |jobs: &str, out: &PathBuf| {
-        let o = dagaz()
-            .current_dir(&dir)
-            // Names without an extension resolve in the current folder, as in AutoPlay.
-            .args(["autoplay", "Race-[first]", "Race-[random]", "-n", "12"])
-            .args(["--seed", "5", "-j", jobs, "--games-out"])
-            .arg(out)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(o).unwrap()
+        stdout_of(
+            dagaz()
+                .current_dir(&dir)
+                // Names without an extension resolve in the current folder, as in AutoPlay.
+                .args(["autoplay", "Race-[first]", "Race-[random]", "-n", "12"])
+                .args(["--seed", "5", "-j", jobs, "--games-out"])
+                .arg(out),
+        )
     };
     let text = run("1", &a);
     run("2", &b);

@@ -63,30 +63,27 @@ pub fn records(p: &Path) -> Vec<dagaz::tournament::record::GameRecord> {
     r.iter().map(GameRecord::without_time).collect()
 }
 
+/// Runs `cmd`, which must succeed; returns its stdout as text.
+pub fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
 /// Runs `dagaz autoplay ARGS --games-out OUT`, which must succeed; returns its stdout.
 pub fn autoplay(args: &[&str], out: &Path) -> String {
-    let o = dagaz()
-        .arg("autoplay")
-        .args(args)
-        .arg("--games-out")
-        .arg(out)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(o).unwrap()
+    stdout_of(
+        dagaz()
+            .arg("autoplay")
+            .args(args)
+            .arg("--games-out")
+            .arg(out),
+    )
 }
 
 /// Runs `dagaz stats --format csv --table TABLE FILE`, which must succeed; returns the CSV.
 pub fn stats_csv(file: &Path, table: &str) -> String {
-    let o = dagaz()
-        .args(["stats", "--format", "csv", "--table", table])
-        .arg(file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(o).unwrap()
+    stdout_of(
+        dagaz()
+            .args(["stats", "--format", "csv", "--table", table])
+            .arg(file),
+    )
 }
