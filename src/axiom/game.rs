@@ -7,6 +7,7 @@
 //! whose AI is the program's own engine ([`crate::ai::AiKind::Program`]) gets its move from
 //! its program's `OnSearch`; dagaz's own AIs can also play Axiom games through make/unmake.
 
+use super::memo::MoveMemo;
 use super::natives::Runtime;
 use super::program::{GameInfo, Program};
 use super::state::{self, Snapshot, State, Verdict};
@@ -14,7 +15,7 @@ use crate::ai::game::{Game, Outcome, PieceInfo, PositionId};
 use crate::ai::{Ending, PlayerResult};
 use crate::forth::ForthError;
 use crate::rng::Rng;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A move list of the first program: record addresses and capture counts.
 ///
@@ -65,6 +66,83 @@ pub struct AxiomGame {
     /// Threefold repetition ends the game in a draw (ZoG's rule); off with
     /// `--repetition off`.
     pub repetition: bool,
+    /// Where this game takes and leaves its move-word caches ([`CachePool`]).
+    caches: PoolSeat,
+}
+
+/// Move-word caches ([`super::memo`]) that finished games leave for the next games of
+/// the same match. A new game's cache would otherwise start empty, and fill only as the
+/// game goes: a short game ends before its cache pays. The games of a match are copies
+/// of one prototype, which share its pool; a copy made of a game in play (a search's)
+/// neither takes nor leaves one. Results do not depend on which cache a game gets (the
+/// cache is exact: [`super::memo`]), so runs stay identical for any number of threads.
+#[derive(Default)]
+struct CachePool {
+    left: Mutex<Vec<Vec<LeftCache>>>,
+}
+
+/// Caches a pool keeps at most (one per game that ended and is not yet followed).
+const POOL_CAP: usize = 16;
+
+/// One program's cache left by a finished game, with the code its VM ran
+/// ([`crate::forth::Vm::code_cells`]): the next game keeps the entries only if its VM
+/// holds that code.
+struct LeftCache {
+    memo: MoveMemo,
+    code: Vec<(u32, i32)>,
+}
+
+/// A game's place at its pool.
+struct PoolSeat {
+    pool: Arc<CachePool>,
+    state: Seat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seat {
+    /// A new game: it takes caches at its first generation.
+    Fresh,
+    /// It took (or found none): it leaves its caches when dropped.
+    Holding,
+    /// A copy of a game in play: neither.
+    Copy,
+}
+
+impl Clone for PoolSeat {
+    fn clone(&self) -> Self {
+        PoolSeat {
+            pool: self.pool.clone(),
+            state: match self.state {
+                Seat::Fresh => Seat::Fresh,
+                Seat::Holding | Seat::Copy => Seat::Copy,
+            },
+        }
+    }
+}
+
+impl Drop for AxiomGame {
+    fn drop(&mut self) {
+        if self.caches.state != Seat::Holding {
+            return;
+        }
+        let left: Vec<LeftCache> = self
+            .states
+            .iter_mut()
+            .filter(|s| s.rt.memo.fits(&s.vm))
+            .map(|s| LeftCache {
+                memo: std::mem::take(&mut s.rt.memo),
+                code: s.vm.code_cells(),
+            })
+            .collect();
+        if left.len() != self.states.len() {
+            return;
+        }
+        if let Ok(mut pool) = self.caches.pool.left.lock() {
+            if pool.len() < POOL_CAP {
+                pool.push(left);
+            }
+        }
+    }
 }
 
 impl AxiomGame {
@@ -93,7 +171,35 @@ impl AxiomGame {
             error: None,
             spans: vec![(0, 0); n],
             repetition: true,
+            caches: PoolSeat {
+                pool: Arc::default(),
+                state: Seat::Fresh,
+            },
         })
+    }
+
+    /// A new game takes the caches a finished game of its match left, if any
+    /// ([`CachePool`]).
+    fn take_left_caches(&mut self) {
+        self.caches.state = Seat::Holding;
+        let left = match self.caches.pool.left.lock() {
+            Ok(mut pool) => pool.pop(),
+            Err(_) => None,
+        };
+        for (s, l) in self.states.iter_mut().zip(left.into_iter().flatten()) {
+            if s.rt.memo.off {
+                continue;
+            }
+            let mut memo = l.memo;
+            memo.carry_to(&mut s.vm, &l.code);
+            s.rt.memo = memo;
+        }
+    }
+
+    /// Caches waiting in this game's pool.
+    #[cfg(test)]
+    pub(crate) fn pooled(&self) -> usize {
+        self.caches.pool.left.lock().map_or(0, |p| p.len())
     }
 
     /// Sets the depth of `$NegamaxMove` in both programs.
@@ -315,6 +421,9 @@ impl Game for AxiomGame {
     }
 
     fn legal_moves(&mut self, out: &mut AxiomMoves) {
+        if self.caches.state == Seat::Fresh {
+            self.take_left_caches();
+        }
         out.recs.clear();
         out.captures.clear();
         self.outcome = None;

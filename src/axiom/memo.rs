@@ -354,6 +354,43 @@ impl MoveMemo {
         self.sync(vm);
     }
 
+    /// Whether the entries were made over the code `vm` runs now (no write to code since):
+    /// the cache can then serve another game of the same program ([`MoveMemo::carry_to`]).
+    pub(crate) fn fits(&self, vm: &Vm) -> bool {
+        !self.off && !self.entries.is_empty() && vm.code_epoch() == self.epoch
+    }
+
+    /// Makes this cache, left by a finished game of the same program whose VM marked
+    /// `code` as code ([`Vm::code_cells`]), serve the game whose VM is `vm`. Its entries
+    /// stay only when `vm` holds the same code ([`Vm::adopt_code`]); then `vm` also watches
+    /// their reads, and none is clean until found to hold (the cells they read were
+    /// watched in the other VM). Counts start again.
+    pub(crate) fn carry_to(&mut self, vm: &mut Vm, code: &[(u32, i32)]) {
+        self.stats = MemoStats::default();
+        self.last_unlisted = None;
+        self.last_listed = None;
+        self.deferred = None;
+        self.written.clear();
+        if !vm.adopt_code(code) {
+            self.drop_entries();
+            self.epoch = vm.code_epoch();
+            return;
+        }
+        self.epoch = vm.code_epoch();
+        self.unwatch = false;
+        for f in &mut self.fast {
+            f.flags &= !CLEAN;
+        }
+        for e in &self.entries {
+            if let Entry::Replay { traces, .. } = e {
+                let watched = traces.iter().filter(|k| k.reads.len() > INLINE);
+                for r in watched.flat_map(|k| k.reads.iter()) {
+                    vm.watch_data(r.addr, r.width as u32);
+                }
+            }
+        }
+    }
+
     /// Forgets every entry (and table): older [`Table`]s find nothing.
     fn drop_entries(&mut self) {
         self.entries.clear();

@@ -713,3 +713,60 @@ fn uct_stops_at_its_step_budget() {
     let (without, ..) = play(false, Some(100_000));
     assert_eq!(with, without);
 }
+
+/// The games of a match are copies of one prototype: a game that ends leaves its
+/// move-word cache to the next, whose first generation then replays words instead of
+/// running them all. A copy of a game in play (a search's) leaves nothing. The games play
+/// exactly as with no cache at all.
+#[test]
+fn the_games_of_a_match_pass_their_caches_on_and_play_the_same() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    let p = Program::load(&dir.join("race/Race.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let play = |cache: bool| {
+        let mut proto = AxiomGame::new(&p, &p, 9).expect("set-up");
+        proto.set_move_cache(cache);
+        let mut lines = Vec::new();
+        let mut first_replays = Vec::new();
+        for g in 0..4u64 {
+            let mut game = proto.clone();
+            let mut rng = Rng::new(50 + g);
+            let mut moves = Default::default();
+            for ply in 0..300 {
+                game.legal_moves(&mut moves);
+                if ply == 0 {
+                    first_replays.push(game.move_cache_stats().replayed);
+                    // A search's copy, dropped: it leaves no cache.
+                    let mut copy = game.clone();
+                    copy.legal_moves(&mut moves);
+                    drop(copy);
+                    assert_eq!(proto.pooled(), 0, "game {g}");
+                    game.legal_moves(&mut moves);
+                }
+                if let Some(o) = game.outcome(&moves) {
+                    lines.push(format!("end {:?}", o.winner()));
+                    break;
+                }
+                let i = rng.below(AxiomGame::num_moves(&moves));
+                lines.push(format!(
+                    "{} {}",
+                    game.current_player(),
+                    game.notation(&moves, i)
+                ));
+                game.make(&moves, i);
+            }
+            assert!(lines.len() > 20 * (g as usize + 1), "game {g} is too short");
+            drop(game);
+            assert_eq!(proto.pooled(), usize::from(cache), "game {g} ended");
+        }
+        (lines, first_replays)
+    };
+    let (with, replays) = play(true);
+    let (without, none) = play(false);
+    assert_eq!(with, without);
+    assert_eq!(none, [0, 0, 0, 0]);
+    assert_eq!(replays[0], 0, "the first game starts with an empty cache");
+    assert!(
+        replays[1..].iter().all(|&r| r > 0),
+        "later games start with the cache of the one before: {replays:?}"
+    );
+}

@@ -761,3 +761,43 @@ fn the_journal_names_the_watched_cells_written_with_another_value() {
         .unwrap();
     assert!(!vm.any_written());
 }
+
+/// The code a traced run marked can be taken over by another VM of the same program: a
+/// write to it then changes that VM's code epoch too. A VM whose code differs refuses it.
+#[test]
+fn another_vm_with_the_same_code_takes_over_its_code_marks() {
+    let src = "VARIABLE a 5 a ! : w a @ 1+ a ! ;";
+    let (vm, _, r) = traced(src, "w");
+    r.unwrap();
+    let code = vm.code_cells();
+    let body = pfa_of(&vm, "w") - 4;
+    assert!(
+        code.iter().any(|&(c, _)| c == body / 4),
+        "w's body is marked: {code:?}"
+    );
+    // A fresh VM of the same source has the same code, unmarked.
+    let fresh = || {
+        let mut v = super::tests::vm();
+        for name in ["note", "peek", "poke", "opaque"] {
+            v.define_native(name).unwrap();
+        }
+        v.interpret_str("t.4th", src, &mut Tracer::default())
+            .unwrap();
+        v
+    };
+    let mut other = fresh();
+    let epoch = other.code_epoch();
+    other.set_cell(body + 4, 0).unwrap();
+    assert_eq!(other.code_epoch(), epoch, "not code in this VM yet");
+    let mut other = fresh();
+    assert!(other.adopt_code(&code));
+    other.set_cell(body + 4, 0).unwrap();
+    assert_ne!(other.code_epoch(), epoch, "code once adopted");
+    // Different code: refused, nothing marked.
+    let mut changed = fresh();
+    changed.set_cell(body + 4, 0).unwrap();
+    assert!(!changed.adopt_code(&code));
+    let e = changed.code_epoch();
+    changed.set_cell(body + 8, 0).unwrap();
+    assert_eq!(changed.code_epoch(), e);
+}

@@ -470,6 +470,42 @@ impl Vm {
         }
     }
 
+    /// The cells marked as code ([`Vm::code_epoch`]), by cell number (address / 4), each
+    /// with its value: what traces made in this VM take as fixed. Another VM of the same
+    /// program can take them over ([`Vm::adopt_code`]).
+    pub fn code_cells(&self) -> Vec<(u32, i32)> {
+        let mut out = Vec::new();
+        for (i, &word) in self.code_bits.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = i as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                if let Ok(v) = self.raw_cell(c.wrapping_mul(CELL)) {
+                    out.push((c, v));
+                }
+            }
+        }
+        out
+    }
+
+    /// Marks `cells` ([`Vm::code_cells`] of another VM) as code here, when each holds the
+    /// value given: from then on a write to one of them changes [`Vm::code_epoch`], as it
+    /// would in the VM they come from. Answers false, and marks nothing, when one differs
+    /// (that VM's code is not this one's).
+    pub fn adopt_code(&mut self, cells: &[(u32, i32)]) -> bool {
+        if cells
+            .iter()
+            .any(|&(c, v)| self.raw_cell(c.wrapping_mul(CELL)).ok() != Some(v))
+        {
+            return false;
+        }
+        for &(c, _) in cells {
+            set_bit(&mut self.code_bits, c);
+            set_bit(&mut self.watch_bits, c);
+        }
+        true
+    }
+
     /// Notes a write of `len` bytes at `a` against the watched cells (code, and the cells
     /// the dictionary index depends on).
     #[inline(always)]
