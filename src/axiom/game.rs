@@ -6,6 +6,9 @@
 //! error naming the move). The first program's `OnIsGameOver` decides the end. A player
 //! whose AI is the program's own engine ([`crate::ai::AiKind::Program`]) gets its move from
 //! its program's `OnSearch`; dagaz's own AIs can also play Axiom games through make/unmake.
+//!
+//! The games of a match are copies of one prototype; a game that ends leaves its move-word
+//! caches in a pool the copies share, for the next game to start with (`CachePool`).
 
 use super::memo::MoveMemo;
 use super::natives::Runtime;
