@@ -46,6 +46,7 @@
 //! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
 //! (`Runtime::relist`).
 
+use super::natives::Runtime;
 use crate::forth::trace::{Event, Read};
 use crate::forth::vm::CELL;
 use crate::forth::{FResult, Host, Vm};
@@ -443,18 +444,23 @@ impl MoveMemo {
 
     /// Walks the words of `block` (its parameter field at `block.pfa`) for `piece` from
     /// word `k` at position `pos` on, position by position up to `end`, while each word is
-    /// done without running or replaying anything: a replay without effects whose reads
-    /// hold, or a repeat of the last unlisted replay whose reads hold (as
-    /// [`MoveMemo::repeats_unlisted`] finds it). Their steps are counted and the cursor
-    /// of the last is deferred, as the generator does word by word. Returns where the
-    /// walk stopped: the first word that needs more (or whose steps do not fit in the
-    /// budget, or a position past `end`, with `k` 0).
+    /// done without running anything: a replay without effects whose reads hold, a repeat
+    /// of the last unlisted replay whose reads hold (as [`MoveMemo::repeats_unlisted`]
+    /// finds it), or a repeat of the last listed replay whose reads hold, listed again by
+    /// a copy of its record (as [`MoveMemo::repeats_listed`] finds it, and
+    /// `Runtime::relist` does it). Their steps are counted and the cursor of the last is
+    /// deferred, as the generator does word by word. Returns where the walk stopped: the
+    /// first word that needs more (or whose steps do not fit in the budget, or a position
+    /// past `end`, with `k` 0).
     ///
     /// This is the generator's word-by-word loop for the words the cache does nothing
-    /// for, without the per-word bookkeeping: most words of a dice game's turn.
+    /// for, or only lists again, without the per-word bookkeeping: most words of a dice
+    /// game's turn. (Before the first move of a better priority is listed, a dice turn
+    /// lists a pass at every position: each is a copy of the one before.)
     pub(crate) fn sweep(
         &mut self,
         vm: &mut Vm,
+        rt: &mut Runtime,
         table: &Table,
         block: &Sweep,
         (mut pos, mut k): (i32, u32),
@@ -480,8 +486,9 @@ impl MoveMemo {
         }
         let (used, limit) = vm.budget_state();
         let mut steps = used;
-        let (mut skipped, mut repeated) = (0u64, 0u64);
-        // The cursor of the last word walked over (`Some(last)`: a repeat's last position).
+        let (mut skipped, mut repeated, mut relisted) = (0u64, 0u64, 0u64);
+        // The cursor of the last word walked over: its position, and the last position
+        // its effects set (a repeat's or a copy's), if they set it.
         let mut last: Option<(i32, Option<i32>)> = None;
         'walk: while pos < end {
             let Some(row) = table.slot(0, pos) else {
@@ -494,29 +501,51 @@ impl MoveMemo {
                     continue;
                 }
                 let s = row + k as usize;
-                let Some(f) = self.fast.get(s) else {
+                let Some(&f) = self.fast.get(s) else {
                     break 'walk;
                 };
                 if f.word != word || !f.holds(vm) {
                     break 'walk;
                 }
-                let over = if f.flags & NOOP != 0 {
-                    None
-                } else {
-                    match self.repeats_unlisted(s, ty) {
-                        Some(last_pos) if f.steps < u32::MAX => Some(last_pos),
-                        _ => break 'walk,
-                    }
-                };
-                match steps.checked_add(f.steps as u64) {
-                    Some(n) if n <= limit => steps = n,
+                let n = match steps.checked_add(f.steps as u64) {
+                    Some(n) if n <= limit => n,
                     _ => break 'walk,
+                };
+                if f.flags & NOOP != 0 {
+                    skipped += 1;
+                    last = Some((pos, None));
+                } else if f.steps == u32::MAX {
+                    // (The steps may not fit in the fast part: counted the long way.)
+                    break 'walk;
+                } else if let Some(last_pos) = self.repeats_unlisted(s, ty) {
+                    repeated += 1;
+                    last = Some((pos, last_pos));
+                } else if let Some(l) = self.repeats_listed(s, ty) {
+                    let events = self.lists.get(f.events as usize).map_or(&[][..], |e| e);
+                    let Some(record) = rt.relist(vm, ty, l.record, events)? else {
+                        break 'walk;
+                    };
+                    if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
+                        *hits += 1;
+                    }
+                    self.set_last_listed(Listed {
+                        slot: s,
+                        record,
+                        ..l
+                    });
+                    relisted += 1;
+                    last = Some((pos, l.last_pos));
+                    // What the copy wrote (the list's links and count) may be read.
+                    self.sync(vm);
+                    if table.era != self.era {
+                        steps = n;
+                        k += 1;
+                        break 'walk;
+                    }
+                } else {
+                    break 'walk;
                 }
-                match over {
-                    None => skipped += 1,
-                    Some(_) => repeated += 1,
-                }
-                last = Some((pos, over.flatten()));
+                steps = n;
                 k += 1;
             }
             pos += 1;
@@ -536,10 +565,11 @@ impl MoveMemo {
                     vm.set_here(h.div_ceil(CELL) * CELL)?;
                 }
             }
-            self.stats.replayed += skipped + repeated;
+            self.stats.replayed += skipped + repeated + relisted;
             self.stats.skipped += skipped;
             self.stats.unlisted += repeated;
             self.stats.repeated += repeated;
+            self.stats.relisted += relisted;
         }
         Ok((pos, k))
     }

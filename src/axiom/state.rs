@@ -505,7 +505,7 @@ fn run_block(
     };
     let (mut pos, mut k) = (positions.start, 0);
     while pos < positions.end {
-        (pos, k) = memo.sweep(vm, &table, &sweep, (pos, k), positions.end)?;
+        (pos, k) = memo.sweep(vm, rt, &table, &sweep, (pos, k), positions.end)?;
         if pos >= positions.end {
             break;
         }

@@ -739,7 +739,7 @@ impl Vm {
         }
         // Only the cells whose bytes change are written, as far as watchers can see
         // (restoring a snapshot rewrites the whole board, mostly with its own values).
-        if self.mem[i..i + b.len()] != *b {
+        if any_bit(&self.watch_bits, a, b.len() as u32) && self.mem[i..i + b.len()] != *b {
             let first = a / CELL;
             let last = (a + b.len() as u32 - 1) / CELL;
             for c in first..=last {
@@ -2094,12 +2094,16 @@ fn any_bit(bits: &[u64], a: u32, len: u32) -> bool {
     if len == 0 {
         return false;
     }
-    let last = a.saturating_add(len - 1) / CELL;
-    for c in a / CELL..=last {
-        match bits.get((c / 64) as usize) {
-            Some(w) if w & (1 << (c % 64)) != 0 => return true,
-            Some(_) => {}
-            None => return false,
+    let (first, last) = (a / CELL, a.saturating_add(len - 1) / CELL);
+    // Word by word: a record copied at `HERE` spans dozens of cells, none watched.
+    for w in first / 64..=last / 64 {
+        let Some(&word) = bits.get(w as usize) else {
+            return false;
+        };
+        let lo = if w == first / 64 { first % 64 } else { 0 };
+        let hi = if w == last / 64 { last % 64 } else { 63 };
+        if word & ((u64::MAX >> (63 - (hi - lo))) << lo) != 0 {
+            return true;
         }
     }
     false
@@ -2114,5 +2118,36 @@ fn bin1(vm: &mut Vm, f: impl Fn(i32) -> i32) -> FResult<()> {
             Ok(())
         }
         None => Err(K::StackUnderflow.into()),
+    }
+}
+
+#[cfg(test)]
+mod bit_tests {
+    use super::*;
+
+    /// `any_bit` word by word finds a set bit anywhere in the cells a range touches, and
+    /// none outside it: checked against a cell-by-cell scan over ranges across word edges.
+    #[test]
+    fn any_bit_sees_exactly_the_cells_a_range_touches() {
+        let mut bits = vec![0u64; 4];
+        for c in [3u32, 63, 64, 130, 255] {
+            bits[(c / 64) as usize] |= 1 << (c % 64);
+        }
+        let one_by_one = |a: u32, len: u32| {
+            len > 0
+                && (a / CELL..=(a + len - 1) / CELL).any(|c| {
+                    bits.get((c / 64) as usize)
+                        .is_some_and(|w| w & (1 << (c % 64)) != 0)
+                })
+        };
+        for a in 0..1100 {
+            for len in [0, 1, 3, 4, 5, 17, 64, 250, 300] {
+                assert_eq!(
+                    any_bit(&bits, a, len),
+                    one_by_one(a, len),
+                    "a={a} len={len}"
+                );
+            }
+        }
     }
 }
