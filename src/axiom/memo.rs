@@ -490,6 +490,12 @@ impl MoveMemo {
         // The cursor of the last word walked over: its position, and the last position
         // its effects set (a repeat's or a copy's), if they set it.
         let mut last: Option<(i32, Option<i32>)> = None;
+        // What the checks of the walk keep asking, kept at hand: the last unlisted
+        // replay's effects (`repeats_unlisted`), and the last small read compared with
+        // its answer (most small entries of a turn read the same cell, as Ur's `pass-move`
+        // reads `$passed`; nothing is written between two checks but by a copy).
+        let mut unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
+        let mut compared: Option<(Read, bool)> = None;
         'walk: while pos < end {
             let Some(row) = table.slot(0, pos) else {
                 break;
@@ -504,7 +510,19 @@ impl MoveMemo {
                 let Some(&f) = self.fast.get(s) else {
                     break 'walk;
                 };
-                if f.word != word || !f.holds(vm) {
+                let holds = if f.flags & SMALL != 0 && f.n_reads == 1 {
+                    match compared {
+                        Some((r, h)) if r == f.reads[0] => h,
+                        _ => {
+                            let h = reads_hold(vm, &f.reads[..1]);
+                            compared = Some((f.reads[0], h));
+                            h
+                        }
+                    }
+                } else {
+                    f.holds(vm)
+                };
+                if f.word != word || !holds {
                     break 'walk;
                 }
                 let n = match steps.checked_add(f.steps as u64) {
@@ -517,9 +535,12 @@ impl MoveMemo {
                 } else if f.steps == u32::MAX {
                     // (The steps may not fit in the fast part: counted the long way.)
                     break 'walk;
-                } else if let Some(last_pos) = self.repeats_unlisted(s, ty) {
+                } else if let Some((u, _)) = unlisted
+                    .filter(|&(u, e)| u.move_type == ty && u.slot != s && e != 0 && f.events == e)
+                {
+                    // (As `repeats_unlisted` finds it.)
                     repeated += 1;
-                    last = Some((pos, last_pos));
+                    last = Some((pos, u.last_pos));
                 } else if let Some(l) = self.repeats_listed(s, ty) {
                     let events = self.lists.get(f.events as usize).map_or(&[][..], |e| e);
                     let Some(record) = rt.relist(vm, ty, l.record, events)? else {
@@ -533,6 +554,8 @@ impl MoveMemo {
                         record,
                         ..l
                     });
+                    unlisted = None;
+                    compared = None;
                     relisted += 1;
                     last = Some((pos, l.last_pos));
                     // What the copy wrote (the list's links and count) may be read.

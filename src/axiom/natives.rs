@@ -228,8 +228,6 @@ pub struct Runtime {
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
     spare: Vec<u8>,
-    /// A listed move's bytes, copied by [`Runtime::relist`].
-    copy: Vec<u8>,
     /// The move-word cache ([`super::memo`]).
     pub memo: super::memo::MoveMemo,
     /// The evaluation cache ([`super::eval_memo`]).
@@ -328,7 +326,6 @@ impl Runtime {
             extra_lists: Vec::new(),
             scratch: Vec::new(),
             spare: Vec::new(),
-            copy: Vec::new(),
             memo: Default::default(),
             eval_memo: Default::default(),
         }
@@ -810,13 +807,9 @@ impl Runtime {
             _ => return Ok(None),
         }
         let from = rec - REC_NOTATION;
-        let mut copy = std::mem::take(&mut self.copy);
-        copy.clear();
-        // With the text's padding, as `add-move` writes it.
-        copy.extend_from_slice(vm.bytes(from, end.div_ceil(CELL) * CELL - from)?);
         let h = vm.here().div_ceil(CELL) * CELL;
-        vm.write_bytes(h, &copy)?;
-        self.copy = copy;
+        // With the text's padding, as `add-move` writes it.
+        vm.copy_bytes(from, h, end.div_ceil(CELL) * CELL - from)?;
         let new = h + REC_NOTATION;
         let delta = new.wrapping_sub(rec);
         let text = (vm.cell(rec - REC_NOTATION)? as u32).wrapping_add(delta);
