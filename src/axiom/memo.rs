@@ -44,7 +44,8 @@
 //! deferred, as the word-by-word path would leave it. Most words of a dice turn are
 //! walked over. A listed replay whose effects repeat the listed replay just before
 //! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
-//! (`Runtime::relist`).
+//! (`Runtime::relist`), in the walk too: before a better move is listed, a dice turn lists
+//! a pass at every position.
 
 use super::natives::Runtime;
 use crate::forth::trace::{Event, Read};
