@@ -60,13 +60,11 @@ const MAX_ENTRIES: usize = 1 << 16;
 /// Runs a word whose trace was tainted skips tracing for, before it is traced again.
 const OPAQUE_SKIP: u16 = 32;
 
-/// [`Fast::flags`]: the entry's reads hold (see the module documentation).
-const CLEAN: u8 = 1;
 /// [`Fast::flags`]: the entry is a replay without effects.
 const NOOP: u8 = 2;
 /// [`Fast::flags`]: the entry's first trace reads at most [`INLINE`] cells, kept in
 /// [`Fast::reads`]: whether they hold is found by comparing them (they are not watched,
-/// and [`CLEAN`] is not used).
+/// and [`MoveMemo::clean`] is not used).
 const SMALL: u8 = 4;
 
 /// Reads of a trace kept beside the entry's fast part (see [`SMALL`]): comparing a few
@@ -76,7 +74,7 @@ const INLINE: usize = 1;
 
 /// What the generator's fast path needs of an entry, kept apart from the traces (one
 /// small array that a dice turn's scan walks): the word, the steps a replay counts, the
-/// [`CLEAN`], [`NOOP`] and [`SMALL`] flags, and a small first trace's reads.
+/// [`NOOP`] and [`SMALL`] flags, and a small first trace's reads.
 #[derive(Clone, Copy, Default)]
 struct Fast {
     word: u32,
@@ -141,14 +139,29 @@ impl Fast {
         f
     }
 
+    /// Whether `self` and `o` are the same entry for the walk: the same word, steps,
+    /// effects and flags, and the same reads kept here when [`SMALL`] (see
+    /// [`MoveMemo::same_next`]).
+    #[inline]
+    fn same_as(&self, o: &Fast) -> bool {
+        let n = self.n_reads as usize;
+        self.word != 0
+            && self.word == o.word
+            && self.steps == o.steps
+            && self.events == o.events
+            && self.flags == o.flags
+            && self.n_reads == o.n_reads
+            && self.reads[..n] == o.reads[..n]
+    }
+
     /// Whether the reads of the entry's first trace hold: compared when they are kept
-    /// here ([`SMALL`]), else as the [`CLEAN`] flag says.
+    /// here ([`SMALL`]), else as its bit in [`MoveMemo::clean`] says (`clean`).
     #[inline(always)]
-    fn holds(&self, vm: &Vm) -> bool {
+    fn holds(&self, vm: &Vm, clean: bool) -> bool {
         if self.flags & SMALL != 0 {
             reads_hold(vm, &self.reads[..self.n_reads as usize])
         } else {
-            self.flags & CLEAN != 0
+            clean
         }
     }
 }
@@ -173,6 +186,9 @@ pub struct MemoStats {
     pub skipped: u64,
     /// Of the unlisted words, those whose effects repeated the one before (nothing done).
     pub repeated: u64,
+    /// Positions the walk over idle words took in one step, as the same as the position
+    /// before (`MoveMemo::same_next`); their words are counted above too.
+    pub rows: u64,
 }
 
 impl std::ops::AddAssign for MemoStats {
@@ -185,6 +201,7 @@ impl std::ops::AddAssign for MemoStats {
             unlisted,
             skipped,
             repeated,
+            rows,
         } = o;
         self.replayed += replayed;
         self.traced += traced;
@@ -193,6 +210,7 @@ impl std::ops::AddAssign for MemoStats {
         self.unlisted += unlisted;
         self.skipped += skipped;
         self.repeated += repeated;
+        self.rows += rows;
     }
 }
 
@@ -227,6 +245,14 @@ pub struct MoveMemo {
     entries: Vec<Entry>,
     /// Beside `entries`, slot for slot.
     fast: Vec<Fast>,
+    /// One bit per slot: its entry is the same as the entry of the same word at the next
+    /// position of its table ([`Fast::same_as`]). Kept as entries change
+    /// ([`MoveMemo::relate`]); the walk takes a run of positions whose entries are the
+    /// same, and hold, in one step ([`MoveMemo::sweep`]).
+    same_next: Vec<u64>,
+    /// One bit per slot: the entry is *clean*, its reads hold (see the module
+    /// documentation; a [`SMALL`] entry's bit is not used).
+    clean: Vec<u64>,
     /// The slots whose traces read each watched cell (by cell number, address / 4). A
     /// slot traced again adds its cells again; slots that read a cell no longer stay
     /// listed (a harmless extra check) until the lists are rebuilt.
@@ -308,6 +334,19 @@ pub(crate) struct Sweep {
     pub record_room: u32,
 }
 
+/// What [`MoveMemo::sweep`] did at one position: the steps it counted, the words whose
+/// entries are watched, the words it skipped and repeated, and the last position the
+/// cursor was left with (`Some(None)`: the position itself), if a word left it.
+#[derive(Clone, Copy, Default)]
+struct RowWalk {
+    steps: u64,
+    /// The words whose entries are not [`SMALL`] (bit k: word k): they hold when clean.
+    watched: u8,
+    skipped: u64,
+    repeated: u64,
+    last: Option<Option<i32>>,
+}
+
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
     /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
@@ -380,9 +419,7 @@ impl MoveMemo {
         }
         self.epoch = vm.code_epoch();
         self.unwatch = false;
-        for f in &mut self.fast {
-            f.flags &= !CLEAN;
-        }
+        self.clean.fill(0);
         for e in &self.entries {
             if let Entry::Replay { traces, .. } = e {
                 let watched = traces.iter().filter(|k| k.reads.len() > INLINE);
@@ -397,6 +434,8 @@ impl MoveMemo {
     fn drop_entries(&mut self) {
         self.entries.clear();
         self.fast.clear();
+        self.same_next.clear();
+        self.clean.clear();
         self.tables.clear();
         self.readers.clear();
         self.linked.clear();
@@ -408,6 +447,49 @@ impl MoveMemo {
         self.last_unlisted = None;
         self.last_listed = None;
         self.era = self.era.wrapping_add(1);
+    }
+
+    /// Brings up to date the bits of [`MoveMemo::same_next`] that the entry in `slot` of
+    /// `table` (of the current era) takes part in, after it changed: its own, and the one
+    /// of the same word at the position before.
+    fn relate(&mut self, table: &Table, slot: usize) {
+        let count = table.count as usize;
+        let size = count * table.n_pos as usize;
+        let Some(off) = slot.checked_sub(table.start).filter(|&o| o < size) else {
+            return;
+        };
+        if off >= count {
+            self.set_same_next(slot - count, slot);
+        }
+        if off + count < size {
+            self.set_same_next(slot, slot + count);
+        }
+    }
+
+    /// Sets the bit of slot `a` in [`MoveMemo::same_next`] to whether its entry is the same
+    /// small entry as the one in slot `b`.
+    fn set_same_next(&mut self, a: usize, b: usize) {
+        let same = match (self.fast.get(a), self.fast.get(b)) {
+            (Some(x), Some(y)) => x.same_as(y),
+            _ => false,
+        };
+        put_bit(&mut self.same_next, a, same);
+    }
+
+    /// Whether every entry at position `p` of `table`, of the words in `words` (bit k: word
+    /// k; a table the walk takes has at most 8), is the same as the one of the same word
+    /// at position `p + 1` (see [`MoveMemo::same_next`]), and the entries there of the
+    /// words in `watched` are clean.
+    #[inline]
+    fn row_same_as_next(&self, table: &Table, p: u32, words: u8, watched: u8) -> bool {
+        let count = table.count as usize;
+        let first = table.start + p as usize * count;
+        (0..count.min(8))
+            .filter(|k| words & (1 << k) != 0)
+            .all(|k| {
+                let s = first + k;
+                bit(&self.same_next, s) && (watched & (1 << k) == 0 || bit(&self.clean, s + count))
+            })
     }
 
     /// Takes in what was written since the last call: the entries that read a written
@@ -427,17 +509,13 @@ impl MoveMemo {
         }
         self.written.clear();
         if !vm.drain_written(&mut self.written) {
-            for f in &mut self.fast {
-                f.flags &= !CLEAN;
-            }
+            self.clean.fill(0);
             return;
         }
         for c in &self.written {
             if let Some(slots) = self.readers.get(c) {
                 for &s in slots {
-                    if let Some(f) = self.fast.get_mut(s as usize) {
-                        f.flags &= !CLEAN;
-                    }
+                    put_bit(&mut self.clean, s as usize, false);
                 }
             }
         }
@@ -487,7 +565,7 @@ impl MoveMemo {
         }
         let (used, limit) = vm.budget_state();
         let mut steps = used;
-        let (mut skipped, mut repeated, mut relisted) = (0u64, 0u64, 0u64);
+        let (mut skipped, mut repeated, mut relisted, mut same_rows) = (0u64, 0u64, 0u64, 0u64);
         // The cursor of the last word walked over: its position, and the last position
         // its effects set (a repeat's or a copy's), if they set it.
         let mut last: Option<(i32, Option<i32>)> = None;
@@ -497,10 +575,21 @@ impl MoveMemo {
         // reads `$passed`; nothing is written between two checks but by a copy).
         let mut unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
         let mut compared: Option<(Read, bool)> = None;
+        // The words the block's type restriction leaves (bit k: word k).
+        let mut of_type = 0u8;
+        for (k, &(_, ty)) in words.iter().enumerate().take(count as usize) {
+            if block.of_type == 0 || ty == block.of_type {
+                of_type |= 1 << k;
+            }
+        }
         'walk: while pos < end {
             let Some(row) = table.slot(0, pos) else {
                 break;
             };
+            // What the walk did at this position, when it took all its words here and
+            // copied no record: the same is done at each next position whose entries are
+            // the same (`same_next`).
+            let mut whole = (k == 0).then_some(RowWalk::default());
             while k < count {
                 let (word, ty) = words[k as usize];
                 if block.of_type != 0 && ty != block.of_type {
@@ -521,7 +610,7 @@ impl MoveMemo {
                         }
                     }
                 } else {
-                    f.holds(vm)
+                    f.holds(vm, bit(&self.clean, s))
                 };
                 if f.word != word || !holds {
                     break 'walk;
@@ -530,9 +619,19 @@ impl MoveMemo {
                     Some(n) if n <= limit => n,
                     _ => break 'walk,
                 };
+                if let Some(w) = &mut whole {
+                    w.steps += f.steps as u64;
+                    if f.flags & SMALL == 0 {
+                        w.watched |= 1 << k;
+                    }
+                }
                 if f.flags & NOOP != 0 {
                     skipped += 1;
                     last = Some((pos, None));
+                    if let Some(w) = &mut whole {
+                        w.skipped += 1;
+                        w.last = Some(None);
+                    }
                 } else if f.steps == u32::MAX {
                     // (The steps may not fit in the fast part: counted the long way.)
                     break 'walk;
@@ -542,6 +641,10 @@ impl MoveMemo {
                     // (As `repeats_unlisted` finds it.)
                     repeated += 1;
                     last = Some((pos, u.last_pos));
+                    if let Some(w) = &mut whole {
+                        w.repeated += 1;
+                        w.last = Some(u.last_pos);
+                    }
                 } else if let Some(l) = self.repeats_listed(s, ty) {
                     let events = self.lists.get(f.events as usize).map_or(&[][..], |e| e);
                     let Some(record) = rt.relist(vm, ty, l.record, events)? else {
@@ -557,6 +660,7 @@ impl MoveMemo {
                     });
                     unlisted = None;
                     compared = None;
+                    whole = None;
                     relisted += 1;
                     last = Some((pos, l.last_pos));
                     // What the copy wrote (the list's links and count) may be read.
@@ -571,6 +675,35 @@ impl MoveMemo {
                 }
                 steps = n;
                 k += 1;
+            }
+            if let Some(w) = whole {
+                // The next positions whose entries are those of this one, word for word:
+                // their reads are this position's (they hold), their effects too (none,
+                // or the repeat of the same unlisted replay), and nothing was written.
+                let mut rows = 0u64;
+                while pos + 1 < end && self.row_same_as_next(table, pos as u32, of_type, w.watched)
+                {
+                    pos += 1;
+                    rows += 1;
+                }
+                let fits = rows
+                    .checked_mul(w.steps)
+                    .and_then(|s| steps.checked_add(s))
+                    .filter(|&n| n <= limit);
+                match fits {
+                    Some(n) => {
+                        steps = n;
+                        skipped += rows * w.skipped;
+                        repeated += rows * w.repeated;
+                        same_rows += rows;
+                        if let (Some(over), true) = (w.last, rows > 0) {
+                            last = Some((pos, over));
+                        }
+                    }
+                    // (Past the budget: walked position by position, to stop where it
+                    // runs out.)
+                    None => pos -= rows as i32,
+                }
             }
             pos += 1;
             k = 0;
@@ -594,6 +727,7 @@ impl MoveMemo {
             self.stats.unlisted += repeated;
             self.stats.repeated += repeated;
             self.stats.relisted += relisted;
+            self.stats.rows += same_rows;
         }
         Ok((pos, k))
     }
@@ -672,6 +806,8 @@ impl MoveMemo {
         };
         self.entries.resize_with(t.start + size, Entry::default);
         self.fast.resize(t.start + size, Fast::default());
+        self.same_next.resize((t.start + size).div_ceil(64), 0);
+        self.clean.resize((t.start + size).div_ceil(64), 0);
         self.linked.resize_with(t.start + size, Vec::new);
         self.tables.insert((block, piece), t);
         t
@@ -701,6 +837,7 @@ impl MoveMemo {
             return Outcome::Run { traced: false };
         };
         let fast = &mut self.fast[slot];
+        let clean = bit(&self.clean, slot);
         match entry {
             Entry::Replay {
                 word: w,
@@ -708,7 +845,7 @@ impl MoveMemo {
                 hits,
                 misses,
             } if *w == word => {
-                let found = if fast.holds(vm) {
+                let found = if fast.holds(vm, clean) {
                     Some(0)
                 } else {
                     traces.iter().position(|k| reads_hold(vm, &k.reads))
@@ -718,15 +855,16 @@ impl MoveMemo {
                         traces[..=i].rotate_right(1);
                         *fast = Fast::of(word, &traces[0]);
                     }
-                    fast.flags |= CLEAN;
+                    put_bit(&mut self.clean, slot, true);
                     *hits += 1;
                     self.stats.replayed += 1;
-                    return Outcome::Replay {
-                        slot,
-                        effects: traces[0].events != 0,
-                    };
+                    let effects = traces[0].events != 0;
+                    if i != 0 {
+                        self.relate(table, slot);
+                    }
+                    return Outcome::Replay { slot, effects };
                 }
-                fast.flags &= !CLEAN;
+                put_bit(&mut self.clean, slot, false);
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
                 if *misses > 8 && *misses > 4 * *hits {
@@ -736,6 +874,7 @@ impl MoveMemo {
                     };
                     *fast = Fast::default();
                     self.stats.untraced += 1;
+                    self.relate(table, slot);
                     return Outcome::Run { traced: false };
                 }
             }
@@ -750,6 +889,7 @@ impl MoveMemo {
                 *entry = Entry::Seen { word };
                 *fast = Fast::default();
                 self.stats.untraced += 1;
+                self.relate(table, slot);
                 return Outcome::Run { traced: false };
             }
         }
@@ -778,12 +918,22 @@ impl MoveMemo {
         word: u32,
         cursor: &Cursor,
     ) {
-        let Some((slot, entry)) = entry_in(&mut self.entries, self.era, table, slot) else {
+        let Some((slot, _)) = entry_in(&mut self.entries, self.era, table, slot) else {
+            return;
+        };
+        self.store_trace(vm, slot, word, cursor);
+        self.relate(table, slot);
+    }
+
+    /// [`MoveMemo::store`] in `slot` (an entry of the current era).
+    fn store_trace(&mut self, vm: &mut Vm, slot: usize, word: u32, cursor: &Cursor) {
+        let Some(entry) = self.entries.get_mut(slot) else {
             return;
         };
         // Not clean until its reads are next found to hold (the run may have written
         // cells it read before the VM watched them).
         self.fast[slot] = Fast::default();
+        put_bit(&mut self.clean, slot, false);
         let t = vm.trace();
         let opaque = Entry::Opaque {
             word,
@@ -953,6 +1103,25 @@ fn entry_in<'a>(
 ) -> Option<(usize, &'a mut Entry)> {
     let s = slot.filter(|_| table.era == era)?;
     Some((s, entries.get_mut(s)?))
+}
+
+/// Bit `i` of `bits` (false past the end).
+#[inline(always)]
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// Sets bit `i` of `bits` to `on` (nothing past the end).
+#[inline(always)]
+fn put_bit(bits: &mut [u64], i: usize, on: bool) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        let b = 1u64 << (i % 64);
+        if on {
+            *w |= b;
+        } else {
+            *w &= !b;
+        }
+    }
 }
 
 /// Whether every read of a trace gives the same value now.

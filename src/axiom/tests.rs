@@ -289,6 +289,11 @@ fn the_move_word_cache_changes_no_move_list() {
             plies < 300 || stats.skipped > 1000,
             "{file}: clean words should be skipped: {stats:?}"
         );
+        // Most idle positions are the same as the one before: taken in one step.
+        assert!(
+            plies < 300 || stats.rows > 1000,
+            "{file}: the walk should take same positions together: {stats:?}"
+        );
     }
 }
 
@@ -392,6 +397,7 @@ fn dominated_moves_replay_as_they_run() {
     );
     let stats = play(&with_pass, "Passing with Pass");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
+    assert!(stats.rows > 1000, "same positions together: {stats:?}");
     // Without move priorities, and with `give-up` after the dice drops too, every
     // `give-up` is listed: a pass at every position, each (with the dice drops between
     // them doing nothing) the same move as the one before, listed again by a copy of its
@@ -425,6 +431,29 @@ fn dominated_moves_replay_as_they_run() {
     assert!(
         stats.relisted > 100,
         "passes should be listed by copies: {stats:?}"
+    );
+    // Drop words scanned last: `idle` fails at every position reading nothing; `hold`
+    // reads a cell no one writes and the square (two reads: its entries are watched),
+    // and on White's turn lists a pass at each square White holds. The walk takes the
+    // positions after the first in one step while their entries are those of the one
+    // before and clean (when a runner lands on an empty square, its `hold` entry, the
+    // same as its neighbours', is dirty and must be checked), and the cursor it leaves at
+    // the end of the scan is the last position's, as running the words leaves it.
+    let text = edit(
+        &text,
+        "{pieces",
+        ": idle ( -- ) FALSE verify ;\n\
+         VARIABLE unwritten\n\
+         : hold ( -- ) unwritten @ 0= verify empty? 0= verify friend? verify \
+         current-player White = verify die2 capture-at add-move ;\n\
+         {moves idle-drops {move} idle {move} hold moves}\n{pieces",
+    );
+    let text = edit(&text, "pieces}", "{piece} Idle {drops} idle-drops\npieces}");
+    let before = stats.rows;
+    let stats = play(&text, "Passing, idle last");
+    assert!(
+        stats.rows > before + 1000,
+        "idle positions should be taken together: {stats:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
