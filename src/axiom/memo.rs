@@ -46,6 +46,13 @@
 //! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
 //! (`Runtime::relist`), in the walk too: before a better move is listed, a dice turn lists
 //! a pass at every position.
+//!
+//! Most positions of a block have the entries of the position before (a drop word that
+//! fails the same way, a pass made the same way): one bit per slot says so
+//! (`MoveMemo::same_next`, kept as entries change). Once the walk has taken all the words
+//! of a position without copying a record, it takes each next position whose entries are
+//! the same, and whose watched entries are clean, in one step: the word-by-word walk would
+//! do there what it did at the position before (nothing it does writes memory).
 
 use super::natives::Runtime;
 use crate::forth::trace::{Event, Read};
@@ -467,7 +474,7 @@ impl MoveMemo {
     }
 
     /// Sets the bit of slot `a` in [`MoveMemo::same_next`] to whether its entry is the same
-    /// small entry as the one in slot `b`.
+    /// as the one in slot `b` ([`Fast::same_as`]).
     fn set_same_next(&mut self, a: usize, b: usize) {
         let same = match (self.fast.get(a), self.fast.get(b)) {
             (Some(x), Some(y)) => x.same_as(y),
