@@ -484,14 +484,14 @@ impl MoveMemo {
     }
 
     /// Whether every entry at position `p` of `table`, of the words in `words` (bit k: word
-    /// k; a table the walk takes has at most 8), is the same as the one of the same word
+    /// k; a table the walk takes has at most [`SWEEP_WORDS`]), is the same as the one of the same word
     /// at position `p + 1` (see [`MoveMemo::same_next`]), and the entries there of the
     /// words in `watched` are clean.
     #[inline]
     fn row_same_as_next(&self, table: &Table, p: u32, words: u8, watched: u8) -> bool {
         let count = table.count as usize;
         let first = table.start + p as usize * count;
-        (0..count.min(8))
+        (0..count.min(SWEEP_WORDS))
             .filter(|k| words & (1 << k) != 0)
             .all(|k| {
                 let s = first + k;
