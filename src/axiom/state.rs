@@ -496,6 +496,11 @@ fn run_block(
     word: Word,
 ) -> FResult<()> {
     let pfa = block + 4;
+    if word.of_type != 0 && !has_word_of_type(vm, pfa, word.of_type) {
+        // No word of the turn's type: each would return at once (`run_word`), and as
+        // nothing runs, the block cannot change meanwhile.
+        return Ok(());
+    }
     let sweep = Sweep {
         pfa,
         of_type: word.of_type,
@@ -520,6 +525,15 @@ fn run_block(
         }
     }
     Ok(())
+}
+
+/// Whether the block whose parameter field is at `pfa` has a word of move type `ty`
+/// (true when a cell cannot be read: the words then go the long way, and fail there).
+fn has_word_of_type(vm: &Vm, pfa: u32, ty: i32) -> bool {
+    let Ok(count) = vm.cell(pfa) else {
+        return true;
+    };
+    (0..count.clamp(0, 1024) as u32).any(|k| !matches!(vm.cell(pfa + 8 + 8 * k), Ok(t) if t != ty))
 }
 
 /// Runs word `k` of the block whose parameter field is at `pfa`, for `piece` at `pos`,
