@@ -264,8 +264,8 @@ pub struct MoveMemo {
     /// slot traced again adds its cells again; slots that read a cell no longer stay
     /// listed (a harmless extra check) until the lists are rebuilt.
     readers: HashMap<u32, Vec<u32>, FxBuild>,
-    /// The cells each slot is listed under in `readers` (so that tracing a word again
-    /// lists it only under the cells it did not read before).
+    /// The cells each slot is listed under in `readers`, sorted (so that tracing a word
+    /// again lists it only under the cells it did not read before).
     linked: Vec<Vec<u32>>,
     /// Slots listed in `readers`, and the count at which the lists are rebuilt.
     links: usize,
@@ -952,15 +952,22 @@ impl MoveMemo {
             return;
         }
         let mut reads = Vec::with_capacity(t.reads.len());
+        // Bit `addr % 64` of each read kept: a read whose bit is clear is not a repeat.
+        let mut kept_bits = 0u64;
         for r in &t.reads {
             let end = r.addr.saturating_add(r.width as u32);
+            let b = 1u64 << (r.addr % 64);
             match cursor.iter().find(|&&(a, _)| r.addr < a + 4 && a < end) {
                 // A cell read again gave the same value (a run's reads of a cell it wrote,
                 // or a host word wrote, are not noted): it is kept once.
-                None if reads
-                    .iter()
-                    .any(|q: &Read| q.addr == r.addr && q.width == r.width) => {}
-                None => reads.push(*r),
+                None if kept_bits & b != 0
+                    && reads
+                        .iter()
+                        .any(|q: &Read| q.addr == r.addr && q.width == r.width) => {}
+                None => {
+                    kept_bits |= b;
+                    reads.push(*r)
+                }
                 Some(&(a, v)) if r.addr == a && r.width == 4 && r.value == v => {}
                 // A part of a cursor cell, or another value: not what the key says.
                 Some(_) => {
@@ -1001,8 +1008,7 @@ impl MoveMemo {
             vm.watch_data(r.addr, r.width as u32);
             let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
             for c in r.addr / CELL..=last {
-                if !self.linked[slot].contains(&c) {
-                    self.linked[slot].push(c);
+                if link(&mut self.linked[slot], c) {
                     self.readers.entry(c).or_default().push(slot as u32);
                     self.links += 1;
                 }
@@ -1043,8 +1049,7 @@ impl MoveMemo {
                 for r in traces.iter().flat_map(|k| k.reads.iter()) {
                     let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
                     for c in r.addr / CELL..=last {
-                        if !linked.contains(&c) {
-                            linked.push(c);
+                        if link(linked, c) {
                             self.readers.entry(c).or_default().push(slot as u32);
                             self.links += 1;
                         }
@@ -1116,6 +1121,18 @@ fn entry_in<'a>(
 #[inline(always)]
 fn bit(bits: &[u64], i: usize) -> bool {
     bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// Adds cell `c` to the sorted `linked` cells of a slot; false when it is there already.
+#[inline]
+fn link(linked: &mut Vec<u32>, c: u32) -> bool {
+    match linked.binary_search(&c) {
+        Ok(_) => false,
+        Err(i) => {
+            linked.insert(i, c);
+            true
+        }
+    }
 }
 
 /// Sets bit `i` of `bits` to `on` (nothing past the end).

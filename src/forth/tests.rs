@@ -569,6 +569,14 @@ fn what_a_trace_cannot_replay_taints_it() {
             ": w 1 HERE 100 + ! ;",
             "a write to the memory the run compiles into",
         ),
+        (
+            ": w 4 c ! c 1+ C@ DROP ;",
+            "a read that overlaps a cell the run wrote",
+        ),
+        (
+            ": w 4 buf 4 + ! buf 2 + @ DROP ;",
+            "a read that overlaps a cell the run wrote",
+        ),
     ] {
         let (vm, _, r) = traced(&format!("{defs}{word}"), "w");
         r.unwrap();
@@ -579,6 +587,18 @@ fn what_a_trace_cannot_replay_taints_it() {
     r.unwrap();
     assert_eq!(vm.trace().tainted, None);
     assert!(vm.trace().reads.is_empty(), "{:?}", vm.trace().reads);
+    // Cells 64 cells away from the ones written (the same bit of the trace's filters)
+    // are read and noted as any other.
+    let (vm, _, r) = traced(
+        "VARIABLE c CREATE far 300 ALLOT 3 c poke \
+         : w 5 far ! 2 c poke far 256 + @ DROP c 256 + @ DROP ;",
+        "w",
+    );
+    r.unwrap();
+    assert_eq!(vm.trace().tainted, None);
+    let (c, far) = (pfa_of(&vm, "c"), pfa_of(&vm, "far"));
+    let reads: Vec<u32> = vm.trace().reads.iter().map(|r| r.addr).collect();
+    assert_eq!(reads, [far + 256, c + 256]);
 }
 
 #[test]

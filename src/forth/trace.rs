@@ -78,6 +78,27 @@ pub struct Trace {
     written: Vec<u32>,
     /// Byte ranges replayable host words wrote below `area`.
     native_written: Vec<(u32, u32)>,
+    /// Bit `c % 64` set for every cell `c` in `written` (most reads are of other cells,
+    /// and skip the search: [`cell_bits`]).
+    written_bits: u64,
+    /// The same for the cells of `native_written`.
+    native_bits: u64,
+}
+
+/// The bits of a filter that the cells of the bytes `addr..end` set: bit
+/// `c % 64` for each cell `c`, every bit for a range of 64 cells or more.
+#[inline(always)]
+fn cell_bits(addr: u32, end: u32) -> u64 {
+    if end <= addr {
+        return 0;
+    }
+    let (first, last) = (addr / CELL, (end - 1) / CELL);
+    if last - first >= 63 {
+        return u64::MAX;
+    }
+    let n = last - first + 1;
+    let run = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    run.rotate_left(first % 64)
 }
 
 impl Trace {
@@ -87,6 +108,8 @@ impl Trace {
         self.events.clear();
         self.written.clear();
         self.native_written.clear();
+        self.written_bits = 0;
+        self.native_bits = 0;
         self.tainted = None;
         self.steps = 0;
         self.area = area;
@@ -112,19 +135,23 @@ impl Trace {
             // Opening a move's record moves it: a replay is checked before that.
             return self.taint("a read of the dictionary pointer");
         }
-        if self
-            .native_written
-            .iter()
-            .any(|&(a, e)| addr < e && a < end)
+        let bits = cell_bits(addr, end);
+        if self.native_bits & bits != 0
+            && self
+                .native_written
+                .iter()
+                .any(|&(a, e)| addr < e && a < end)
         {
             return self.taint("a read of memory a host word wrote");
         }
-        for &w in &self.written {
-            if w == addr && width == 4 {
-                return; // its own value
-            }
-            if addr < w + 4 && w < end {
-                return self.taint("a read that overlaps a cell the run wrote");
+        if self.written_bits & bits != 0 {
+            for &w in &self.written {
+                if w == addr && width == 4 {
+                    return; // its own value
+                }
+                if addr < w + 4 && w < end {
+                    return self.taint("a read that overlaps a cell the run wrote");
+                }
             }
         }
         if self.reads.len() >= MAX_TRACE_READS {
@@ -140,8 +167,10 @@ impl Trace {
         }
         let end = addr.saturating_add(len);
         if self.in_native {
-            if addr < self.area {
-                self.native_written.push((addr, end.min(self.area)));
+            let end = end.min(self.area);
+            if addr < end {
+                self.native_written.push((addr, end));
+                self.native_bits |= cell_bits(addr, end);
             }
             return;
         }
@@ -156,6 +185,7 @@ impl Trace {
         }
         if !self.written.contains(&addr) {
             self.written.push(addr);
+            self.written_bits |= cell_bits(addr, addr + 4);
         }
         self.events.push(Event::Write { addr, value });
     }
@@ -175,5 +205,24 @@ impl Trace {
             args: a,
             n: args.len() as u8,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell_bits;
+
+    #[test]
+    fn cell_bits_sets_one_bit_per_cell_modulo_64() {
+        assert_eq!(cell_bits(0, 4), 1);
+        assert_eq!(cell_bits(4, 8), 2);
+        assert_eq!(cell_bits(5, 6), 2);
+        assert_eq!(cell_bits(2, 6), 0b11);
+        assert_eq!(cell_bits(256 + 4, 256 + 8), 2);
+        assert_eq!(cell_bits(252, 260), 1 << 63 | 1);
+        assert_eq!(cell_bits(0, 252), u64::MAX >> 1);
+        assert_eq!(cell_bits(0, 256), u64::MAX);
+        assert_eq!(cell_bits(8, 8 + 4096), u64::MAX);
+        assert_eq!(cell_bits(8, 8), 0);
     }
 }

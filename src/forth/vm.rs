@@ -1553,6 +1553,69 @@ impl Vm {
                 p::DROP => {
                     self.pop()?;
                 }
+                p::DUP => {
+                    let a = *self
+                        .ds
+                        .last()
+                        .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
+                    self.push(a)?;
+                }
+                p::SWAP => {
+                    let n = self.ds.len();
+                    if n < 2 {
+                        return Err(K::StackUnderflow.into());
+                    }
+                    self.ds.swap(n - 1, n - 2);
+                }
+                p::OVER => self.pick(1)?,
+                p::TOR => {
+                    let v = self.pop()?;
+                    self.rpush(v)?;
+                }
+                p::RFROM => {
+                    let v = self.rpop()?;
+                    self.push(v)?;
+                }
+                p::RFETCH | p::R | p::I => {
+                    let v = self.rpeek(0)?;
+                    self.push(v)?;
+                }
+                p::SUB => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push(a.wrapping_sub(b))?;
+                }
+                p::MUL => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push(a.wrapping_mul(b))?;
+                }
+                p::INC => bin1(self, |a| a.wrapping_add(1))?,
+                p::DEC => bin1(self, |a| a.wrapping_sub(1))?,
+                p::LT => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push_flag(a < b)?;
+                }
+                p::GT => {
+                    let b = self.pop()?;
+                    let a = self.pop()?;
+                    self.push_flag(a > b)?;
+                }
+                p::ZNE => {
+                    let a = self.pop()?;
+                    self.push_flag(a != 0)?;
+                }
+                p::ZLT => {
+                    let a = self.pop()?;
+                    self.push_flag(a < 0)?;
+                }
+                p::ZGT => {
+                    let a = self.pop()?;
+                    self.push_flag(a > 0)?;
+                }
+                p::TRUE => self.push(-1)?,
+                p::FALSE => self.push(0)?,
                 _ => self.primitive(code, host)?,
             }
             let next = self.code_rd::<T>(*ip)?;
@@ -1641,7 +1704,7 @@ impl Vm {
             }};
         }
         match code {
-            p::DUP | p::FDUP => {
+            p::FDUP => {
                 let a = *self
                     .ds
                     .last()
@@ -1651,14 +1714,14 @@ impl Vm {
             p::FDROP => {
                 self.pop()?;
             }
-            p::SWAP | p::FSWAP => {
+            p::FSWAP => {
                 let n = self.ds.len();
                 if n < 2 {
                     return Err(K::StackUnderflow.into());
                 }
                 self.ds.swap(n - 1, n - 2);
             }
-            p::OVER | p::FOVER => self.pick(1)?,
+            p::FOVER => self.pick(1)?,
             p::ROT => {
                 let c = self.pop()?;
                 let b = self.pop()?;
@@ -1734,24 +1797,10 @@ impl Vm {
                 self.push(v)?;
             }
             p::DEPTH => self.push(self.ds.len() as i32)?,
-            p::TOR => {
-                let v = self.pop()?;
-                self.rpush(v)?;
-            }
-            p::RFROM => {
-                let v = self.rpop()?;
-                self.push(v)?;
-            }
-            p::RFETCH | p::R | p::I => {
-                let v = self.rpeek(0)?;
-                self.push(v)?;
-            }
             p::J => {
                 let v = self.rpeek(2)?;
                 self.push(v)?;
             }
-            p::SUB => bin!(|a, b| a.wrapping_sub(b)),
-            p::MUL => bin!(|a, b| a.wrapping_mul(b)),
             p::DIV => {
                 let b = self.pop()?;
                 let a = self.pop()?;
@@ -1786,8 +1835,6 @@ impl Vm {
                 }
                 self.push(((a as i64 * b as i64) / c as i64) as i32)?;
             }
-            p::INC => bin1(self, |a| a.wrapping_add(1))?,
-            p::DEC => bin1(self, |a| a.wrapping_sub(1))?,
             p::INC2 => bin1(self, |a| a.wrapping_add(2))?,
             p::DEC2 => bin1(self, |a| a.wrapping_sub(2))?,
             p::MUL2 => bin1(self, |a| a.wrapping_shl(1))?,
@@ -1809,25 +1856,9 @@ impl Vm {
                 0
             }),
             p::NE => cmp!(|a, b| a != b),
-            p::LT => cmp!(|a, b| a < b),
-            p::GT => cmp!(|a, b| a > b),
             p::LE => cmp!(|a, b| a <= b),
             p::GE => cmp!(|a, b| a >= b),
             p::ULT => cmp!(|a, b| (a as u32) < (b as u32)),
-            p::ZNE => {
-                let a = self.pop()?;
-                self.push_flag(a != 0)?;
-            }
-            p::ZLT => {
-                let a = self.pop()?;
-                self.push_flag(a < 0)?;
-            }
-            p::ZGT => {
-                let a = self.pop()?;
-                self.push_flag(a > 0)?;
-            }
-            p::TRUE => self.push(-1)?,
-            p::FALSE => self.push(0)?,
             p::CFETCH => {
                 let a = self.pop()? as u32;
                 let v = self.read_byte(a)?;
