@@ -196,6 +196,9 @@ pub struct MemoStats {
     /// Positions the walk over idle words took in one step, as the same as the position
     /// before (`MoveMemo::same_next`); their words are counted above too.
     pub rows: u64,
+    /// Of the relisted words, those listed again together with the same word's at the
+    /// positions before, in one run of copies (`Runtime::relist_run`).
+    pub copied_together: u64,
 }
 
 impl std::ops::AddAssign for MemoStats {
@@ -209,6 +212,7 @@ impl std::ops::AddAssign for MemoStats {
             skipped,
             repeated,
             rows,
+            copied_together,
         } = o;
         self.replayed += replayed;
         self.traced += traced;
@@ -218,6 +222,7 @@ impl std::ops::AddAssign for MemoStats {
         self.skipped += skipped;
         self.repeated += repeated;
         self.rows += rows;
+        self.copied_together += copied_together;
     }
 }
 
@@ -342,8 +347,9 @@ pub(crate) struct Sweep {
 }
 
 /// What [`MoveMemo::sweep`] did at one position: the steps it counted, the words whose
-/// entries are watched, the words it skipped and repeated, and the last position the
-/// cursor was left with (`Some(None)`: the position itself), if a word left it.
+/// entries are watched, the words it skipped, repeated and listed again by a copy, and
+/// the last position the cursor was left with (`Some(None)`: the position itself), if a
+/// word left it.
 #[derive(Clone, Copy, Default)]
 struct RowWalk {
     steps: u64,
@@ -351,6 +357,13 @@ struct RowWalk {
     watched: u8,
     skipped: u64,
     repeated: u64,
+    /// Words whose move was listed again by a copy ([`Runtime::relist`]), and the last
+    /// of them.
+    relisted: u64,
+    relisted_word: u32,
+    /// The reads compared (not watched) that the position's words hold by.
+    compared: [Read; SWEEP_WORDS],
+    n_compared: usize,
     last: Option<Option<i32>>,
 }
 
@@ -582,6 +595,8 @@ impl MoveMemo {
         // reads `$passed`; nothing is written between two checks but by a copy).
         let mut unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
         let mut compared: Option<(Read, bool)> = None;
+        // Copies made together were refused (`relist_rows`).
+        let mut copies_refused = false;
         // The words the block's type restriction leaves (bit k: word k).
         let mut of_type = 0u8;
         for (k, &(_, ty)) in words.iter().enumerate().take(count as usize) {
@@ -630,6 +645,11 @@ impl MoveMemo {
                     w.steps += f.steps as u64;
                     if f.flags & SMALL == 0 {
                         w.watched |= 1 << k;
+                    } else if let Some(c) = w.compared.get_mut(w.n_compared) {
+                        if f.n_reads == 1 {
+                            *c = f.reads[0];
+                            w.n_compared += 1;
+                        }
                     }
                 }
                 if f.flags & NOOP != 0 {
@@ -667,7 +687,11 @@ impl MoveMemo {
                     });
                     unlisted = None;
                     compared = None;
-                    whole = None;
+                    if let Some(w) = &mut whole {
+                        w.relisted += 1;
+                        w.relisted_word = k;
+                        w.last = Some(l.last_pos);
+                    }
                     relisted += 1;
                     last = Some((pos, l.last_pos));
                     // What the copy wrote (the list's links and count) may be read.
@@ -683,20 +707,39 @@ impl MoveMemo {
                 steps = n;
                 k += 1;
             }
-            if let Some(w) = whole {
+            if let Some(w) = whole.filter(|w| w.relisted <= 1) {
                 // The next positions whose entries are those of this one, word for word:
                 // their reads are this position's (they hold), their effects too (none,
-                // or the repeat of the same unlisted replay), and nothing was written.
+                // the repeat of the same unlisted replay, or the copy of the move listed
+                // just before), and nothing was written (but copies: see below).
                 let mut rows = 0u64;
                 while pos + 1 < end && self.row_same_as_next(table, pos as u32, of_type, w.watched)
                 {
                     pos += 1;
                     rows += 1;
                 }
-                let fits = rows
+                let mut fits = rows
                     .checked_mul(w.steps)
                     .and_then(|s| steps.checked_add(s))
                     .filter(|&n| n <= limit);
+                if w.relisted > 0 && (rows == 0 || fits.is_none() || copies_refused) {
+                    // (Walked position by position, copying at each.)
+                    pos -= rows as i32;
+                    rows = 0;
+                    fits = Some(steps);
+                } else if w.relisted > 0 {
+                    // A copy at each: made together, when they write nothing the words
+                    // between read (`Runtime::relist_run`); as many rows as were listed.
+                    let first = pos - rows as i32;
+                    let made = self.relist_rows(vm, rt, table, &w, first, rows)?;
+                    pos = first + made as i32;
+                    rows = made;
+                    // (Refused once, they would be at each next position too.)
+                    copies_refused = made == 0;
+                    fits = Some(steps + made * w.steps);
+                    relisted += made;
+                    self.stats.copied_together += made;
+                }
                 match fits {
                     Some(n) => {
                         steps = n;
@@ -737,6 +780,50 @@ impl MoveMemo {
             self.stats.rows += same_rows;
         }
         Ok((pos, k))
+    }
+
+    /// Lists again, by copies made together ([`Runtime::relist_run`]), the move of word
+    /// `w.relisted_word` at the `rows` positions after `first`, whose entries are those of
+    /// `first` ([`MoveMemo::row_same_as_next`]), where the walk listed it again by a copy
+    /// (the move just listed is [`MoveMemo::last_listed`]). Returns the positions done
+    /// (none when the copies would write a cell their words read); each is what the walk
+    /// would have done there: the same copy, the same counts.
+    fn relist_rows(
+        &mut self,
+        vm: &mut Vm,
+        rt: &mut Runtime,
+        table: &Table,
+        w: &RowWalk,
+        first: i32,
+        rows: u64,
+    ) -> FResult<u64> {
+        let Some(l) = self.last_listed else {
+            return Ok(0);
+        };
+        let events = self
+            .lists
+            .get(self.fast[l.slot].events as usize)
+            .map_or(&[][..], |e| e);
+        let kept = &w.compared[..w.n_compared];
+        let Some((made, record)) = rt.relist_run(vm, l.move_type, l.record, events, rows, kept)?
+        else {
+            return Ok(0);
+        };
+        let mut slot = l.slot;
+        for p in 1..=made as i32 {
+            if let Some(s) = table.slot(w.relisted_word, first + p) {
+                if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
+                    *hits += 1;
+                }
+                slot = s;
+            }
+        }
+        if made > 0 {
+            self.set_last_listed(Listed { slot, record, ..l });
+            // (Nothing the words read was written, as `relist_run` checked.)
+            self.sync(vm);
+        }
+        Ok(made)
     }
 
     /// Whether the entry in `slot`, a replay with effects, has the same effects and move

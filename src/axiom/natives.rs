@@ -795,35 +795,95 @@ impl Runtime {
         &mut self,
         vm: &mut Vm,
         move_type: i32,
-        (rec, end): (u32, u32),
+        listed: (u32, u32),
         events: &[crate::forth::trace::Event],
     ) -> FResult<Option<(u32, u32)>> {
+        Ok(self
+            .relist_run(vm, move_type, listed, events, 1, &[])?
+            .map(|(_, last)| last))
+    }
+
+    /// [`Runtime::relist`] `times` times in a row, each copy made of the one before, as
+    /// many move words replaying the same events one after the other would list them; stops
+    /// where one would not be listed. Returns how many were listed and the last copy.
+    /// Nothing is done (None) when the copies would write a cell the VM watches, or one
+    /// of `kept` (reads the words between are known to hold by): the words between would
+    /// then no longer be known to do what they did.
+    pub(crate) fn relist_run(
+        &mut self,
+        vm: &mut Vm,
+        move_type: i32,
+        (rec, end): (u32, u32),
+        events: &[crate::forth::trace::Event],
+        times: u64,
+        kept: &[crate::forth::trace::Read],
+    ) -> FResult<Option<(u64, (u32, u32))>> {
         use crate::forth::trace::Event;
-        if self.dominates(vm, move_type)? || vm.room() < UNLISTED_ROOM {
+        if times == 0 || self.dominates(vm, move_type)? || vm.room() < UNLISTED_ROOM {
             return Ok(None);
         }
-        match self.generation.as_ref() {
-            Some(g) if g.tail == rec && g.pending.is_none() && vm.cell(rec)? == 0 => {}
+        let header = match self.generation.as_ref() {
+            Some(g) if g.tail == rec && g.pending.is_none() && vm.cell(rec)? == 0 => g.header,
             _ => return Ok(None),
+        };
+        let h0 = vm.here().div_ceil(CELL) * CELL;
+        if times > 1 {
+            // What the copies write: the records at `HERE` (all of one size), the link of
+            // the record before the first, the list's count (and `HERE`, which no trace
+            // reads).
+            let size = (end.div_ceil(CELL) * CELL).wrapping_sub(rec - REC_NOTATION);
+            let span = u32::try_from(times)
+                .ok()
+                .and_then(|t| t.checked_mul(size))
+                .filter(|s| h0.checked_add(*s).is_some());
+            let Some(span) = span else {
+                return Ok(None);
+            };
+            let written = [(h0, span), (rec, CELL), (header + 4, CELL)];
+            let touched = |a: u32, len: u32| {
+                let e = a.saturating_add(len);
+                written
+                    .iter()
+                    .any(|&(w, l)| a < w.saturating_add(l) && w < e)
+            };
+            if written.iter().any(|&(a, len)| vm.watches(a, len))
+                || kept.iter().any(|r| touched(r.addr, r.width as u32))
+            {
+                return Ok(None);
+            }
         }
-        let from = rec - REC_NOTATION;
-        let h = vm.here().div_ceil(CELL) * CELL;
-        // With the text's padding, as `add-move` writes it.
-        vm.copy_bytes(from, h, end.div_ceil(CELL) * CELL - from)?;
-        let new = h + REC_NOTATION;
-        let delta = new.wrapping_sub(rec);
-        let text = (vm.cell(rec - REC_NOTATION)? as u32).wrapping_add(delta);
-        vm.set_cell(new - REC_NOTATION, text as i32)?;
-        if let Some(off) = self.layout.rec_string {
-            vm.set_cell(new + off, text as i32)?;
+        let mut listed = 0;
+        let (mut prev, mut prev_end) = (rec, end);
+        let mut text = vm.cell(rec - REC_NOTATION)? as u32;
+        while listed < times {
+            // (The first copy's room is checked above; the next ones' as each would be.)
+            if listed > 0 && vm.room() < UNLISTED_ROOM {
+                break;
+            }
+            let from = prev - REC_NOTATION;
+            let h = vm.here().div_ceil(CELL) * CELL;
+            // With the text's padding, as `add-move` writes it.
+            vm.copy_bytes(from, h, prev_end.div_ceil(CELL) * CELL - from)?;
+            let new = h + REC_NOTATION;
+            let delta = new.wrapping_sub(prev);
+            text = text.wrapping_add(delta);
+            vm.set_cell(new - REC_NOTATION, text as i32)?;
+            if let Some(off) = self.layout.rec_string {
+                vm.set_cell(new + off, text as i32)?;
+            }
+            vm.set_cell(prev, new as i32)?;
+            prev_end = prev_end.wrapping_add(delta);
+            prev = new;
+            listed += 1;
+            // `add-move` ends by opening the next record, which the word's end drops: that
+            // leaves `HERE` aligned (and the generation's pending move as it was after the
+            // copied one; memory above `HERE` is not reproduced, as elsewhere in the cache).
+            vm.set_here(prev_end.div_ceil(CELL) * CELL)?;
         }
-        let new_end = end.wrapping_add(delta);
-        vm.set_here(new_end)?;
         if let Some(g) = self.generation.as_mut() {
-            vm.set_cell(g.tail, new as i32)?;
-            g.tail = new;
-            g.count += 1;
-            vm.set_cell(g.header + 4, g.count as i32)?;
+            g.tail = prev;
+            g.count = g.count.wrapping_add(listed as u32);
+            vm.set_cell(header + 4, g.count as i32)?;
         }
         if events.iter().any(|e| {
             matches!(
@@ -836,11 +896,7 @@ impl Runtime {
         }) {
             self.history.clear();
         }
-        // `add-move` ends by opening the next record, which the word's end drops: that
-        // leaves `HERE` aligned (and the generation's pending move as it was after the
-        // copied one; memory above `HERE` is not reproduced, as elsewhere in the cache).
-        vm.set_here(new_end.div_ceil(CELL) * CELL)?;
-        Ok(Some((new, new_end)))
+        Ok(Some((listed, (prev, prev_end))))
     }
 
     fn set_last(&self, vm: &mut Vm, pos: i32) -> FResult<()> {

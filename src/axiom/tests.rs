@@ -417,6 +417,12 @@ fn dominated_moves_replay_as_they_run() {
         stats.relisted > 100,
         "passes should be listed by copies: {stats:?}"
     );
+    // Between the first copy of a run of positions and the last, the copies are made
+    // together (`Runtime::relist_run`).
+    assert!(
+        stats.copied_together * 2 > stats.relisted,
+        "copies should be made together: {stats:?}"
+    );
     // A word that reads the count of moves listed so far, run after the copies (the
     // runners' drop words end the scan): a copy counts its move at once, as `add-move`
     // does, not only when the generation ends.

@@ -560,6 +560,12 @@ impl Vm {
         }
     }
 
+    /// Whether a write of `len` bytes at `a` may touch a watched cell (a cell a trace
+    /// read, or code): such a write is journaled (see [`super::journal`]).
+    pub fn watches(&self, a: u32, len: u32) -> bool {
+        any_bit(&self.watch_bits, a, len)
+    }
+
     /// Watches the cells of the bytes `a .. a + len` for writes (see the module documentation, "Watched data").
     pub fn watch_data(&mut self, a: u32, len: u32) {
         set_bits(&mut self.journal.bits, a, len);
