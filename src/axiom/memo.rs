@@ -50,9 +50,12 @@
 //! Most positions of a block have the entries of the position before (a drop word that
 //! fails the same way, a pass made the same way): one bit per slot says so
 //! (`MoveMemo::same_next`, kept as entries change). Once the walk has taken all the words
-//! of a position without copying a record, it takes each next position whose entries are
-//! the same, and whose watched entries are clean, in one step: the word-by-word walk would
-//! do there what it did at the position before (nothing it does writes memory).
+//! of a position itself, it takes each next position whose entries are the same, and whose
+//! watched entries are clean, in one step: the word-by-word walk would do there what it did
+//! at the position before. When that included one copy of a listed move, the copies of all
+//! those positions are made together (`MoveMemo::relist_rows`, `Runtime::relist_run`),
+//! unless they would write a cell the words between read (a watched cell, or a compared
+//! read): then the walk goes position by position.
 
 use super::natives::Runtime;
 use crate::forth::trace::{Event, Read};
