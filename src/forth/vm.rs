@@ -561,7 +561,7 @@ impl Vm {
     }
 
     /// Whether a write of `len` bytes at `a` may touch a watched cell (a cell a trace
-    /// read, or code): such a write is journaled (see [`super::journal`]).
+    /// read, or code): such a write is journaled (see the `journal` module).
     pub fn watches(&self, a: u32, len: u32) -> bool {
         any_bit(&self.watch_bits, a, len)
     }
