@@ -255,6 +255,24 @@ primitives! {
     UNDEF " undefined" false,
 }
 
+/// `a b -- a∘b` on the data stack of `$vm`, the value `$e` of `a` and `b`.
+macro_rules! bin {
+    ($vm:ident, |$a:ident, $b:ident| $e:expr) => {{
+        let $b = $vm.pop()?;
+        let $a = $vm.pop()?;
+        $vm.push($e)?;
+    }};
+}
+
+/// `a b -- flag` on the data stack of `$vm`, the flag of `$e`.
+macro_rules! cmp {
+    ($vm:ident, |$a:ident, $b:ident| $e:expr) => {{
+        let $b = $vm.pop()?;
+        let $a = $vm.pop()?;
+        $vm.push_flag($e)?;
+    }};
+}
+
 impl Vm {
     /// A VM with the kernel's primitives in its dictionary and nothing else.
     pub fn new(limits: Limits) -> Self {
@@ -1532,48 +1550,33 @@ impl Vm {
                     let v = self.pop()?;
                     self.set_cell(a, v)?;
                 }
-                p::EQ => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push_flag(a == b)?;
-                }
+                p::EQ => cmp!(self, |a, b| a == b),
                 p::NOT | p::ZEQ => {
                     let a = self.pop()?;
                     self.push_flag(a == 0)?;
                 }
-                p::ADD => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push(a.wrapping_add(b))?;
-                }
-                p::AND => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push(a & b)?;
-                }
-                p::OR => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push(a | b)?;
-                }
-                p::DROP => {
+                p::ADD => bin!(self, |a, b| a.wrapping_add(b)),
+                p::AND => bin!(self, |a, b| a & b),
+                p::OR => bin!(self, |a, b| a | b),
+                p::DROP | p::FDROP => {
                     self.pop()?;
                 }
-                p::DUP => {
+                // (A float is one cell: the float stack words are the cell words.)
+                p::DUP | p::FDUP => {
                     let a = *self
                         .ds
                         .last()
                         .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
                     self.push(a)?;
                 }
-                p::SWAP => {
+                p::SWAP | p::FSWAP => {
                     let n = self.ds.len();
                     if n < 2 {
                         return Err(K::StackUnderflow.into());
                     }
                     self.ds.swap(n - 1, n - 2);
                 }
-                p::OVER => self.pick(1)?,
+                p::OVER | p::FOVER => self.pick(1)?,
                 p::TOR => {
                     let v = self.pop()?;
                     self.rpush(v)?;
@@ -1586,28 +1589,12 @@ impl Vm {
                     let v = self.rpeek(0)?;
                     self.push(v)?;
                 }
-                p::SUB => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push(a.wrapping_sub(b))?;
-                }
-                p::MUL => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push(a.wrapping_mul(b))?;
-                }
+                p::SUB => bin!(self, |a, b| a.wrapping_sub(b)),
+                p::MUL => bin!(self, |a, b| a.wrapping_mul(b)),
                 p::INC => bin1(self, |a| a.wrapping_add(1))?,
                 p::DEC => bin1(self, |a| a.wrapping_sub(1))?,
-                p::LT => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push_flag(a < b)?;
-                }
-                p::GT => {
-                    let b = self.pop()?;
-                    let a = self.pop()?;
-                    self.push_flag(a > b)?;
-                }
+                p::LT => cmp!(self, |a, b| a < b),
+                p::GT => cmp!(self, |a, b| a > b),
                 p::ZNE => {
                     let a = self.pop()?;
                     self.push_flag(a != 0)?;
@@ -1681,20 +1668,6 @@ impl Vm {
         if self.tracing && !replayable_primitive(code) {
             self.note_effect("a primitive that compiles, reads text or writes output");
         }
-        macro_rules! bin {
-            (|$a:ident, $b:ident| $e:expr) => {{
-                let $b = self.pop()?;
-                let $a = self.pop()?;
-                self.push($e)?;
-            }};
-        }
-        macro_rules! cmp {
-            (|$a:ident, $b:ident| $e:expr) => {{
-                let $b = self.pop()?;
-                let $a = self.pop()?;
-                self.push_flag($e)?;
-            }};
-        }
         macro_rules! fbin {
             (|$a:ident, $b:ident| $e:expr) => {{
                 let $b = f32::from_bits(self.pop()? as u32);
@@ -1710,24 +1683,6 @@ impl Vm {
             }};
         }
         match code {
-            p::FDUP => {
-                let a = *self
-                    .ds
-                    .last()
-                    .ok_or_else(|| ForthError::new(K::StackUnderflow))?;
-                self.push(a)?;
-            }
-            p::FDROP => {
-                self.pop()?;
-            }
-            p::FSWAP => {
-                let n = self.ds.len();
-                if n < 2 {
-                    return Err(K::StackUnderflow.into());
-                }
-                self.ds.swap(n - 1, n - 2);
-            }
-            p::FOVER => self.pick(1)?,
             p::ROT => {
                 let c = self.pop()?;
                 let b = self.pop()?;
@@ -1847,24 +1802,24 @@ impl Vm {
             p::DIV2 => bin1(self, |a| a >> 1)?,
             p::NEGATE => bin1(self, |a| a.wrapping_neg())?,
             p::ABS => bin1(self, |a| a.wrapping_abs())?,
-            p::MIN => bin!(|a, b| a.min(b)),
-            p::MAX => bin!(|a, b| a.max(b)),
-            p::XOR => bin!(|a, b| a ^ b),
+            p::MIN => bin!(self, |a, b| a.min(b)),
+            p::MAX => bin!(self, |a, b| a.max(b)),
+            p::XOR => bin!(self, |a, b| a ^ b),
             p::INVERT => bin1(self, |a| !a)?,
-            p::LSHIFT => bin!(|a, b| if (0..32).contains(&b) {
+            p::LSHIFT => bin!(self, |a, b| if (0..32).contains(&b) {
                 ((a as u32) << b) as i32
             } else {
                 0
             }),
-            p::RSHIFT => bin!(|a, b| if (0..32).contains(&b) {
+            p::RSHIFT => bin!(self, |a, b| if (0..32).contains(&b) {
                 ((a as u32) >> b) as i32
             } else {
                 0
             }),
-            p::NE => cmp!(|a, b| a != b),
-            p::LE => cmp!(|a, b| a <= b),
-            p::GE => cmp!(|a, b| a >= b),
-            p::ULT => cmp!(|a, b| (a as u32) < (b as u32)),
+            p::NE => cmp!(self, |a, b| a != b),
+            p::LE => cmp!(self, |a, b| a <= b),
+            p::GE => cmp!(self, |a, b| a >= b),
+            p::ULT => cmp!(self, |a, b| (a as u32) < (b as u32)),
             p::CFETCH => {
                 let a = self.pop()? as u32;
                 let v = self.read_byte(a)?;
