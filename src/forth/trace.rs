@@ -96,8 +96,7 @@ fn cell_bits(addr: u32, end: u32) -> u64 {
     if last - first >= 63 {
         return u64::MAX;
     }
-    let n = last - first + 1;
-    let run = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let run = (1u64 << (last - first + 1)) - 1;
     run.rotate_left(first % 64)
 }
 
@@ -185,7 +184,7 @@ impl Trace {
         }
         if !self.written.contains(&addr) {
             self.written.push(addr);
-            self.written_bits |= cell_bits(addr, addr + 4);
+            self.written_bits |= cell_bits(addr, end);
         }
         self.events.push(Event::Write { addr, value });
     }
