@@ -499,20 +499,39 @@ impl MoveMemo {
         put_bit(&mut self.same_next, a, same);
     }
 
-    /// Whether every entry at position `p` of `table`, of the words in `words` (bit k: word
-    /// k; a table the walk takes has at most [`SWEEP_WORDS`]), is the same as the one of the same word
-    /// at position `p + 1` (see [`MoveMemo::same_next`]), and the entries there of the
-    /// words in `watched` are clean.
+    /// How many of the positions `p`, `p + 1`, … (at most `max`) each have, for every word
+    /// in `words` (bit k: word k; a table the walk takes has at most [`SWEEP_WORDS`]), the
+    /// same entry as at the position after ([`MoveMemo::same_next`]), with the entries
+    /// there of the words in `watched` clean. Reads 64 slots of both bit sets at a time:
+    /// slots are by position, then by word, so the words' bits repeat every `count` bits.
     #[inline]
-    fn row_same_as_next(&self, table: &Table, p: u32, words: u8, watched: u8) -> bool {
+    fn same_rows(&self, table: &Table, p: u32, words: u8, watched: u8, max: u64) -> u64 {
         let count = table.count as usize;
-        let first = table.start + p as usize * count;
-        (0..count.min(SWEEP_WORDS))
-            .filter(|k| words & (1 << k) != 0)
-            .all(|k| {
-                let s = first + k;
-                bit(&self.same_next, s) && (watched & (1 << k) == 0 || bit(&self.clean, s + count))
-            })
+        if count == 0 || count > SWEEP_WORDS {
+            return 0;
+        }
+        // Whole positions per 64 slots, and the bit pattern that repeats each word's bit.
+        let per = 64 / count;
+        let repeat = (0..per).fold(0u64, |r, i| r | 1 << (i * count));
+        let word_bits = (1u64 << count) - 1;
+        let need = (u64::from(words) & word_bits) * repeat;
+        let watch = (u64::from(words & watched) & word_bits) * repeat;
+        let used = u64::MAX >> (64 - per * count);
+        let mut first = table.start + p as usize * count;
+        let mut rows = 0u64;
+        while rows < max {
+            let same = bits_from(&self.same_next, first);
+            // (The clean bits of the entries at the next position.)
+            let clean = bits_from(&self.clean, first + count);
+            let bad = need & !(same & (!watch | clean)) & used;
+            if bad != 0 {
+                rows += u64::from(bad.trailing_zeros()) / count as u64;
+                break;
+            }
+            rows += per as u64;
+            first += per * count;
+        }
+        rows.min(max)
     }
 
     /// Takes in what was written since the last call: the entries that read a written
@@ -588,7 +607,7 @@ impl MoveMemo {
         }
         let (used, limit) = vm.budget_state();
         let mut steps = used;
-        let (mut skipped, mut repeated, mut relisted, mut same_rows) = (0u64, 0u64, 0u64, 0u64);
+        let (mut skipped, mut repeated, mut relisted, mut taken_rows) = (0u64, 0u64, 0u64, 0u64);
         // The cursor of the last word walked over: its position, and the last position
         // its effects set (a repeat's or a copy's), if they set it.
         let mut last: Option<(i32, Option<i32>)> = None;
@@ -715,12 +734,9 @@ impl MoveMemo {
                 // their reads are this position's (they hold), their effects too (none,
                 // the repeat of the same unlisted replay, or the copy of the move listed
                 // just before), and nothing was written (but copies: see below).
-                let mut rows = 0u64;
-                while pos + 1 < end && self.row_same_as_next(table, pos as u32, of_type, w.watched)
-                {
-                    pos += 1;
-                    rows += 1;
-                }
+                let max = u64::try_from(end - 1 - pos).unwrap_or(0);
+                let mut rows = self.same_rows(table, pos as u32, of_type, w.watched, max);
+                pos += rows as i32;
                 let mut fits = rows
                     .checked_mul(w.steps)
                     .and_then(|s| steps.checked_add(s))
@@ -748,7 +764,7 @@ impl MoveMemo {
                         steps = n;
                         skipped += rows * w.skipped;
                         repeated += rows * w.repeated;
-                        same_rows += rows;
+                        taken_rows += rows;
                         if let (Some(over), true) = (w.last, rows > 0) {
                             last = Some((pos, over));
                         }
@@ -780,14 +796,14 @@ impl MoveMemo {
             self.stats.unlisted += repeated;
             self.stats.repeated += repeated;
             self.stats.relisted += relisted;
-            self.stats.rows += same_rows;
+            self.stats.rows += taken_rows;
         }
         Ok((pos, k))
     }
 
     /// Lists again, by copies made together ([`Runtime::relist_run`]), the move of word
     /// `w.relisted_word` at the `rows` positions after `first`, whose entries are those of
-    /// `first` ([`MoveMemo::row_same_as_next`]), where the walk listed it again by a copy
+    /// `first` ([`MoveMemo::same_rows`]), where the walk listed it again by a copy
     /// (the move just listed is [`MoveMemo::last_listed`]). Returns the positions done
     /// (none when the copies would write a cell their words read); each is what the walk
     /// would have done there: the same copy, the same counts.
@@ -1213,6 +1229,17 @@ fn bit(bits: &[u64], i: usize) -> bool {
     bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
+/// The 64 bits of `bits` from bit `i` on (zeros past the end).
+#[inline(always)]
+fn bits_from(bits: &[u64], i: usize) -> u64 {
+    let (w, o) = (i / 64, i % 64);
+    let low = bits.get(w).map_or(0, |&b| b >> o);
+    match (o, bits.get(w + 1)) {
+        (1.., Some(&high)) => low | high << (64 - o),
+        _ => low,
+    }
+}
+
 /// Adds cell `c` to the sorted `linked` cells of a slot; false when it is there already.
 #[inline]
 fn link(linked: &mut Vec<u32>, c: u32) -> bool {
@@ -1297,5 +1324,49 @@ mod tests {
         // A block too big for the cache gets no entries.
         let big = memo.table(200, 1, 1024, 1 << 16);
         assert!(big.slot(0, 0).is_none());
+    }
+
+    /// The walk's count of positions to take in one step, read 64 slots at a time, is the
+    /// count found position by position, word by word, for any word count, words, watched
+    /// words, start and bound (runs crossing several 64-bit words included).
+    #[test]
+    fn same_rows_counts_as_position_by_position() {
+        let mut rng = crate::rng::Rng::new(11);
+        for count in 1..=SWEEP_WORDS as u32 {
+            let mut memo = MoveMemo::default();
+            let _ = memo.table(1, 1, 3, 7);
+            let table = memo.table(2, 1, count, 150);
+            let n = table.start + (count * 150) as usize;
+            for round in 0..40 {
+                // Mostly set bits, so that runs are long; a few rounds all set.
+                for i in 0..n {
+                    let dense = round % 8 == 0 || rng.below(40) != 0;
+                    put_bit(&mut memo.same_next, i, dense);
+                    put_bit(&mut memo.clean, i, round % 8 == 0 || rng.below(30) != 0);
+                }
+                for _ in 0..20 {
+                    let p = rng.below(150) as u32;
+                    let words = rng.below(256) as u8;
+                    let watched = rng.below(256) as u8;
+                    // (As the walk bounds it: the positions before the table's last.)
+                    let max = rng.below(150 - p as usize) as u64;
+                    let slow = (p..p + max as u32)
+                        .take_while(|&q| {
+                            let first = table.start + (q * count) as usize;
+                            (0..count as usize).filter(|k| words & (1 << k) != 0).all(|k| {
+                                bit(&memo.same_next, first + k)
+                                    && (watched & (1 << k) == 0
+                                        || bit(&memo.clean, first + k + count as usize))
+                            })
+                        })
+                        .count() as u64;
+                    assert_eq!(
+                        memo.same_rows(&table, p, words, watched, max),
+                        slow,
+                        "count {count} p {p} words {words:#x} watched {watched:#x} max {max}"
+                    );
+                }
+            }
+        }
     }
 }
