@@ -127,8 +127,19 @@ struct Kept {
     steps: u64,
 }
 
-/// Traces kept for one slot (when the reads of none hold, the oldest makes room).
-const MAX_TRACES: usize = 8;
+/// Traces kept for one slot (when the reads of none hold, the oldest makes room). A dice
+/// game's move word takes a path for each throw and each state of the squares on its way:
+/// Ur's pieces waiting to enter, re-traced at each new throw, hit their traces twice as
+/// often with 64 as with 8.
+const MAX_TRACES: usize = 64;
+
+/// Traces a slot keeps once the cache keeps [`KEPT_READS`] reads in all (a bound on
+/// memory: a big board's every word may take many paths).
+const FEW_TRACES: usize = 8;
+
+/// Reads kept in all the traces of the cache (12 bytes each) past which slots keep
+/// [`FEW_TRACES`] traces only.
+const KEPT_READS: usize = 1 << 20;
 
 impl Fast {
     /// The fast part of an entry whose first trace is `k`, for `word`.
@@ -295,6 +306,10 @@ pub struct MoveMemo {
     last_listed: Option<Listed>,
     /// A cursor the generator has not written yet ([`MoveMemo::defer_cursor`]).
     deferred: Option<Cursor>,
+    /// Reads kept in the traces of all entries (see [`KEPT_READS`]).
+    kept_reads: usize,
+    /// The bound on `kept_reads` ([`KEPT_READS`] when 0; the tests set a small one).
+    reads_bound: usize,
     pub stats: MemoStats,
 }
 
@@ -466,6 +481,7 @@ impl MoveMemo {
         self.link_limit = FIRST_LINK_LIMIT;
         self.lists.truncate(1);
         self.list_index.clear();
+        self.kept_reads = 0;
         self.unwatch = true;
         self.last_unlisted = None;
         self.last_listed = None;
@@ -981,6 +997,8 @@ impl MoveMemo {
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
                 if *misses > 8 && *misses > 4 * *hits {
+                    let gone = traces.iter().map(|k| k.reads.len()).sum::<usize>();
+                    self.kept_reads = self.kept_reads.saturating_sub(gone);
                     *entry = Entry::Opaque {
                         word,
                         skip: OPAQUE_SKIP,
@@ -999,6 +1017,7 @@ impl MoveMemo {
             Entry::Opaque { word: w, .. } | Entry::Seen { word: w } if *w == word => {}
             _ => {
                 // Traced from its second run on: a word run once is not worth the trace.
+                self.kept_reads = self.kept_reads.saturating_sub(reads_kept(entry));
                 *entry = Entry::Seen { word };
                 *fast = Fast::default();
                 self.stats.untraced += 1;
@@ -1054,6 +1073,7 @@ impl MoveMemo {
         };
         // A run that wrote code it had run cannot vouch for the code as it is now.
         if t.tainted.is_some() || vm.code_epoch() != self.epoch {
+            self.kept_reads = self.kept_reads.saturating_sub(reads_kept(entry));
             *entry = opaque;
             return;
         }
@@ -1077,6 +1097,7 @@ impl MoveMemo {
                 Some(&(a, v)) if r.addr == a && r.width == 4 && r.value == v => {}
                 // A part of a cursor cell, or another value: not what the key says.
                 Some(_) => {
+                    self.kept_reads = self.kept_reads.saturating_sub(reads_kept(entry));
                     *entry = opaque;
                     return;
                 }
@@ -1120,16 +1141,29 @@ impl MoveMemo {
                 }
             }
         }
+        self.kept_reads += kept.reads.len();
         match &mut self.entries[slot] {
             Entry::Replay {
                 word: w, traces, ..
             } if *w == word => {
-                if traces.len() >= MAX_TRACES {
-                    traces.pop();
+                let bound = match self.reads_bound {
+                    0 => KEPT_READS,
+                    b => b,
+                };
+                let room = if self.kept_reads > bound {
+                    FEW_TRACES
+                } else {
+                    MAX_TRACES
+                };
+                while traces.len() >= room {
+                    if let Some(old) = traces.pop() {
+                        self.kept_reads = self.kept_reads.saturating_sub(old.reads.len());
+                    }
                 }
                 traces.insert(0, kept);
             }
             e => {
+                self.kept_reads = self.kept_reads.saturating_sub(reads_kept(e));
                 *e = Entry::Replay {
                     word,
                     traces: vec![kept],
@@ -1221,6 +1255,14 @@ fn entry_in<'a>(
 ) -> Option<(usize, &'a mut Entry)> {
     let s = slot.filter(|_| table.era == era)?;
     Some((s, entries.get_mut(s)?))
+}
+
+/// The reads kept in the traces of entry `e` (see [`MoveMemo::kept_reads`]).
+fn reads_kept(e: &Entry) -> usize {
+    match e {
+        Entry::Replay { traces, .. } => traces.iter().map(|k| k.reads.len()).sum(),
+        _ => 0,
+    }
 }
 
 /// Bit `i` of `bits` (false past the end).
@@ -1353,11 +1395,13 @@ mod tests {
                     let slow = (p..p + max as u32)
                         .take_while(|&q| {
                             let first = table.start + (q * count) as usize;
-                            (0..count as usize).filter(|k| words & (1 << k) != 0).all(|k| {
-                                bit(&memo.same_next, first + k)
-                                    && (watched & (1 << k) == 0
-                                        || bit(&memo.clean, first + k + count as usize))
-                            })
+                            (0..count as usize)
+                                .filter(|k| words & (1 << k) != 0)
+                                .all(|k| {
+                                    bit(&memo.same_next, first + k)
+                                        && (watched & (1 << k) == 0
+                                            || bit(&memo.clean, first + k + count as usize))
+                                })
                         })
                         .count() as u64;
                     assert_eq!(
@@ -1368,5 +1412,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A slot keeps a trace for each path its word takes, up to [`MAX_TRACES`], while the
+    /// cache keeps fewer reads than its bound; past the bound, a slot traced again keeps
+    /// [`FEW_TRACES`]. The count of kept reads is the sum over the entries throughout.
+    #[test]
+    fn a_slot_keeps_many_traces_within_the_bound_on_reads() {
+        use crate::forth::NoHost;
+        let mut vm = Vm::with_prelude(Limits::default()).unwrap();
+        let src = "VARIABLE a VARIABLE b VARIABLE c : w a @ b @ c @ + + DROP ;";
+        vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
+        let xt = vm.find(b"w").unwrap() + 12;
+        let a = vm.find(b"a").unwrap() + 16;
+        let cursor: Cursor = [(0, 0); 4];
+        let mut memo = MoveMemo::default();
+        memo.begin_scan(&mut vm);
+        let table = memo.table(1, 1, 1, 1);
+        let slot = table.slot(0, 0);
+        let traces = |memo: &MoveMemo| match &memo.entries[0] {
+            Entry::Replay { traces, .. } => traces.len(),
+            _ => 0,
+        };
+        let sum = |memo: &MoveMemo| memo.entries.iter().map(reads_kept).sum::<usize>();
+        // Runs `w` with `a` holding `v` as the generator does; whether it was replayed.
+        let mut use_word = |memo: &mut MoveMemo, vm: &mut Vm, v: i32| {
+            vm.set_cell(a, v).unwrap();
+            memo.sync(vm);
+            vm.set_step_budget(1 << 20);
+            match memo.check(vm, &table, slot, xt) {
+                Outcome::Replay { .. } => true,
+                Outcome::Run { traced } => {
+                    if traced {
+                        let area = vm.here() + 64;
+                        vm.execute_traced(xt, &mut NoHost, area).unwrap();
+                        memo.store(vm, &table, slot, xt, &cursor);
+                    } else {
+                        vm.execute(xt, &mut NoHost).unwrap();
+                    }
+                    false
+                }
+            }
+        };
+        for v in 0..100 {
+            // (Its first run is untraced.)
+            while !use_word(&mut memo, &mut vm, v) {}
+            assert_eq!(memo.kept_reads, sum(&memo));
+        }
+        assert_eq!(traces(&memo), MAX_TRACES);
+        assert_eq!(memo.kept_reads, 3 * MAX_TRACES);
+        // The last 64 paths replay; an older one runs again.
+        assert!(use_word(&mut memo, &mut vm, 99 - MAX_TRACES as i32 + 1));
+        assert!(!use_word(&mut memo, &mut vm, 0));
+        // Past the bound (which the slot's few traces pass still), the slot keeps fewer.
+        memo.reads_bound = 3 * FEW_TRACES - 1;
+        for v in 200..203 {
+            while !use_word(&mut memo, &mut vm, v) {}
+            assert_eq!(memo.kept_reads, sum(&memo));
+        }
+        assert_eq!(traces(&memo), FEW_TRACES);
+        // (The most recent first: 202, 201, 200, 0, 36, 99, 98, 97.)
+        assert!(use_word(&mut memo, &mut vm, 98) && !use_word(&mut memo, &mut vm, 90));
     }
 }
