@@ -1436,7 +1436,7 @@ mod tests {
         };
         let sum = |memo: &MoveMemo| memo.entries.iter().map(reads_kept).sum::<usize>();
         // Runs `w` with `a` holding `v` as the generator does; whether it was replayed.
-        let mut use_word = |memo: &mut MoveMemo, vm: &mut Vm, v: i32| {
+        let use_word = |memo: &mut MoveMemo, vm: &mut Vm, v: i32| {
             vm.set_cell(a, v).unwrap();
             memo.sync(vm);
             vm.set_step_budget(1 << 20);
