@@ -458,13 +458,10 @@ impl MoveMemo {
         self.epoch = vm.code_epoch();
         self.unwatch = false;
         self.clean.fill(0);
-        for e in &self.entries {
-            if let Entry::Replay { traces, .. } = e {
-                let watched = traces.iter().filter(|k| k.reads.len() > INLINE);
-                for r in watched.flat_map(|k| k.reads.iter()) {
-                    vm.watch_data(r.addr, r.width as u32);
-                }
-            }
+        // Every cell a watched trace reads has its readers listed (and a few more cells,
+        // read by traces since dropped, or small: watched in vain, which is harmless).
+        for &c in self.readers.keys() {
+            vm.watch_data(c * CELL, CELL);
         }
     }
 
