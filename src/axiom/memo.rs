@@ -109,6 +109,9 @@ enum Entry {
     Replay {
         word: u32,
         traces: Vec<Kept>,
+        /// Cells (address and width) every trace reads, at most [`PROBES`]: each trace's
+        /// [`Kept::sig`] is of the values it read there.
+        probe: Vec<(u32, u8)>,
         /// Times the reads of a trace matched and of none did, since the first trace.
         hits: u32,
         misses: u32,
@@ -121,6 +124,9 @@ enum Entry {
 
 /// One kept trace of a word: what it read, its effects, its steps.
 struct Kept {
+    /// A hash of the values it read at its entry's probe cells ([`signature`]): when the
+    /// values there now hash otherwise, its reads do not hold (without comparing them).
+    sig: u64,
     reads: Box<[Read]>,
     /// The effects: an index into [`MoveMemo::lists`].
     events: u32,
@@ -132,6 +138,10 @@ struct Kept {
 /// Ur's pieces waiting to enter, re-traced at each new throw, hit their traces twice as
 /// often with 64 as with 8.
 const MAX_TRACES: usize = 64;
+
+/// Cells an entry's [`Entry::Replay::probe`] keeps: the first ones its first trace reads
+/// that every trace reads (a dice game's move word reads the dice first, at every throw).
+const PROBES: usize = 8;
 
 /// Traces a slot keeps once the cache keeps [`KEPT_READS`] reads in all (a bound on
 /// memory: a big board's every word may take many paths).
@@ -968,13 +978,18 @@ impl MoveMemo {
             Entry::Replay {
                 word: w,
                 traces,
+                probe,
                 hits,
                 misses,
             } if *w == word => {
                 let found = if fast.holds(vm, clean) {
                     Some(0)
                 } else {
-                    traces.iter().position(|k| reads_hold(vm, &k.reads))
+                    // The values at the probe cells rule out most traces at once.
+                    let sig = signature(probe.iter().map(|&(a, w)| read_now(vm, a, w)));
+                    traces
+                        .iter()
+                        .position(|k| k.sig == sig && reads_hold(vm, &k.reads))
                 };
                 if let Some(i) = found.filter(|&i| vm.add_steps(traces[i].steps)) {
                     if i != 0 {
@@ -1115,7 +1130,8 @@ impl MoveMemo {
                 }
             },
         };
-        let kept = Kept {
+        let mut kept = Kept {
+            sig: 0,
             reads: reads.into(),
             events,
             steps: t.steps,
@@ -1141,8 +1157,21 @@ impl MoveMemo {
         self.kept_reads += kept.reads.len();
         match &mut self.entries[slot] {
             Entry::Replay {
-                word: w, traces, ..
+                word: w,
+                traces,
+                probe,
+                ..
             } if *w == word => {
+                // The probe keeps the cells the new trace reads too (the others' hashes
+                // are made again over fewer cells, when it loses some).
+                let before = probe.len();
+                probe.retain(|&(a, w)| kept.reads.iter().any(|r| r.addr == a && r.width == w));
+                if probe.len() != before {
+                    for k in traces.iter_mut() {
+                        k.sig = sig_of(probe, &k.reads);
+                    }
+                }
+                kept.sig = sig_of(probe, &kept.reads);
                 let bound = match self.reads_bound {
                     0 => KEPT_READS,
                     b => b,
@@ -1161,9 +1190,17 @@ impl MoveMemo {
             }
             e => {
                 self.kept_reads = self.kept_reads.saturating_sub(reads_kept(e));
+                let probe: Vec<(u32, u8)> = kept
+                    .reads
+                    .iter()
+                    .take(PROBES)
+                    .map(|r| (r.addr, r.width))
+                    .collect();
+                kept.sig = sig_of(&probe, &kept.reads);
                 *e = Entry::Replay {
                     word,
                     traces: vec![kept],
+                    probe,
                     hits: 0,
                     misses: 0,
                 }
@@ -1252,6 +1289,36 @@ fn entry_in<'a>(
 ) -> Option<(usize, &'a mut Entry)> {
     let s = slot.filter(|_| table.era == era)?;
     Some((s, entries.get_mut(s)?))
+}
+
+/// The value a read of `width` bytes at `addr` gives now (one that no read gives, out of
+/// memory), as [`reads_hold`] compares it.
+#[inline]
+fn read_now(vm: &Vm, addr: u32, width: u8) -> i64 {
+    let v = match width {
+        4 => vm.cell(addr).ok(),
+        _ => vm.byte(addr).ok().map(i32::from),
+    };
+    v.map_or(i64::MIN, i64::from)
+}
+
+/// A hash of `values` (the values at an entry's probe cells, in order).
+#[inline]
+fn signature(values: impl Iterator<Item = i64>) -> u64 {
+    values.fold(0u64, |h, v| {
+        (h.rotate_left(5) ^ v as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    })
+}
+
+/// The [`signature`] of the values `reads` read at the cells of `probe` (each of which
+/// they read).
+fn sig_of(probe: &[(u32, u8)], reads: &[Read]) -> u64 {
+    signature(probe.iter().map(|&(a, w)| {
+        reads
+            .iter()
+            .find(|r| r.addr == a && r.width == w)
+            .map_or(i64::MIN, |r| i64::from(r.value))
+    }))
 }
 
 /// The reads kept in the traces of entry `e` (see [`MoveMemo::kept_reads`]).
@@ -1413,12 +1480,15 @@ mod tests {
 
     /// A slot keeps a trace for each path its word takes, up to [`MAX_TRACES`], while the
     /// cache keeps fewer reads than its bound; past the bound, a slot traced again keeps
-    /// [`FEW_TRACES`]. The count of kept reads is the sum over the entries throughout.
+    /// [`FEW_TRACES`]. The count of kept reads is the sum over the entries throughout. A
+    /// trace further down is found through the cells every trace reads ([`signature`]),
+    /// also when a path that reads fewer of them leaves fewer.
     #[test]
     fn a_slot_keeps_many_traces_within_the_bound_on_reads() {
         use crate::forth::NoHost;
         let mut vm = Vm::with_prelude(Limits::default()).unwrap();
-        let src = "VARIABLE a VARIABLE b VARIABLE c : w a @ b @ c @ + + DROP ;";
+        // (With `a` negative, `w` reads nothing else.)
+        let src = "VARIABLE a VARIABLE b VARIABLE c : w a @ 0< IF ELSE b @ c @ + DROP THEN ;";
         vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
         let xt = vm.find(b"w").unwrap() + 12;
         let a = vm.find(b"a").unwrap() + 16;
@@ -1470,5 +1540,12 @@ mod tests {
         assert_eq!(traces(&memo), FEW_TRACES);
         // (The most recent first: 202, 201, 200, 0, 36, 99, 98, 97.)
         assert!(use_word(&mut memo, &mut vm, 98) && !use_word(&mut memo, &mut vm, 90));
+        // A path that reads fewer cells: the traces are found by the cells all read.
+        while !use_word(&mut memo, &mut vm, -1) {}
+        match &memo.entries[0] {
+            Entry::Replay { probe, .. } => assert_eq!(probe, &[(a, 4)]),
+            _ => panic!("a replay entry"),
+        }
+        assert!(use_word(&mut memo, &mut vm, 202) && use_word(&mut memo, &mut vm, 0));
     }
 }
