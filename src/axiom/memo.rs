@@ -8,6 +8,11 @@
 //! as before, its effects are applied instead of running the word, and the steps the run
 //! took are counted as if it had run.
 //!
+//! An entry keeps the cells all its traces read (up to `PROBES`), and each trace a hash of
+//! the values it read there: past the first trace, a check compares the reads of a trace
+//! only when that hash is the one of the values there now. The traces kept in all are
+//! bounded (`KEPT_READS`): past it, a slot keeps `FEW_TRACES`.
+//!
 //! Exactness: the word would take the same path (it would read the same values), so the
 //! effects are the ones running it would have; the host words are called again on the
 //! live state, as running it would call them. What a trace cannot vouch for taints it
