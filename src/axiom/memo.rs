@@ -1014,8 +1014,7 @@ impl MoveMemo {
                 *misses += 1;
                 // A word whose reads keep changing is not worth tracing every time.
                 if *misses > 8 && *misses > 4 * *hits {
-                    let gone = traces.iter().map(|k| k.reads.len()).sum::<usize>();
-                    self.kept_reads = self.kept_reads.saturating_sub(gone);
+                    self.kept_reads = self.kept_reads.saturating_sub(reads_of(traces));
                     *entry = Entry::Opaque {
                         word,
                         skip: OPAQUE_SKIP,
@@ -1329,9 +1328,14 @@ fn sig_of(probe: &[(u32, u8)], reads: &[Read]) -> u64 {
 /// The reads kept in the traces of entry `e` (see [`MoveMemo::kept_reads`]).
 fn reads_kept(e: &Entry) -> usize {
     match e {
-        Entry::Replay { traces, .. } => traces.iter().map(|k| k.reads.len()).sum(),
+        Entry::Replay { traces, .. } => reads_of(traces),
         _ => 0,
     }
+}
+
+/// The reads `traces` keep.
+fn reads_of(traces: &[Kept]) -> usize {
+    traces.iter().map(|k| k.reads.len()).sum()
 }
 
 /// Bit `i` of `bits` (false past the end).
