@@ -5,8 +5,32 @@
 //! of the copy is fresh zeroed memory, which the system hands out as it is touched. Reads
 //! go through [`std::ops::Deref`] to the bytes; every write goes through a method here
 //! that moves the mark, so the invariant cannot be bypassed (there is no `DerefMut`).
+//!
+//! A dropped memory zeroes its bytes below the mark and stays with its thread for the next
+//! copy ([`SPARE`]): a match makes a VM per game, and a fresh allocation of the same size
+//! was either a reused heap chunk the allocator zeroed whole (megabytes, when a game used
+//! a few kilobytes) or new pages, each a fault when first touched.
 
+use std::cell::RefCell;
 use std::ops::Range;
+
+thread_local! {
+    /// Zeroed byte buffers of memories dropped on this thread (at most [`SPARE_CAP`]).
+    static SPARE: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Buffers a thread keeps for the next copies (a match's game and its copies in flight).
+const SPARE_CAP: usize = 2;
+
+/// `len` zero bytes: a spare buffer of that size, or a new one.
+fn zeroed_bytes(len: usize) -> Vec<u8> {
+    let spare = SPARE.try_with(|s| {
+        let mut s = s.try_borrow_mut().ok()?;
+        let i = s.iter().position(|b| b.len() == len)?;
+        Some(s.swap_remove(i))
+    });
+    spare.ok().flatten().unwrap_or_else(|| vec![0; len])
+}
 
 /// Dictionary memory (see the module documentation).
 pub(crate) struct Mem {
@@ -19,7 +43,7 @@ impl Mem {
     /// `len` zero bytes.
     pub(crate) fn zeroed(len: usize) -> Mem {
         Mem {
-            bytes: vec![0; len],
+            bytes: zeroed_bytes(len),
             high: 0,
         }
     }
@@ -67,12 +91,28 @@ impl std::ops::Deref for Mem {
 impl Clone for Mem {
     /// Copies the bytes below the high-water mark; the others are zero in the copy too.
     fn clone(&self) -> Mem {
-        let mut bytes = vec![0; self.bytes.len()];
+        let mut bytes = zeroed_bytes(self.bytes.len());
         bytes[..self.high].copy_from_slice(&self.bytes[..self.high]);
         Mem {
             bytes,
             high: self.high,
         }
+    }
+}
+
+impl Drop for Mem {
+    /// Keeps the bytes, zeroed, for the next memory of this thread (when it has room).
+    fn drop(&mut self) {
+        let mut bytes = std::mem::take(&mut self.bytes);
+        // (A thread being torn down keeps nothing.)
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                if s.len() < SPARE_CAP && !bytes.is_empty() {
+                    bytes[..self.high].fill(0);
+                    s.push(bytes);
+                }
+            }
+        });
     }
 }
 
@@ -93,5 +133,31 @@ mod tests {
         assert_eq!(m.high, 34, "a failed write moves nothing");
         m.range_mut(60..64).unwrap().fill(7);
         assert_eq!(&m.clone()[60..64], &[7; 4]);
+    }
+
+    /// A memory made after another was dropped on the same thread reuses its buffer, and
+    /// is all zeros all the same, as is a copy made into it.
+    #[test]
+    fn a_dropped_memory_is_reused_zeroed() {
+        SPARE.with(|s| s.borrow_mut().clear());
+        let mut m = Mem::zeroed(4096 + 17);
+        m.range_mut(100..200).unwrap().fill(0xAB);
+        *m.byte_mut(4096 + 16).unwrap() = 1;
+        let addr = m.bytes.as_ptr();
+        drop(m);
+        let n = Mem::zeroed(4096 + 17);
+        assert_eq!(n.bytes.as_ptr(), addr, "the dropped buffer is reused");
+        assert!(n.iter().all(|&b| b == 0));
+        assert_eq!(n.high, 0);
+        let mut src = Mem::zeroed(64);
+        src.range_mut(0..4).unwrap().fill(5);
+        drop(n);
+        let c = src.clone();
+        assert_eq!(&c[..], &src[..]);
+        let big = Mem::zeroed(4096 + 17);
+        assert!(
+            big.iter().all(|&b| b == 0),
+            "the buffer dropped again is zeroed again"
+        );
     }
 }
