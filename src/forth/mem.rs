@@ -118,7 +118,7 @@ impl Drop for Mem {
 
 #[cfg(test)]
 mod tests {
-    use super::Mem;
+    use super::{Mem, SPARE};
 
     #[test]
     fn a_copy_has_every_byte_written_before() {
