@@ -367,6 +367,22 @@ const FIRST_LINK_LIMIT: usize = 1 << 16;
 /// Words of a block [`MoveMemo::sweep`] walks over at each position.
 const SWEEP_WORDS: usize = 8;
 
+/// For each word count `c` (up to [`SWEEP_WORDS`]), bit `i * c` set for each whole
+/// position `i` in 64 slots: the pattern [`MoveMemo::same_rows`] repeats a word's bit by.
+const REPEAT: [u64; SWEEP_WORDS + 1] = {
+    let mut r = [0u64; SWEEP_WORDS + 1];
+    let mut c = 1;
+    while c <= SWEEP_WORDS {
+        let mut i = 0;
+        while i < 64 / c {
+            r[c] |= 1 << (i * c);
+            i += 1;
+        }
+        c += 1;
+    }
+    r
+};
+
 /// What [`MoveMemo::sweep`] needs of the block it walks: its parameter field (the word
 /// count, then a word and its move type per word), the move type the turn is restricted
 /// to (0: none), the piece, the cursor's cells (as [`Cursor`]) and the room a move's
@@ -540,7 +556,7 @@ impl MoveMemo {
         }
         // Whole positions per 64 slots, and the bit pattern that repeats each word's bit.
         let per = 64 / count;
-        let repeat = (0..per).fold(0u64, |r, i| r | 1 << (i * count));
+        let repeat = REPEAT[count];
         let word_bits = (1u64 << count) - 1;
         let need = (u64::from(words) & word_bits) * repeat;
         let watch = (u64::from(words & watched) & word_bits) * repeat;
