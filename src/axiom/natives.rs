@@ -852,34 +852,60 @@ impl Runtime {
                 return Ok(None);
             }
         }
-        let mut listed = 0;
-        let (mut prev, mut prev_end) = (rec, end);
-        let mut text = vm.cell(rec - REC_NOTATION)? as u32;
-        while listed < times {
-            // (The first copy's room is checked above; the next ones' as each would be.)
-            if listed > 0 && vm.room() < UNLISTED_ROOM {
-                break;
-            }
-            let from = prev - REC_NOTATION;
-            let h = vm.here().div_ceil(CELL) * CELL;
-            // With the text's padding, as `add-move` writes it.
-            vm.copy_bytes(from, h, prev_end.div_ceil(CELL) * CELL - from)?;
-            let new = h + REC_NOTATION;
-            let delta = new.wrapping_sub(prev);
-            text = text.wrapping_add(delta);
-            vm.set_cell(new - REC_NOTATION, text as i32)?;
-            if let Some(off) = self.layout.rec_string {
-                vm.set_cell(new + off, text as i32)?;
-            }
-            vm.set_cell(prev, new as i32)?;
-            prev_end = prev_end.wrapping_add(delta);
-            prev = new;
+        // Each copy is the one before (the first: the listed record, with its code and
+        // text padded to the next cell) moved up by its size: its text pointer moved with
+        // it, its link 0, and the link of the one before pointing at it. They are made in
+        // a buffer and written at once.
+        let from = rec - REC_NOTATION;
+        let Some(size) = (end.div_ceil(CELL) * CELL).checked_sub(from) else {
+            return Ok(None);
+        };
+        let text_at = (vm.cell(from)? as u32).wrapping_sub(from);
+        // (The first copy's room is checked above; the next ones' as each would be: copy
+        // `i` starts at `h0 + i * size`.)
+        let len = vm.mem_len();
+        let fits = |i: u64| {
+            let at = u64::from(h0) + i * u64::from(size);
+            at <= u64::from(len) && u64::from(len) - at >= u64::from(UNLISTED_ROOM)
+        };
+        let mut listed = 1;
+        while listed < times && fits(listed) {
             listed += 1;
-            // `add-move` ends by opening the next record, which the word's end drops: that
-            // leaves `HERE` aligned (and the generation's pending move as it was after the
-            // copied one; memory above `HERE` is not reproduced, as elsewhere in the cache).
-            vm.set_here(prev_end.div_ceil(CELL) * CELL)?;
         }
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        let template = vm.bytes(from, size)?;
+        let rec_string = self.layout.rec_string;
+        for i in 0..listed as u32 {
+            let at = h0 + i * size;
+            let o = buf.len();
+            buf.extend_from_slice(template);
+            let text = at.wrapping_add(text_at).to_le_bytes();
+            let next = if u64::from(i) + 1 < listed {
+                at + size + REC_NOTATION
+            } else {
+                0
+            };
+            buf[o..o + 4].copy_from_slice(&text);
+            let link = o + REC_NOTATION as usize;
+            buf[link..link + 4].copy_from_slice(&next.to_le_bytes());
+            if let Some(off) = rec_string {
+                let s = link + off as usize;
+                if let Some(cell) = buf.get_mut(s..s + 4) {
+                    cell.copy_from_slice(&text);
+                }
+            }
+        }
+        let written = vm.write_bytes(h0, &buf);
+        self.scratch = buf;
+        written?;
+        vm.set_cell(rec, (h0 + REC_NOTATION) as i32)?;
+        let last = h0 + (listed as u32 - 1) * size;
+        let (prev, prev_end) = (last + REC_NOTATION, end.wrapping_add(last - from));
+        // `add-move` ends by opening the next record, which the word's end drops: that
+        // leaves `HERE` aligned (and the generation's pending move as it was after the
+        // copied one; memory above `HERE` is not reproduced, as elsewhere in the cache).
+        vm.set_here(last + size)?;
         if let Some(g) = self.generation.as_mut() {
             g.tail = prev;
             g.count = g.count.wrapping_add(listed as u32);

@@ -812,6 +812,12 @@ impl Vm {
         self.cell(A_DP).unwrap_or(0) as u32
     }
 
+    /// The size of the memory, in bytes.
+    #[inline]
+    pub fn mem_len(&self) -> u32 {
+        self.mem.len() as u32
+    }
+
     /// Bytes free above `HERE`.
     #[inline]
     pub fn room(&self) -> u32 {
