@@ -294,10 +294,13 @@ pub struct MoveMemo {
     /// One bit per slot: the entry is *clean*, its reads hold (see the module
     /// documentation; a [`SMALL`] entry's bit is not used).
     clean: Vec<u64>,
-    /// The slots whose traces read each watched cell (by cell number, address / 4). A
-    /// slot traced again adds its cells again; slots that read a cell no longer stay
-    /// listed (a harmless extra check) until the lists are rebuilt.
-    readers: HashMap<u32, Vec<u32>, FxBuild>,
+    /// The slots whose traces read each watched cell (by cell number, address / 4), as
+    /// the words of [`MoveMemo::clean`] they are in and a mask of them there (a cell such
+    /// as the current player is read by a hundred slots, a few words' worth: a write
+    /// clears them a word at a time). A slot traced again adds its cells again; slots
+    /// that read a cell no longer stay listed (a harmless extra check) until the lists
+    /// are rebuilt.
+    readers: HashMap<u32, Vec<(u32, u64)>, FxBuild>,
     /// The cells each slot is listed under in `readers`, sorted (so that tracing a word
     /// again lists it only under the cells it did not read before).
     linked: Vec<Vec<u32>>,
@@ -600,8 +603,10 @@ impl MoveMemo {
         }
         for c in &self.written {
             if let Some(slots) = self.readers.get(c) {
-                for &s in slots {
-                    put_bit(&mut self.clean, s as usize, false);
+                for &(w, mask) in slots {
+                    if let Some(bits) = self.clean.get_mut(w as usize) {
+                        *bits &= !mask;
+                    }
                 }
             }
         }
@@ -1169,7 +1174,7 @@ impl MoveMemo {
             let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
             for c in r.addr / CELL..=last {
                 if link(&mut self.linked[slot], c) {
-                    self.readers.entry(c).or_default().push(slot as u32);
+                    add_reader(self.readers.entry(c).or_default(), slot);
                     self.links += 1;
                 }
             }
@@ -1244,7 +1249,7 @@ impl MoveMemo {
                     let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;
                     for c in r.addr / CELL..=last {
                         if link(linked, c) {
-                            self.readers.entry(c).or_default().push(slot as u32);
+                            add_reader(self.readers.entry(c).or_default(), slot);
                             self.links += 1;
                         }
                     }
@@ -1368,6 +1373,16 @@ fn bits_from(bits: &[u64], i: usize) -> u64 {
     match (o, bits.get(w + 1)) {
         (1.., Some(&high)) => low | high << (64 - o),
         _ => low,
+    }
+}
+
+/// Adds `slot` to the readers of a cell ([`MoveMemo::readers`]): its bit in the mask of its
+/// word of [`MoveMemo::clean`].
+fn add_reader(readers: &mut Vec<(u32, u64)>, slot: usize) {
+    let (w, b) = ((slot / 64) as u32, 1u64 << (slot % 64));
+    match readers.iter_mut().rev().find(|(x, _)| *x == w) {
+        Some((_, mask)) => *mask |= b,
+        None => readers.push((w, b)),
     }
 }
 
