@@ -228,6 +228,9 @@ pub struct MemoStats {
     /// Of the relisted words, those listed again together with the same word's at the
     /// positions before, in one run of copies (`Runtime::relist_run`).
     pub copied_together: u64,
+    /// Entries the walk found holding by another trace than their first, and took on
+    /// with it first (`MoveMemo::promote`).
+    pub promoted: u64,
 }
 
 impl std::ops::AddAssign for MemoStats {
@@ -242,6 +245,7 @@ impl std::ops::AddAssign for MemoStats {
             repeated,
             rows,
             copied_together,
+            promoted,
         } = o;
         self.replayed += replayed;
         self.traced += traced;
@@ -252,6 +256,7 @@ impl std::ops::AddAssign for MemoStats {
         self.repeated += repeated;
         self.rows += rows;
         self.copied_together += copied_together;
+        self.promoted += promoted;
     }
 }
 
@@ -705,7 +710,17 @@ impl MoveMemo {
                 } else {
                     f.holds(vm, bit(&self.clean, s))
                 };
-                if f.word != word || !holds {
+                if f.word != word {
+                    break 'walk;
+                }
+                if !holds {
+                    // Another of its traces may hold (a dice square's drop word takes a
+                    // path for each state of the square): it comes first, and the word is
+                    // taken again; else the word goes the long way.
+                    if self.promote(vm, table, s, word) {
+                        self.stats.promoted += 1;
+                        continue;
+                    }
                     break 'walk;
                 }
                 let n = match steps.checked_add(f.steps as u64) {
@@ -1064,6 +1079,39 @@ impl MoveMemo {
         }
         self.stats.traced += 1;
         Outcome::Run { traced: true }
+    }
+
+    /// Makes the trace of the entry of `word` in `slot` whose reads hold, if one does, its
+    /// first (its reads then hold: the entry is clean); false when none does. What
+    /// [`MoveMemo::check`] does before it counts a replay, for the walk, which counts its
+    /// own.
+    fn promote(&mut self, vm: &Vm, table: &Table, slot: usize, word: u32) -> bool {
+        let Some(Entry::Replay {
+            word: w,
+            traces,
+            probe,
+            ..
+        }) = self.entries.get_mut(slot)
+        else {
+            return false;
+        };
+        if *w != word {
+            return false;
+        }
+        let sig = signature(probe.iter().map(|&(a, w)| read_now(vm, a, w)));
+        let Some(i) = traces
+            .iter()
+            .position(|k| k.sig == sig && reads_hold(vm, &k.reads))
+        else {
+            return false;
+        };
+        put_bit(&mut self.clean, slot, true);
+        if i != 0 {
+            traces[..=i].rotate_right(1);
+            self.fast[slot] = Fast::of(word, &traces[0]);
+            self.relate(table, slot);
+        }
+        true
     }
 
     /// The effects of the entry in `slot` (as [`MoveMemo::check`] found it holding).

@@ -294,6 +294,12 @@ fn the_move_word_cache_changes_no_move_list() {
             plies < 300 || stats.rows > 1000,
             "{file}: the walk should take same positions together: {stats:?}"
         );
+        // The dice squares' drop words take a path for each state of their square: the
+        // walk finds the trace that holds and goes on.
+        assert!(
+            plies < 300 || stats.promoted > 100,
+            "{file}: the walk should take words whose other trace holds: {stats:?}"
+        );
     }
 }
 
