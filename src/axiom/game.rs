@@ -249,7 +249,18 @@ impl AxiomGame {
         for s in &mut self.states {
             s.rt.memo.off = !on;
             s.rt.eval_memo.off = !on;
+            s.rt.turn_memo.off = !on;
         }
+    }
+
+    /// How the cache of `OnNextTurn` ([`super::eval_memo`]) answered, summed over both
+    /// programs.
+    pub fn turn_cache_stats(&self) -> super::eval_memo::EvalStats {
+        let mut t = super::eval_memo::EvalStats::default();
+        for s in &self.states {
+            t += s.rt.turn_memo.stats;
+        }
+        t
     }
 
     /// How the evaluation cache ([`super::eval_memo`]) answered, summed over both programs.

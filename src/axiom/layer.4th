@@ -98,7 +98,6 @@ VARIABLE $keptCount
 
 \ Makes the turn at byte offset `offset` of the turn order the current one.
 : $SetTurn ( offset -- )
-   $turnOrder @ 0= ABORT" the game declares no turn order"
    DUP $turnOffset !
    $turnOrder @ +
    DUP @ DUP EXECUTE DUP $player ! $OffsetOf $playerOffset !
@@ -593,6 +592,9 @@ VARIABLE $setupOpen
    $board @ 0= ABORT" the game declares no board"
    $RootBoard  $board @ $boardSize @ ERASE
    0 $turnNumber !  $passed OFF
+   \ (Checked here, not in `$SetTurn`: `OnNextTurn` then does nothing a trace of it
+   \ cannot replay.)
+   $turnOrder @ 0= ABORT" the game declares no turn order"
    0 $SetTurn  $partial OFF ;
 
 : OnNewGame ( -- ) ;

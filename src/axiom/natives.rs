@@ -232,6 +232,8 @@ pub struct Runtime {
     pub memo: super::memo::MoveMemo,
     /// The evaluation cache ([`super::eval_memo`]).
     pub eval_memo: super::eval_memo::EvalMemo,
+    /// The same cache for `OnNextTurn`, which every move runs (its answer unused).
+    pub turn_memo: super::eval_memo::EvalMemo,
 }
 
 /// Memory above `HERE` under which a move word that is not dominated is not replayed by
@@ -328,6 +330,7 @@ impl Runtime {
             spare: Vec::new(),
             memo: Default::default(),
             eval_memo: Default::default(),
+            turn_memo: super::eval_memo::EvalMemo::for_turns(),
         }
     }
 

@@ -700,6 +700,38 @@ fn done_without_effects(vm: &mut Vm, memo: &mut MoveMemo, cursor: Cursor) -> FRe
 /// ([`value_of`]).
 pub(crate) const STACK_CUSHION: usize = 16;
 
+/// `OnNextTurn`, or its effects replayed from the turn cache when one of its traces holds
+/// (the cache of [`super::eval_memo`], whose answer is not used). It runs on a cushion of
+/// zero cells, as the event words that answer a value do ([`value_of`]), and the stack is
+/// put back to its depth after it.
+fn next_turn(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
+    let word = rt.layout.on_next_turn;
+    let base = vm.stack().len();
+    let mut memo = std::mem::take(&mut rt.turn_memo);
+    let r = match memo.plan(vm, rt, word, base) {
+        Ok(EvalPlan::Answer(_)) => Ok(()),
+        Ok(EvalPlan::Run { traced }) => {
+            vm.push_cushion(STACK_CUSHION);
+            let run = if traced {
+                let area = vm.here().div_ceil(CELL) * CELL;
+                vm.execute_traced(word, rt, area)
+            } else {
+                vm.execute(word, rt)
+            };
+            if run.is_ok() {
+                if traced {
+                    memo.store(vm, 0);
+                }
+                vm.ds_restore(base);
+            }
+            run
+        }
+        Err(e) => Err(e),
+    };
+    rt.turn_memo = memo;
+    r
+}
+
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
     let l = rt.layout;
@@ -710,9 +742,7 @@ pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<b
     if vm.cell(l.partial)? != 0 {
         return Ok(false);
     }
-    let depth = vm.stack().len();
-    vm.execute(l.on_next_turn, rt)?;
-    vm.ds_truncate(depth);
+    next_turn(vm, rt)?;
     let t = vm.cell(l.turn_number)?;
     vm.set_cell(l.turn_number, t.wrapping_add(1))?;
     Ok(true)

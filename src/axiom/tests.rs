@@ -270,6 +270,31 @@ fn transcript(p: &Program, games: u64, cache: bool) -> (Vec<String>, memo::MemoS
 }
 
 #[test]
+fn on_next_turn_is_replayed_from_its_traces() {
+    // Every move runs `OnNextTurn`, which goes round the turn order: its effects are
+    // replayed from one trace per turn (the records are the same with the caches off:
+    // `the_move_word_cache_changes_no_move_list`).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
+    for file in ["race/Race.4th", "capture/Capture.4th"] {
+        let p = Program::load(&dir.join(file), None).unwrap_or_else(|e| panic!("{e}"));
+        let mut stats = eval_memo::EvalStats::default();
+        let lines = record_games(
+            &p,
+            (3, 200),
+            true,
+            (5, 6),
+            |_, moves, rng| (rng.below(AxiomGame::num_moves(moves)), String::new()),
+            |game| stats += game.turn_cache_stats(),
+        );
+        assert!(lines.len() > 30, "{file}: {} plies", lines.len());
+        assert!(
+            stats.replayed > 5 * stats.traced,
+            "{file}: OnNextTurn should be replayed: {stats:?}"
+        );
+    }
+}
+
+#[test]
 fn the_move_word_cache_changes_no_move_list() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom");
     for (file, plies) in [("race/Race.4th", 300), ("capture/Capture.4th", 60)] {
