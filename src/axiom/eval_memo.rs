@@ -125,7 +125,7 @@ pub(crate) enum EvalPlan {
 impl EvalMemo {
     /// A cache for `OnNextTurn`, which keeps a trace for each of up to [`TURN_TRACES`]
     /// turns, of runs of [`TURN_MIN_STEPS`] or more.
-    pub(crate) fn for_turns() -> EvalMemo {
+    pub fn for_turns() -> EvalMemo {
         EvalMemo {
             capacity: TURN_TRACES,
             min_steps: TURN_MIN_STEPS,
