@@ -123,8 +123,8 @@ pub(crate) enum EvalPlan {
 }
 
 impl EvalMemo {
-    /// A cache for `OnNextTurn`, which keeps a trace for each of up to [`TURN_TRACES`]
-    /// turns, of runs of [`TURN_MIN_STEPS`] or more.
+    /// A cache for `OnNextTurn`, which keeps a trace for each of up to 64 turns, of runs
+    /// of 32 steps or more (`TURN_TRACES`, `TURN_MIN_STEPS`).
     pub fn for_turns() -> EvalMemo {
         EvalMemo {
             capacity: TURN_TRACES,
