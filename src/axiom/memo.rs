@@ -31,7 +31,8 @@
 //! Comparing every read of every entry at every scan costs as much as the scan of a dice
 //! turn runs words. So the cache watches the cells its traces read ([`Vm::watch_data`]):
 //! the VM notes the writes that may change one, and `MoveMemo::sync` marks the entries
-//! that read a written cell. An entry whose reads were found to hold and that no such
+//! that read a written cell (a cell's readers are kept as the words of the clean bits
+//! they are in, with a mask each: the current player is read by a hundred slots). An entry whose reads were found to hold and that no such
 //! write touched since is *clean*: its reads still hold, without comparing them.
 //! Invariant: between the check that made an entry clean and the next use of it, every
 //! write that may have changed a cell it read is in the VM's journal or was drained by
@@ -47,7 +48,9 @@
 //! no effects or repeat the last unlisted replay (`MoveMemo::repeats_unlisted`) is walked
 //! over by `MoveMemo::sweep`: their steps are counted and the last one's cursor is
 //! deferred, as the word-by-word path would leave it. Most words of a dice turn are
-//! walked over. A listed replay whose effects repeat the listed replay just before
+//! walked over. A word whose first trace does not hold but another does (a dice square's
+//! drop word, whose path follows the square) has that trace made its first, as the check
+//! would, and the walk goes on (`MoveMemo::promote`). A listed replay whose effects repeat the listed replay just before
 //! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
 //! (`Runtime::relist`), in the walk too: before a better move is listed, a dice turn lists
 //! a pass at every position.
