@@ -280,7 +280,7 @@ pub(crate) struct Table {
 /// The cache of one game state (see the module documentation).
 #[derive(Default)]
 pub struct MoveMemo {
-    /// Off: every word runs (`DAGAZ_AXIOM_MEMO=0`, and the tests that compare).
+    /// Off: every word runs (`autoplay --move-cache off`, and the tests that compare).
     pub off: bool,
     /// The data stack under the cushion the entries were made over.
     context: Vec<i32>,
