@@ -32,8 +32,9 @@
 //! turn runs words. So the cache watches the cells its traces read ([`Vm::watch_data`]):
 //! the VM notes the writes that may change one, and `MoveMemo::sync` marks the entries
 //! that read a written cell (a cell's readers are kept as the words of the clean bits
-//! they are in, with a mask each: the current player is read by a hundred slots). An entry whose reads were found to hold and that no such
-//! write touched since is *clean*: its reads still hold, without comparing them.
+//! they are in, with a mask each: the current player is read by a hundred slots). An
+//! entry whose reads were found to hold and that no such write touched since is *clean*:
+//! its reads still hold, without comparing them.
 //! Invariant: between the check that made an entry clean and the next use of it, every
 //! write that may have changed a cell it read is in the VM's journal or was drained by
 //! `sync`, which runs before each scan and after each word that ran or replayed effects.
@@ -50,10 +51,10 @@
 //! deferred, as the word-by-word path would leave it. Most words of a dice turn are
 //! walked over. A word whose first trace does not hold but another does (a dice square's
 //! drop word, whose path follows the square) has that trace made its first, as the check
-//! would, and the walk goes on (`MoveMemo::promote`). A listed replay whose effects repeat the listed replay just before
-//! (`MoveMemo::repeats_listed`) lists the same move by a copy of its record
-//! (`Runtime::relist`), in the walk too: before a better move is listed, a dice turn lists
-//! a pass at every position.
+//! would, and the walk goes on (`MoveMemo::promote`). A listed replay whose effects
+//! repeat the listed replay just before (`MoveMemo::repeats_listed`) lists the same move
+//! by a copy of its record (`Runtime::relist`), in the walk too: before a better move is
+//! listed, a dice turn lists a pass at every position.
 //!
 //! Most positions of a block have the entries of the position before (a drop word that
 //! fails the same way, a pass made the same way): one bit per slot says so

@@ -392,10 +392,30 @@ pub(crate) fn verdict(vm: &mut Vm, rt: &mut Runtime) -> FResult<Verdict> {
 /// its traces holds ([`super::eval_memo`]).
 pub(crate) fn evaluate(vm: &mut Vm, rt: &mut Runtime) -> FResult<i32> {
     let word = rt.layout.on_evaluate;
+    cached_event(vm, rt, word, |rt| &mut rt.eval_memo)
+}
+
+/// `OnNextTurn`, or its effects replayed from the turn cache when one of its traces holds
+/// (an evaluation cache whose answer is not used: [`super::eval_memo`]). It runs as the
+/// event words that answer a value do ([`value_of`]): on a cushion of zero cells, the
+/// stack put back to its depth after it.
+fn next_turn(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
+    let word = rt.layout.on_next_turn;
+    cached_event(vm, rt, word, |rt| &mut rt.turn_memo).map(drop)
+}
+
+/// Runs event `word` through the cache `memo_of` picks ([`evaluate_with`]), the cache
+/// out of the runtime meanwhile.
+fn cached_event(
+    vm: &mut Vm,
+    rt: &mut Runtime,
+    word: u32,
+    memo_of: fn(&mut Runtime) -> &mut EvalMemo,
+) -> FResult<i32> {
     let base = vm.stack().len();
-    let mut memo = std::mem::take(&mut rt.eval_memo);
+    let mut memo = std::mem::take(memo_of(rt));
     let r = evaluate_with(vm, rt, &mut memo, word, base);
-    rt.eval_memo = memo;
+    *memo_of(rt) = memo;
     r
 }
 
@@ -699,38 +719,6 @@ fn done_without_effects(vm: &mut Vm, memo: &mut MoveMemo, cursor: Cursor) -> FRe
 /// Zero cells under the move words ([`scan`]) and the events that answer a value
 /// ([`value_of`]).
 pub(crate) const STACK_CUSHION: usize = 16;
-
-/// `OnNextTurn`, or its effects replayed from the turn cache when one of its traces holds
-/// (the cache of [`super::eval_memo`], whose answer is not used). It runs on a cushion of
-/// zero cells, as the event words that answer a value do ([`value_of`]), and the stack is
-/// put back to its depth after it.
-fn next_turn(vm: &mut Vm, rt: &mut Runtime) -> FResult<()> {
-    let word = rt.layout.on_next_turn;
-    let base = vm.stack().len();
-    let mut memo = std::mem::take(&mut rt.turn_memo);
-    let r = match memo.plan(vm, rt, word, base) {
-        Ok(EvalPlan::Answer(_)) => Ok(()),
-        Ok(EvalPlan::Run { traced }) => {
-            vm.push_cushion(STACK_CUSHION);
-            let run = if traced {
-                let area = vm.here().div_ceil(CELL) * CELL;
-                vm.execute_traced(word, rt, area)
-            } else {
-                vm.execute(word, rt)
-            };
-            if run.is_ok() {
-                if traced {
-                    memo.store(vm, 0);
-                }
-                vm.ds_restore(base);
-            }
-            run
-        }
-        Err(e) => Err(e),
-    };
-    rt.turn_memo = memo;
-    r
-}
 
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
