@@ -99,9 +99,9 @@ pub struct Args {
     /// move); the summary counts the searches cut
     #[arg(long, value_name = "N")]
     pub search_steps: Option<u64>,
-    /// Axiom programs: replay move words, and answer OnEvaluate, from traces of earlier runs
-    /// whose inputs did not change (on by default; the results are identical either way,
-    /// off is only slower)
+    /// Axiom programs: replay move words and OnNextTurn, and answer OnEvaluate, from
+    /// traces of earlier runs whose inputs did not change (on by default; the results are
+    /// identical either way, off is only slower)
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub move_cache: String,
     /// per-move time limit in milliseconds (overrides "ai time" and @AI:time=); makes
