@@ -1,5 +1,5 @@
 //! The evaluation cache: `OnEvaluate` answered from a trace of an earlier run. The same
-//! cache replays `OnNextTurn`, which every move runs ([`EvalMemo::for_turns`]: a trace
+//! cache replays `OnNextTurn`, which every move runs (`EvalMemo::for_turns`: a trace
 //! per turn of the turn order, whose answer is not used; Ur's Axiom 1.50 `OnNextTurn`
 //! took 5% of a random match's time).
 //!
@@ -82,7 +82,6 @@ impl std::ops::AddAssign for EvalStats {
 }
 
 /// The traces of one program's evaluation word (see the module documentation).
-#[derive(Default)]
 pub struct EvalMemo {
     /// Turned off: every evaluation runs untraced.
     pub off: bool,
@@ -92,14 +91,31 @@ pub struct EvalMemo {
     epoch: u64,
     stack: Vec<i32>,
     traces: Vec<Kept>,
-    /// Traces kept at most (0: [`MAX_TRACES`]), and the steps under which a run is not
-    /// kept (0: [`MIN_STEPS`]).
+    /// Traces kept at most, and the steps under which a run is not kept.
     capacity: usize,
     min_steps: u64,
     /// Tainted runs in a row; runs left untraced.
     tainted: u32,
     untraced_left: u32,
     pub stats: EvalStats,
+}
+
+/// An evaluation cache: 8 traces, of runs of 64 steps or more (`MAX_TRACES`, `MIN_STEPS`).
+impl Default for EvalMemo {
+    fn default() -> Self {
+        EvalMemo {
+            off: false,
+            word: 0,
+            epoch: 0,
+            stack: Vec::new(),
+            traces: Vec::new(),
+            capacity: MAX_TRACES,
+            min_steps: MIN_STEPS,
+            tainted: 0,
+            untraced_left: 0,
+            stats: EvalStats::default(),
+        }
+    }
 }
 
 /// A clone starts empty (as the move-word cache's does): a copied game builds its own.
@@ -123,9 +139,9 @@ pub(crate) enum EvalPlan {
 }
 
 impl EvalMemo {
-    /// A cache for `OnNextTurn`, which keeps a trace for each of up to 64 turns, of runs
-    /// of 32 steps or more (`TURN_TRACES`, `TURN_MIN_STEPS`).
-    pub fn for_turns() -> EvalMemo {
+    /// A cache for `OnNextTurn`, which keeps a trace for each of up to [`TURN_TRACES`]
+    /// turns, of runs of [`TURN_MIN_STEPS`] or more.
+    pub(crate) fn for_turns() -> EvalMemo {
         EvalMemo {
             capacity: TURN_TRACES,
             min_steps: TURN_MIN_STEPS,
@@ -177,11 +193,7 @@ impl EvalMemo {
     /// `value`.
     pub(crate) fn store(&mut self, vm: &Vm, value: i32) {
         let t = vm.trace();
-        let min_steps = match self.min_steps {
-            0 => MIN_STEPS,
-            n => n,
-        };
-        if t.steps < min_steps && t.tainted.is_none() {
+        if t.steps < self.min_steps && t.tainted.is_none() {
             self.untraced_left = UNTRACED_RUNS;
             return;
         }
@@ -202,11 +214,7 @@ impl EvalMemo {
                 reads.push(*r);
             }
         }
-        let capacity = match self.capacity {
-            0 => MAX_TRACES,
-            n => n,
-        };
-        while self.traces.len() >= capacity {
+        while self.traces.len() >= self.capacity {
             self.traces.pop();
         }
         self.traces.insert(
