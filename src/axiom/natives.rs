@@ -539,12 +539,45 @@ impl Runtime {
     }
 
     fn add_move(&mut self, vm: &mut Vm) -> FResult<()> {
+        self.list_pending(vm)?;
+        let move_type = self.generation.as_ref().map_or(0, |g| g.move_type);
+        self.begin_move(vm, move_type)
+    }
+
+    /// Replays `events`, the effects of a move word whose move is opened (as
+    /// [`MemoStats::replayed`](super::memo::MemoStats) counts them), then drops what is
+    /// left of its move (`end_move`). When the last event is `add-move`, the move it opens
+    /// for the word's next actions is not opened at all: the word has none, and opening it
+    /// and dropping it leaves nothing but `HERE` aligned, which the listing leaves it.
+    pub(crate) fn replay_move(
+        &mut self,
+        vm: &mut Vm,
+        events: &[crate::forth::trace::Event],
+    ) -> FResult<()> {
+        use crate::forth::trace::Event;
+        match events.split_last() {
+            Some((
+                Event::Native {
+                    id: n::ADD_MOVE, ..
+                },
+                rest,
+            )) => {
+                super::memo::apply_effects(rest, vm, self)?;
+                self.list_pending(vm)?;
+            }
+            _ => super::memo::apply_effects(events, vm, self)?,
+        }
+        self.end_move(vm)
+    }
+
+    /// `add-move` without opening the next move: lists the pending move (or drops it when
+    /// it is dominated), leaving no move pending.
+    fn list_pending(&mut self, vm: &mut Vm) -> FResult<()> {
         let exit = self.xts.exit;
         let move_type = self.generation.as_ref().map_or(0, |g| g.move_type);
         if self.generation.as_ref().is_some_and(|g| g.dominated) {
             // A better priority is already in the list: this move would be filtered out.
-            self.end_move(vm)?;
-            return self.begin_move(vm, move_type);
+            return self.end_move(vm);
         }
         if let Some(g) = self.generation.as_mut() {
             if g.priorities != 0 {
@@ -588,7 +621,7 @@ impl Runtime {
         if let Some(g) = self.generation.as_ref() {
             vm.set_cell(g.header + 4, g.count as i32)?;
         }
-        self.begin_move(vm, move_type)
+        Ok(())
     }
 
     /// Adds a pass: a move noted `Pass` that changes nothing.

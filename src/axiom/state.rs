@@ -19,7 +19,7 @@
 //!    `repetition-reset` ends the game in a draw.
 
 use super::eval_memo::{EvalMemo, EvalPlan};
-use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table, Unlisted, apply_effects};
+use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table, Unlisted};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -655,8 +655,7 @@ fn run_word(
             let relistable = Runtime::relistable(events);
             let before = rt.listed_count();
             rt.begin_move(vm, ty)?;
-            apply_effects(events, vm, rt)?;
-            rt.end_move(vm)?;
+            rt.replay_move(vm, events)?;
             memo.sync(vm);
             if let Some(sets_last) = relistable {
                 if let Some(record) = rt.listed_one(vm, before)? {
