@@ -314,19 +314,18 @@ impl AxiomGame {
     fn sync(&mut self, k: usize, moves: &AxiomMoves) -> Result<(), ForthError> {
         let mut span = self.spans[k];
         let st = &mut self.states[k];
-        let recs = generate_into(st, &mut span);
+        let r = generate_into(st, &mut span);
         self.spans[k] = span;
-        let recs = recs?;
-        if recs.len() != moves.recs.len() {
+        r?;
+        if st.moves.len() != moves.recs.len() {
             return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
                 format!(
                     "the two programs generate {} and {} moves here",
                     moves.recs.len(),
-                    recs.len()
+                    st.moves.len()
                 ),
             )));
         }
-        st.moves = recs;
         Ok(())
     }
 
@@ -393,7 +392,7 @@ fn seats_of(s: &State, info: &GameInfo) -> Vec<usize> {
 }
 
 /// Generates into `st`, reusing the memory of `span` when it is the newest list.
-fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<Vec<u32>, ForthError> {
+fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<(), ForthError> {
     if span.1 != 0 && st.vm.here() == span.1 {
         st.vm.set_here(span.0)?;
     }
@@ -401,9 +400,9 @@ fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<Vec<u32>, Fort
     // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
     st.rt.extra_lists.clear();
     st.vm.set_step_budget(state::TURN_STEPS);
-    let recs = state::generate(&mut st.vm, &mut st.rt)?;
+    state::generate_in(&mut st.vm, &mut st.rt, &mut st.moves)?;
     *span = (start, st.vm.here());
-    Ok(recs)
+    Ok(())
 }
 
 impl Game for AxiomGame {
@@ -443,8 +442,7 @@ impl Game for AxiomGame {
         self.outcome = None;
         let mut span = out.span;
         let st = &mut self.states[0];
-        let r = generate_into(st, &mut span).and_then(|recs| {
-            st.moves = recs;
+        let r = generate_into(st, &mut span).and_then(|()| {
             st.vm.set_step_budget(state::TURN_STEPS);
             let v = state::verdict(&mut st.vm, &mut st.rt)?;
             Ok(v)
@@ -460,8 +458,9 @@ impl Game for AxiomGame {
         match r {
             Ok(v) => {
                 let st = &self.states[0];
-                out.recs = st.moves.clone();
-                out.captures = (0..out.recs.len()).map(|i| st.captures(i)).collect();
+                out.recs.extend_from_slice(&st.moves);
+                out.captures
+                    .extend((0..out.recs.len()).map(|i| st.captures(i)));
                 self.outcome = self.outcome_of(v, out.recs.is_empty());
                 if self.outcome.is_none() && self.repetition && self.repeated() {
                     self.outcome = Some(Outcome::draw(

@@ -867,7 +867,7 @@ fn partial_moves_and_passes() {
         s.rt.begin_generation(&mut s.vm).unwrap();
         s.rt.begin_move(&mut s.vm, 0).unwrap();
         run(s, src);
-        s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
+        s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
         (0..s.moves.len())
             .map(|i| s.notation(i))
             .collect::<Vec<_>>()
@@ -988,7 +988,7 @@ fn play_recorded(s: &mut State, src: &str) {
     s.rt.begin_generation(&mut s.vm).unwrap();
     s.rt.begin_move(&mut s.vm, 0).unwrap();
     run(s, src);
-    s.moves = s.rt.finish_generation(&mut s.vm).unwrap();
+    s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
     assert_eq!(s.moves.len(), 1);
     s.apply(0).unwrap();
 }

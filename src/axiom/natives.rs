@@ -457,21 +457,22 @@ impl Runtime {
         Ok(())
     }
 
-    /// Ends generation: stores the count; returns the records in order.
-    pub(crate) fn finish_generation(&mut self, vm: &mut Vm) -> FResult<Vec<u32>> {
+    /// Ends generation: stores the count; puts the records in `recs` (emptied first), in
+    /// order.
+    pub(crate) fn finish_generation(&mut self, vm: &mut Vm, recs: &mut Vec<u32>) -> FResult<()> {
+        recs.clear();
         self.end_move(vm)?;
         let Some(mut g) = self.generation.take() else {
-            return Ok(vec![]);
+            return Ok(());
         };
         self.spare = std::mem::take(&mut g.notation);
-        let mut recs = Vec::with_capacity(g.count as usize);
+        recs.reserve(g.count as usize);
         let mut r = vm.cell(g.header + 8)? as u32;
         while r != 0 && recs.len() < g.count as usize {
             recs.push(r);
             r = vm.cell(r)? as u32;
         }
-        vm.set_cell(g.header + 4, recs.len() as i32)?;
-        Ok(recs)
+        vm.set_cell(g.header + 4, recs.len() as i32)
     }
 
     /// Drops a generation that stopped part-way (its step budget ran out): its pending

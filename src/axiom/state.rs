@@ -167,8 +167,7 @@ impl State {
         // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
         self.rt.extra_lists.clear();
         self.vm.set_step_budget(TURN_STEPS);
-        self.moves = generate(&mut self.vm, &mut self.rt)?;
-        Ok(())
+        generate_in(&mut self.vm, &mut self.rt, &mut self.moves)
     }
 
     /// The notation of move `i` of the current list.
@@ -240,6 +239,13 @@ impl State {
 /// Generates the legal moves of the position (see the module documentation); returns the
 /// move records, also linked as `$movesList`.
 pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
+    let mut recs = Vec::new();
+    generate_in(vm, rt, &mut recs)?;
+    Ok(recs)
+}
+
+/// [`generate`] into `recs` (emptied first; its room is kept from turn to turn).
+pub(crate) fn generate_in(vm: &mut Vm, rt: &mut Runtime, recs: &mut Vec<u32>) -> FResult<()> {
     let l = rt.layout;
     rt.begin_generation(vm)?;
     // `OnGenerateMoves`: Axiom 1.40's hook (empty by default) or 1.50's generator (a host
@@ -250,7 +256,7 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
     if rt.generation.as_ref().is_some_and(|g| !g.scanned) {
         scan(vm, rt)?;
     }
-    let mut recs = rt.finish_generation(vm)?;
+    rt.finish_generation(vm, recs)?;
     // Move priorities: keep the moves of the best priority present.
     let prio = vm.cell(l.move_priorities)? as u32;
     if prio != 0 && !recs.is_empty() {
@@ -259,26 +265,28 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
             vm.cell(prio + 4 * t)
         };
         let mut best = i32::MAX;
-        for &r in &recs {
+        for &r in recs.iter() {
             best = best.min(p_of(vm, r)?);
         }
-        let mut kept = Vec::with_capacity(recs.len());
-        for &r in &recs {
+        let mut kept = 0;
+        for i in 0..recs.len() {
+            let r = recs[i];
             if p_of(vm, r)? == best {
-                kept.push(r);
+                recs[kept] = r;
+                kept += 1;
             }
         }
-        if kept.len() != recs.len() {
-            rt.relink(vm, &kept)?;
-            recs = kept;
+        if kept != recs.len() {
+            recs.truncate(kept);
+            rt.relink(vm, recs)?;
         }
     }
     if recs.is_empty() && vm.cell(l.pass_turn_forced)? != 0 {
         rt.begin_generation(vm)?;
         rt.add_pass(vm)?;
-        recs = rt.finish_generation(vm)?;
+        rt.finish_generation(vm, recs)?;
     }
-    Ok(recs)
+    Ok(())
 }
 
 /// Runs every friendly piece's move words and every drop word (see the module
