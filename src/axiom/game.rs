@@ -35,6 +35,9 @@ pub struct AxiomMoves {
     span: (u32, u32),
     /// That memory as it was when the list was generated.
     code: Vec<u8>,
+    /// The VM's [`Runtime::list_epoch`] just after: while it is unchanged, the memory is
+    /// still the list's and need not be put back.
+    epoch: u64,
 }
 
 impl AxiomMoves {
@@ -448,6 +451,7 @@ impl Game for AxiomGame {
             Ok(v)
         });
         out.span = span;
+        out.epoch = self.states[0].rt.list_epoch;
         out.code.clear();
         if let Ok(b) = self.states[0]
             .vm
@@ -500,7 +504,7 @@ impl Game for AxiomGame {
                     .and_then(|rec| {
                         let st = &mut self.states[0];
                         // The list's memory may have been reused since (see AxiomMoves).
-                        if !moves.code.is_empty() {
+                        if !moves.code.is_empty() && st.rt.list_epoch != moves.epoch {
                             st.vm.write_bytes(moves.span.0, &moves.code)?;
                         }
                         st.vm.set_step_budget(state::TURN_STEPS);

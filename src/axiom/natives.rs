@@ -225,6 +225,9 @@ pub struct Runtime {
     /// The move lists `$GenerateMoves` made, newest last: the `$movesList` each replaced
     /// and `HERE` before it, for `$DeallocateMoves`.
     pub(crate) extra_lists: Vec<(i32, u32)>,
+    /// Generations and restores so far: while it is unchanged, the memory of the last
+    /// move list made is as it was made (nothing else writes below `HERE` there).
+    pub(crate) list_epoch: u64,
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
     spare: Vec<u8>,
@@ -326,6 +329,7 @@ impl Runtime {
             searched: 0,
             search_cuts: 0,
             extra_lists: Vec::new(),
+            list_epoch: 0,
             scratch: Vec::new(),
             spare: Vec::new(),
             memo: Default::default(),

@@ -247,6 +247,7 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
 /// [`generate`] into `recs` (emptied first; its room is kept from turn to turn).
 pub(crate) fn generate_in(vm: &mut Vm, rt: &mut Runtime, recs: &mut Vec<u32>) -> FResult<()> {
     let l = rt.layout;
+    rt.list_epoch += 1;
     rt.begin_generation(vm)?;
     // `OnGenerateMoves`: Axiom 1.40's hook (empty by default) or 1.50's generator (a host
     // word a game may wrap); the scan runs once either way.
@@ -487,6 +488,7 @@ pub(crate) fn snapshot(vm: &Vm, rt: &Runtime) -> FResult<Snapshot> {
 /// Restores a snapshot.
 pub(crate) fn restore(vm: &mut Vm, rt: &mut Runtime, s: &Snapshot) -> FResult<()> {
     let l = rt.layout;
+    rt.list_epoch += 1;
     vm.set_cell(l.board, s.board_at)?;
     vm.write_bytes(s.board_at as u32, &s.board)?;
     for (v, a) in s.vars.iter().zip(turn_vars(&l)) {
