@@ -140,6 +140,32 @@ struct Kept {
     /// The effects: an index into [`MoveMemo::lists`].
     events: u32,
     steps: u64,
+    /// The record its effects listed the last time they were replayed the long way, when
+    /// they can be listed again from it ([`Runtime::list_template`]).
+    ///
+    /// [`Runtime::list_template`]: super::natives::Runtime::list_template
+    template: Option<Template>,
+}
+
+/// A move's record, code and text as a replay listed them (see
+/// [`Runtime::list_template`](super::natives::Runtime::list_template)).
+pub(crate) struct Template {
+    /// From the record's hidden cells to the end of its text's padding.
+    pub bytes: Box<[u8]>,
+    /// Where its text starts, from the start of `bytes`.
+    pub text_at: u32,
+}
+
+impl Kept {
+    /// What it counts for in [`MoveMemo::kept_reads`]: its reads, and its template as the
+    /// reads of as many bytes (12 a read).
+    fn weight(&self) -> usize {
+        self.reads.len()
+            + self
+                .template
+                .as_ref()
+                .map_or(0, |t| t.bytes.len().div_ceil(12))
+    }
 }
 
 /// Traces kept for one slot (when the reads of none hold, the oldest makes room). A dice
@@ -1127,6 +1153,26 @@ impl MoveMemo {
         true
     }
 
+    /// The template of the entry in `slot`'s first trace (as [`MoveMemo::check`] found it
+    /// holding), if it has one.
+    pub(crate) fn template(&self, slot: usize) -> Option<&Template> {
+        match self.entries.get(slot) {
+            Some(Entry::Replay { traces, .. }) => traces.first()?.template.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Keeps `template` with the first trace of the entry in `slot`.
+    pub(crate) fn set_template(&mut self, slot: usize, template: Template) {
+        if let Some(Entry::Replay { traces, .. }) = self.entries.get_mut(slot) {
+            if let Some(k) = traces.first_mut() {
+                self.kept_reads = self.kept_reads.saturating_sub(k.weight());
+                k.template = Some(template);
+                self.kept_reads += k.weight();
+            }
+        }
+    }
+
     /// The effects of the entry in `slot` (as [`MoveMemo::check`] found it holding).
     pub(crate) fn events(&self, slot: usize) -> &[Event] {
         match self.entries.get(slot) {
@@ -1221,6 +1267,7 @@ impl MoveMemo {
             reads: reads.into(),
             events,
             steps: t.steps,
+            template: None,
         };
         self.fast[slot] = Fast::of(word, &kept);
         // A small trace's reads are compared, not watched, while it is the first; when
@@ -1269,7 +1316,7 @@ impl MoveMemo {
                 };
                 while traces.len() >= room {
                     if let Some(old) = traces.pop() {
-                        self.kept_reads = self.kept_reads.saturating_sub(old.reads.len());
+                        self.kept_reads = self.kept_reads.saturating_sub(old.weight());
                     }
                 }
                 traces.insert(0, kept);
@@ -1417,7 +1464,7 @@ fn reads_kept(e: &Entry) -> usize {
 
 /// The reads `traces` keep.
 fn reads_of(traces: &[Kept]) -> usize {
-    traces.iter().map(|k| k.reads.len()).sum()
+    traces.iter().map(Kept::weight).sum()
 }
 
 /// Bit `i` of `bits` (false past the end).

@@ -244,6 +244,9 @@ pub struct Runtime {
 /// for want of room, as the long way would.
 const UNLISTED_ROOM: u32 = 1 << 16;
 
+/// The largest template of a listed move kept ([`Runtime::template_of`]), in bytes.
+const MAX_TEMPLATE: u32 = 512;
+
 /// Most arguments of an action compiled into a move (`compile_action`'s callers pass two
 /// at most).
 const MAX_ACTION_ARGS: usize = 4;
@@ -801,6 +804,150 @@ impl Runtime {
             }
         }
         Some(sets_last)
+    }
+
+    /// Whether a move word whose replay had `events` and listed one move lists, at the
+    /// same position for the same piece, the same record, code and text whenever it does
+    /// so again, but for what [`Runtime::list_template`] redoes: the events are `drop`,
+    /// `capture-at` and `repetition-reset` calls, then one `add-move`. `drop` notes and
+    /// compiles the piece and position the generator set (the same for the same slot),
+    /// `capture-at` its argument; their captures count from the board, which the
+    /// template's use counts again.
+    pub(crate) fn templatable(events: &[crate::forth::trace::Event]) -> bool {
+        use crate::forth::trace::Event;
+        let Some((
+            Event::Native {
+                id: n::ADD_MOVE, ..
+            },
+            rest,
+        )) = events.split_last()
+        else {
+            return false;
+        };
+        rest.iter().all(|e| {
+            matches!(
+                e,
+                Event::Native {
+                    id: n::DROP | n::CAPTURE_AT | n::REP_RESET,
+                    ..
+                }
+            )
+        })
+    }
+
+    /// The record, code and text of the move listed last, as a template for
+    /// [`Runtime::list_template`], when the generation has listed `before + 1` moves
+    /// (see [`Runtime::listed_one`]).
+    pub(crate) fn template_of(
+        &self,
+        vm: &Vm,
+        before: u32,
+    ) -> FResult<Option<super::memo::Template>> {
+        let Some((rec, end)) = self.listed_one(vm, before)? else {
+            return Ok(None);
+        };
+        let from = rec - REC_NOTATION;
+        let size = (end.div_ceil(CELL) * CELL).wrapping_sub(from);
+        let text_at = (vm.cell(from)? as u32).wrapping_sub(from);
+        if size > MAX_TEMPLATE || text_at >= size {
+            return Ok(None);
+        }
+        Ok(Some(super::memo::Template {
+            bytes: vm.bytes(from, size)?.into(),
+            text_at,
+        }))
+    }
+
+    /// Lists, for a move word of `move_type` at `pos` replaying `events` (see
+    /// [`Runtime::templatable`]) whose replay listed `template` before, the same move as
+    /// replaying them the long way would, without running its host words: the template
+    /// at `HERE` with its text pointers moved, its captures counted again from the board
+    /// (a `drop` at `pos`, a `capture-at` at its argument, onto a piece), linked and
+    /// counted; then the last position the events set, and the history cleared when they
+    /// clear it. Returns false (and does nothing) when the move would be dominated or the
+    /// memory left is short: the caller then goes the long way.
+    pub(crate) fn list_template(
+        &mut self,
+        vm: &mut Vm,
+        move_type: i32,
+        template: &super::memo::Template,
+        events: &[crate::forth::trace::Event],
+        pos: i32,
+    ) -> FResult<bool> {
+        use crate::forth::trace::Event;
+        let size = template.bytes.len() as u32;
+        if self.dominates(vm, move_type)? || vm.room() < UNLISTED_ROOM.saturating_add(size) {
+            return Ok(false);
+        }
+        let Some(g) = self.generation.as_ref() else {
+            return Ok(false);
+        };
+        let (tail, header, priorities) = (g.tail, g.header, g.priorities);
+        // What the host words would count and leave.
+        let (mut captures, mut last, mut reset) = (0i32, None, false);
+        for e in events {
+            if let Event::Native { id, args, .. } = *e {
+                let at = match id {
+                    n::DROP => pos,
+                    n::CAPTURE_AT => args[0],
+                    n::REP_RESET => {
+                        reset = true;
+                        continue;
+                    }
+                    _ => continue,
+                };
+                if self.occupied(vm, at)? {
+                    captures += 1;
+                }
+                last = Some(at);
+            }
+        }
+        let h0 = vm.here().div_ceil(CELL) * CELL;
+        let rec = h0 + REC_NOTATION;
+        let text = (h0 + template.text_at).to_le_bytes();
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        buf.extend_from_slice(&template.bytes);
+        buf[..4].copy_from_slice(&text);
+        let c = (REC_NOTATION - REC_CAPTURES) as usize;
+        buf[c..c + 4].copy_from_slice(&captures.to_le_bytes());
+        let link = REC_NOTATION as usize;
+        buf[link..link + 4].copy_from_slice(&0u32.to_le_bytes());
+        if let Some(off) = self.layout.rec_string {
+            let s = link + off as usize;
+            if let Some(cell) = buf.get_mut(s..s + 4) {
+                cell.copy_from_slice(&text);
+            }
+        }
+        let written = vm.write_bytes(h0, &buf);
+        self.scratch = buf;
+        written?;
+        vm.set_here(h0 + size)?;
+        vm.set_cell(tail, rec as i32)?;
+        let best = if priorities != 0 {
+            let t = move_type.clamp(0, 127) as u32;
+            Some(vm.cell(priorities + 4 * t)?)
+        } else {
+            None
+        };
+        if let Some(g) = self.generation.as_mut() {
+            if let Some(b) = best {
+                g.best = g.best.min(b);
+            }
+            g.move_type = move_type;
+            g.dominated = false;
+            g.pending = None;
+            g.tail = rec;
+            g.count += 1;
+            vm.set_cell(header + 4, g.count as i32)?;
+        }
+        if let Some(p) = last {
+            self.set_last(vm, p)?;
+        }
+        if reset {
+            self.history.clear();
+        }
+        Ok(true)
     }
 
     /// The move listed last (its record and the end of its notation's text), when the
@@ -1515,4 +1662,133 @@ impl Host for Runtime {
 #[allow(dead_code)]
 pub(crate) fn code_of(id: u32) -> i32 {
     NATIVE_BASE + id as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::axiom::state::State;
+    use crate::forth::trace::{Event, MAX_REPLAY_ARGS};
+
+    fn started() -> State {
+        let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/axiom/capture/Capture.4th");
+        let p = super::super::Program::load(&file, None).unwrap();
+        State::new(&p, 1).unwrap()
+    }
+
+    fn value(s: &mut State, src: &str) -> i32 {
+        s.vm.clear_stacks();
+        s.vm.interpret_str("t.4th", src, &mut s.rt).unwrap();
+        let v = s.vm.pop().unwrap();
+        s.vm.clear_stacks();
+        v
+    }
+
+    fn native(id: u32, args: &[i32]) -> Event {
+        let mut a = [0; MAX_REPLAY_ARGS];
+        a[..args.len()].copy_from_slice(args);
+        Event::Native {
+            id,
+            args: a,
+            n: args.len() as u8,
+        }
+    }
+
+    /// Sets the cursor as the generator does before a move word at `pos` for `piece`.
+    fn cursor(s: &mut State, pos: i32, piece: i32) {
+        let l = s.rt.layout;
+        for (a, v) in [
+            (l.from, pos),
+            (l.pos, pos),
+            (l.piece, piece),
+            (l.last_pos, pos),
+        ] {
+            s.vm.set_cell(a, v).unwrap();
+        }
+    }
+
+    /// A move listed from a template is the one the long way lists: the same memory,
+    /// `HERE`, last position, repetition history and list, with its captures counted
+    /// again from the board as it is now.
+    #[test]
+    fn a_template_lists_what_the_long_way_lists() {
+        let mut s = started();
+        let (b2, c3, a1) = (
+            value(&mut s, "b2"),
+            value(&mut s, "c3"),
+            value(&mut s, "a1"),
+        );
+        let board = s.vm.cell(s.rt.layout.board).unwrap() as u32;
+        let b1 = value(&mut s, "b1");
+        let pawn = s.vm.cell(board + 4 * b1 as u32).unwrap();
+        let shapes = [
+            vec![native(n::DROP, &[]), native(n::ADD_MOVE, &[])],
+            vec![
+                native(n::CAPTURE_AT, &[c3]),
+                native(n::REP_RESET, &[]),
+                native(n::ADD_MOVE, &[]),
+            ],
+            vec![
+                native(n::DROP, &[]),
+                native(n::CAPTURE_AT, &[a1]),
+                native(n::ADD_MOVE, &[]),
+            ],
+        ];
+        for events in &shapes {
+            assert!(Runtime::templatable(events));
+            for occupied in [false, true] {
+                let mut s = started();
+                s.rt.history.extend([7, 8]);
+                s.rt.begin_generation(&mut s.vm).unwrap();
+                // The template: the move listed once the long way, at b2.
+                cursor(&mut s, b2, pawn);
+                s.rt.begin_move(&mut s.vm, 0).unwrap();
+                s.rt.replay_move(&mut s.vm, events).unwrap();
+                let t = s.rt.template_of(&s.vm, 0).unwrap().expect("a template");
+                // The board as it is at the next listing (`c3` and `b2` taken or not), and
+                // positions since the last reset.
+                s.rt.history.push(9);
+                for p in [b2, c3] {
+                    s.vm.set_cell(board + 4 * p as u32, if occupied { pawn } else { 0 })
+                        .unwrap();
+                }
+                let (mut long, mut short) = (s.clone(), s);
+                for st in [&mut long, &mut short] {
+                    cursor(st, b2, pawn);
+                }
+                long.rt.begin_move(&mut long.vm, 0).unwrap();
+                long.rt.replay_move(&mut long.vm, events).unwrap();
+                assert!(
+                    short
+                        .rt
+                        .list_template(&mut short.vm, 0, &t, events, b2)
+                        .unwrap()
+                );
+                assert_eq!(long.vm.here(), short.vm.here());
+                let here = long.vm.here();
+                assert!(long.vm.bytes(0, here).unwrap() == short.vm.bytes(0, here).unwrap());
+                assert_eq!(long.rt.history, short.rt.history);
+                assert_eq!(
+                    long.rt.history.is_empty(),
+                    events.len() == 3 && events[1] == native(n::REP_RESET, &[])
+                );
+                for st in [&mut long, &mut short] {
+                    st.rt.finish_generation(&mut st.vm, &mut st.moves).unwrap();
+                }
+                assert_eq!(long.moves, short.moves);
+                assert_eq!(long.moves.len(), 2);
+                let captures = (0..2).map(|i| short.captures(i)).collect::<Vec<_>>();
+                let notes = (0..2).map(|i| short.notation(i)).collect::<Vec<_>>();
+                assert_eq!(
+                    captures,
+                    (0..2).map(|i| long.captures(i)).collect::<Vec<_>>()
+                );
+                assert_eq!(notes, (0..2).map(|i| long.notation(i)).collect::<Vec<_>>());
+                if occupied {
+                    assert!(captures[1] > 0, "{events:?}");
+                }
+            }
+        }
+    }
 }

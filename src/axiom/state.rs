@@ -664,8 +664,21 @@ fn run_word(
             }
             let relistable = Runtime::relistable(events);
             let before = rt.listed_count();
-            rt.begin_move(vm, ty)?;
-            rt.replay_move(vm, events)?;
+            // The record it listed last time, when it lists the same one (a dice drop),
+            // put back; else the long way, keeping the record for next time.
+            let listed = match memo.template(slot) {
+                Some(t) => rt.list_template(vm, ty, t, events, pos)?,
+                None => false,
+            };
+            if !listed {
+                rt.begin_move(vm, ty)?;
+                rt.replay_move(vm, events)?;
+                if Runtime::templatable(events) {
+                    if let Some(t) = rt.template_of(vm, before)? {
+                        memo.set_template(slot, t);
+                    }
+                }
+            }
             memo.sync(vm);
             if let Some(sets_last) = relistable {
                 if let Some(record) = rt.listed_one(vm, before)? {
