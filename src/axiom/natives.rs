@@ -177,6 +177,10 @@ pub(crate) struct Generation {
     /// priority would be filtered out at the end, so it is not recorded at all.
     priorities: u32,
     best: i32,
+    /// The moves listed before the one that made `best` what it is: all of a worse
+    /// priority (a move of a worse priority than `best` is not listed, one of a better
+    /// changes it), the ones the filter at the end drops.
+    kept_from: u32,
     /// The pending move's priority is worse than `best`: its actions are not recorded.
     dominated: bool,
     pending: Option<Pending>,
@@ -419,6 +423,7 @@ impl Runtime {
             scanned: false,
             priorities,
             best: i32::MAX,
+            kept_from: 0,
             dominated: false,
             pending: None,
             notation: std::mem::take(&mut self.spare),
@@ -465,13 +470,19 @@ impl Runtime {
     }
 
     /// Ends generation: stores the count; puts the records in `recs` (emptied first), in
-    /// order.
-    pub(crate) fn finish_generation(&mut self, vm: &mut Vm, recs: &mut Vec<u32>) -> FResult<()> {
+    /// order. Returns, with move priorities, the best priority listed and how many moves
+    /// were listed before the first of it (see [`Generation::kept_from`]).
+    pub(crate) fn finish_generation(
+        &mut self,
+        vm: &mut Vm,
+        recs: &mut Vec<u32>,
+    ) -> FResult<Option<(i32, u32)>> {
         recs.clear();
         self.end_move(vm)?;
         let Some(mut g) = self.generation.take() else {
-            return Ok(());
+            return Ok(None);
         };
+        let best = (g.priorities != 0).then_some((g.best, g.kept_from));
         self.spare = std::mem::take(&mut g.notation);
         recs.reserve(g.count as usize);
         let mut r = vm.cell(g.header + 8)? as u32;
@@ -479,7 +490,8 @@ impl Runtime {
             recs.push(r);
             r = vm.cell(r)? as u32;
         }
-        vm.set_cell(g.header + 4, recs.len() as i32)
+        vm.set_cell(g.header + 4, recs.len() as i32)?;
+        Ok(best)
     }
 
     /// Drops a generation that stopped part-way (its step budget ran out): its pending
@@ -590,7 +602,11 @@ impl Runtime {
         if let Some(g) = self.generation.as_mut() {
             if g.priorities != 0 {
                 let t = move_type.clamp(0, 127) as u32;
-                g.best = g.best.min(vm.cell(g.priorities + 4 * t)?);
+                let p = vm.cell(g.priorities + 4 * t)?;
+                if p < g.best {
+                    g.kept_from = g.count;
+                    g.best = p;
+                }
             }
         }
         let Some((g, pending)) = self.generation.as_mut().and_then(|g| {
@@ -931,8 +947,9 @@ impl Runtime {
             None
         };
         if let Some(g) = self.generation.as_mut() {
-            if let Some(b) = best {
-                g.best = g.best.min(b);
+            if let Some(b) = best.filter(|&b| b < g.best) {
+                g.kept_from = g.count;
+                g.best = b;
             }
             g.move_type = move_type;
             g.dominated = false;

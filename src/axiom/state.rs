@@ -257,7 +257,7 @@ pub(crate) fn generate_in(vm: &mut Vm, rt: &mut Runtime, recs: &mut Vec<u32>) ->
     if rt.generation.as_ref().is_some_and(|g| !g.scanned) {
         scan(vm, rt)?;
     }
-    rt.finish_generation(vm, recs)?;
+    let listed = rt.finish_generation(vm, recs)?;
     // Move priorities: keep the moves of the best priority present.
     let prio = vm.cell(l.move_priorities)? as u32;
     if prio != 0 && !recs.is_empty() {
@@ -265,20 +265,42 @@ pub(crate) fn generate_in(vm: &mut Vm, rt: &mut Runtime, recs: &mut Vec<u32>) ->
             let t = vm.cell(r + l.rec_type)?.clamp(0, 127) as u32;
             vm.cell(prio + 4 * t)
         };
-        let mut best = i32::MAX;
-        for &r in recs.iter() {
-            best = best.min(p_of(vm, r)?);
-        }
-        let mut kept = 0;
-        for i in 0..recs.len() {
-            let r = recs[i];
-            if p_of(vm, r)? == best {
-                recs[kept] = r;
-                kept += 1;
+        // The moves listed from the first of the best priority on are the ones kept
+        // (`Generation::kept_from`), as the two ends of that run show.
+        let run = match listed {
+            Some((best, from)) if (from as usize) < recs.len() => {
+                let from = from as usize;
+                let starts = p_of(vm, recs[from])? == best
+                    && p_of(vm, recs[recs.len() - 1])? == best
+                    && (from == 0 || p_of(vm, recs[from - 1])? > best);
+                starts.then_some(from)
             }
-        }
-        if kept != recs.len() {
-            recs.truncate(kept);
+            _ => None,
+        };
+        let dropped = match run {
+            Some(from) => {
+                recs.drain(..from);
+                from > 0
+            }
+            None => {
+                let mut best = i32::MAX;
+                for &r in recs.iter() {
+                    best = best.min(p_of(vm, r)?);
+                }
+                let mut kept = 0;
+                for i in 0..recs.len() {
+                    let r = recs[i];
+                    if p_of(vm, r)? == best {
+                        recs[kept] = r;
+                        kept += 1;
+                    }
+                }
+                let dropped = kept != recs.len();
+                recs.truncate(kept);
+                dropped
+            }
+        };
+        if dropped {
             rt.relink(vm, recs)?;
         }
     }
