@@ -54,7 +54,10 @@
 //! would, and the walk goes on (`MoveMemo::promote`). A listed replay whose effects
 //! repeat the listed replay just before (`MoveMemo::repeats_listed`) lists the same move
 //! by a copy of its record (`Runtime::relist`), in the walk too: before a better move is
-//! listed, a dice turn lists a pass at every position.
+//! listed, a dice turn lists a pass at every position. A listed replay of `drop`,
+//! `capture-at` and `repetition-reset` then `add-move` (a dice drop) lists the record its
+//! trace listed the last time it went the long way (`Kept::template`,
+//! `Runtime::list_template`): the same bytes, their captures counted again.
 //!
 //! Most positions of a block have the entries of the position before (a drop word that
 //! fails the same way, a pass made the same way): one bit per slot says so
