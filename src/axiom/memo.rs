@@ -1629,107 +1629,49 @@ mod tests {
         }
     }
 
-    /// A slot keeps a trace for each path its word takes, up to [`MAX_TRACES`], while the
-    /// cache keeps fewer reads than its bound; past the bound, a slot traced again keeps
-    /// [`FEW_TRACES`]. The count of kept reads is the sum over the entries throughout. A
-    /// trace further down is found through the cells every trace reads ([`signature`]),
-    /// also when a path that reads fewer of them leaves fewer.
-    #[test]
-    fn a_slot_keeps_many_traces_within_the_bound_on_reads() {
-        use crate::forth::NoHost;
-        let mut vm = Vm::with_prelude(Limits::default()).unwrap();
-        // (With `a` negative, `w` reads nothing else.)
-        let src = "VARIABLE a VARIABLE b VARIABLE c : w a @ 0< IF ELSE b @ c @ + DROP THEN ;";
-        vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
-        let xt = vm.find(b"w").unwrap() + 12;
-        let a = vm.find(b"a").unwrap() + 16;
-        let cursor: Cursor = [(0, 0); 4];
-        let mut memo = MoveMemo::default();
-        memo.begin_scan(&mut vm);
-        let table = memo.table(1, 1, 1, 1);
-        let slot = table.slot(0, 0);
-        let traces = |memo: &MoveMemo| match &memo.entries[0] {
-            Entry::Replay { traces, .. } => traces.len(),
-            _ => 0,
-        };
-        let sum = |memo: &MoveMemo| memo.entries.iter().map(reads_kept).sum::<usize>();
-        // Runs `w` with `a` holding `v` as the generator does; whether it was replayed.
-        let use_word = |memo: &mut MoveMemo, vm: &mut Vm, v: i32| {
-            vm.set_cell(a, v).unwrap();
-            memo.sync(vm);
-            vm.set_step_budget(1 << 20);
-            match memo.check(vm, &table, slot, xt) {
-                Outcome::Replay { .. } => true,
-                Outcome::Run { traced } => {
-                    if traced {
-                        let area = vm.here() + 64;
-                        vm.execute_traced(xt, &mut NoHost, area).unwrap();
-                        memo.store(vm, &table, slot, xt, &cursor);
-                    } else {
-                        vm.execute(xt, &mut NoHost).unwrap();
-                    }
-                    false
-                }
-            }
-        };
-        // 36 paths more than a slot keeps; `last` the newest.
-        let last = MAX_TRACES as i32 + 35;
-        for v in 0..=last {
-            // (Its first run is untraced.)
-            while !use_word(&mut memo, &mut vm, v) {}
-            assert_eq!(memo.kept_reads, sum(&memo));
-        }
-        assert_eq!(traces(&memo), MAX_TRACES);
-        assert_eq!(memo.kept_reads, 3 * MAX_TRACES);
-        // The last MAX_TRACES paths replay; an older one runs again.
-        assert!(use_word(&mut memo, &mut vm, last - MAX_TRACES as i32 + 1));
-        assert!(!use_word(&mut memo, &mut vm, 0));
-        // Past the bound (which the slot's few traces pass still), the slot keeps fewer.
-        memo.reads_bound = 3 * FEW_TRACES - 1;
-        let new = last + 100;
-        for v in new..new + 3 {
-            while !use_word(&mut memo, &mut vm, v) {}
-            assert_eq!(memo.kept_reads, sum(&memo));
-        }
-        assert_eq!(traces(&memo), FEW_TRACES);
-        // (The most recent first: new + 2, new + 1, new, 0, 36, last, last - 1, last - 2.)
-        assert!(use_word(&mut memo, &mut vm, last - 1) && !use_word(&mut memo, &mut vm, last - 9));
-        // A path that reads fewer cells: the traces are found by the cells all read.
-        while !use_word(&mut memo, &mut vm, -1) {}
-        match &memo.entries[0] {
-            Entry::Replay { probe, .. } => assert_eq!(probe, &[(a, 4)]),
-            _ => panic!("a replay entry"),
-        }
-        assert!(use_word(&mut memo, &mut vm, new + 2) && use_word(&mut memo, &mut vm, 0));
+    /// One slot of a one-word table, for word `w` defined by `src` (which reads `a`): the
+    /// VM, the word, the cell `a` and the cache.
+    struct OneSlot {
+        vm: Vm,
+        xt: u32,
+        a: u32,
+        table: Table,
+        slot: Option<usize>,
     }
 
-    /// A slot whose reads change at every run (a counter) stops being traced once its
-    /// traces missed [`MISS_GRACE`] times, for [`OPAQUE_SKIP`] runs; one whose paths
-    /// recur keeps being replayed.
-    #[test]
-    fn a_slot_whose_reads_keep_changing_is_not_traced_for_a_while() {
-        use crate::forth::NoHost;
-        let mut vm = Vm::with_prelude(Limits::default()).unwrap();
-        let src = "VARIABLE a : w a @ DROP ;";
-        vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
-        let xt = vm.find(b"w").unwrap() + 12;
-        let a = vm.find(b"a").unwrap() + 16;
-        let cursor: Cursor = [(0, 0); 4];
-        let mut memo = MoveMemo::default();
-        memo.begin_scan(&mut vm);
-        let table = memo.table(1, 1, 1, 1);
-        let slot = table.slot(0, 0);
-        // Runs `w` with `a` holding `v`: 0 replayed, 1 traced, 2 run untraced.
-        let mut use_word = |vm: &mut Vm, v: i32| {
-            vm.set_cell(a, v).unwrap();
+    impl OneSlot {
+        fn new(src: &str, memo: &mut MoveMemo) -> OneSlot {
+            use crate::forth::NoHost;
+            let mut vm = Vm::with_prelude(Limits::default()).unwrap();
+            vm.interpret_str("t.4th", src, &mut NoHost).unwrap();
+            let xt = vm.find(b"w").unwrap() + 12;
+            let a = vm.find(b"a").unwrap() + 16;
+            memo.begin_scan(&mut vm);
+            let table = memo.table(1, 1, 1, 1);
+            let slot = table.slot(0, 0);
+            OneSlot {
+                vm,
+                xt,
+                a,
+                table,
+                slot,
+            }
+        }
+
+        /// Runs `w` with `a` holding `v` as the generator does: 0 replayed, 1 traced, 2 run
+        /// untraced.
+        fn run(&mut self, memo: &mut MoveMemo, v: i32) -> u8 {
+            use crate::forth::NoHost;
+            let (vm, xt) = (&mut self.vm, self.xt);
+            vm.set_cell(self.a, v).unwrap();
             memo.sync(vm);
             vm.set_step_budget(1 << 20);
-            match memo.check(vm, &table, slot, xt) {
+            match memo.check(vm, &self.table, self.slot, xt) {
                 Outcome::Replay { .. } => 0,
                 Outcome::Run { traced: true } => {
                     let area = vm.here() + 64;
                     vm.execute_traced(xt, &mut NoHost, area).unwrap();
-                    memo.store(vm, &table, slot, xt, &cursor);
+                    memo.store(vm, &self.table, self.slot, xt, &[(0, 0); 4]);
                     1
                 }
                 Outcome::Run { traced: false } => {
@@ -1737,8 +1679,68 @@ mod tests {
                     2
                 }
             }
+        }
+    }
+
+    /// A slot keeps a trace for each path its word takes, up to [`MAX_TRACES`], while the
+    /// cache keeps fewer reads than its bound; past the bound, a slot traced again keeps
+    /// [`FEW_TRACES`]. The count of kept reads is the sum over the entries throughout. A
+    /// trace further down is found through the cells every trace reads ([`signature`]),
+    /// also when a path that reads fewer of them leaves fewer.
+    #[test]
+    fn a_slot_keeps_many_traces_within_the_bound_on_reads() {
+        // (With `a` negative, `w` reads nothing else.)
+        let src = "VARIABLE a VARIABLE b VARIABLE c : w a @ 0< IF ELSE b @ c @ + DROP THEN ;";
+        let mut memo = MoveMemo::default();
+        let mut one = OneSlot::new(src, &mut memo);
+        let a = one.a;
+        let traces = |memo: &MoveMemo| match &memo.entries[0] {
+            Entry::Replay { traces, .. } => traces.len(),
+            _ => 0,
         };
-        let runs: Vec<u8> = (0..200).map(|v| use_word(&mut vm, v)).collect();
+        let sum = |memo: &MoveMemo| memo.entries.iter().map(reads_kept).sum::<usize>();
+        // Whether `w` with `a` holding `v` was replayed.
+        let mut use_word = |memo: &mut MoveMemo, v: i32| one.run(memo, v) == 0;
+        // 36 paths more than a slot keeps; `last` the newest.
+        let last = MAX_TRACES as i32 + 35;
+        for v in 0..=last {
+            // (Its first run is untraced.)
+            while !use_word(&mut memo, v) {}
+            assert_eq!(memo.kept_reads, sum(&memo));
+        }
+        assert_eq!(traces(&memo), MAX_TRACES);
+        assert_eq!(memo.kept_reads, 3 * MAX_TRACES);
+        // The last MAX_TRACES paths replay; an older one runs again.
+        assert!(use_word(&mut memo, last - MAX_TRACES as i32 + 1));
+        assert!(!use_word(&mut memo, 0));
+        // Past the bound (which the slot's few traces pass still), the slot keeps fewer.
+        memo.reads_bound = 3 * FEW_TRACES - 1;
+        let new = last + 100;
+        for v in new..new + 3 {
+            while !use_word(&mut memo, v) {}
+            assert_eq!(memo.kept_reads, sum(&memo));
+        }
+        assert_eq!(traces(&memo), FEW_TRACES);
+        // (The most recent first: new + 2, new + 1, new, 0, 36, last, last - 1, last - 2.)
+        assert!(use_word(&mut memo, last - 1) && !use_word(&mut memo, last - 9));
+        // A path that reads fewer cells: the traces are found by the cells all read.
+        while !use_word(&mut memo, -1) {}
+        match &memo.entries[0] {
+            Entry::Replay { probe, .. } => assert_eq!(probe, &[(a, 4)]),
+            _ => panic!("a replay entry"),
+        }
+        assert!(use_word(&mut memo, new + 2) && use_word(&mut memo, 0));
+    }
+
+    /// A slot whose reads change at every run (a counter) stops being traced once its
+    /// traces missed [`MISS_GRACE`] times, for [`OPAQUE_SKIP`] runs; one whose paths
+    /// recur keeps being replayed.
+    #[test]
+    fn a_slot_whose_reads_keep_changing_is_not_traced_for_a_while() {
+        let mut memo = MoveMemo::default();
+        let mut one = OneSlot::new("VARIABLE a : w a @ DROP ;", &mut memo);
+        let mut use_word = |v: i32| one.run(&mut memo, v);
+        let runs: Vec<u8> = (0..200).map(&mut use_word).collect();
         // The first run untraced, then traced until the misses pass the grace (the
         // first traced run makes the first trace), then untraced: at the check that
         // finds it so, and for the skip.
@@ -1749,7 +1751,7 @@ mod tests {
         let untraced = runs[1 + traced..].iter().take_while(|&&r| r == 2).count();
         assert_eq!(untraced, skipped + 1, "{runs:?}");
         // Paths that recur: replayed from their traces.
-        let runs: Vec<u8> = (0..200).map(|v| use_word(&mut vm, 1000 + v % 8)).collect();
+        let runs: Vec<u8> = (0..200).map(|v| use_word(1000 + v % 8)).collect();
         assert!(runs[100..].iter().all(|&r| r == 0), "{runs:?}");
     }
 }

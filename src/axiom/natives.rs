@@ -574,18 +574,12 @@ impl Runtime {
         vm: &mut Vm,
         events: &[crate::forth::trace::Event],
     ) -> FResult<()> {
-        use crate::forth::trace::Event;
-        match events.split_last() {
-            Some((
-                Event::Native {
-                    id: n::ADD_MOVE, ..
-                },
-                rest,
-            )) => {
+        match Self::before_add_move(events) {
+            Some(rest) => {
                 super::memo::apply_effects(rest, vm, self)?;
                 self.list_pending(vm)?;
             }
-            _ => super::memo::apply_effects(events, vm, self)?,
+            None => super::memo::apply_effects(events, vm, self)?,
         }
         self.end_move(vm)
     }
@@ -798,17 +792,8 @@ impl Runtime {
     /// last position (to `capture-at`'s argument).
     pub(crate) fn relistable(events: &[crate::forth::trace::Event]) -> Option<bool> {
         use crate::forth::trace::Event;
-        let Some((
-            Event::Native {
-                id: n::ADD_MOVE, ..
-            },
-            rest,
-        )) = events.split_last()
-        else {
-            return None;
-        };
         let mut sets_last = false;
-        for e in rest {
+        for e in Self::before_add_move(events)? {
             match e {
                 Event::Native {
                     id: n::CAPTURE_AT, ..
@@ -822,6 +807,21 @@ impl Runtime {
         Some(sets_last)
     }
 
+    /// The events before the last, when the last is an `add-move`.
+    fn before_add_move(
+        events: &[crate::forth::trace::Event],
+    ) -> Option<&[crate::forth::trace::Event]> {
+        match events.split_last() {
+            Some((
+                crate::forth::trace::Event::Native {
+                    id: n::ADD_MOVE, ..
+                },
+                rest,
+            )) => Some(rest),
+            _ => None,
+        }
+    }
+
     /// Whether a move word whose replay had `events` and listed one move lists, at the
     /// same position for the same piece, the same record, code and text whenever it does
     /// so again, but for what [`Runtime::list_template`] redoes: the events are `drop`,
@@ -831,23 +831,16 @@ impl Runtime {
     /// template's use counts again.
     pub(crate) fn templatable(events: &[crate::forth::trace::Event]) -> bool {
         use crate::forth::trace::Event;
-        let Some((
-            Event::Native {
-                id: n::ADD_MOVE, ..
-            },
-            rest,
-        )) = events.split_last()
-        else {
-            return false;
-        };
-        rest.iter().all(|e| {
-            matches!(
-                e,
-                Event::Native {
-                    id: n::DROP | n::CAPTURE_AT | n::REP_RESET,
-                    ..
-                }
-            )
+        Self::before_add_move(events).is_some_and(|rest| {
+            rest.iter().all(|e| {
+                matches!(
+                    e,
+                    Event::Native {
+                        id: n::DROP | n::CAPTURE_AT | n::REP_RESET,
+                        ..
+                    }
+                )
+            })
         })
     }
 
