@@ -35,8 +35,8 @@ pub struct AxiomMoves {
     span: (u32, u32),
     /// That memory as it was when the list was generated.
     code: Vec<u8>,
-    /// The VM's [`Runtime::list_epoch`] just after: while it is unchanged, the memory is
-    /// still the list's and need not be put back.
+    /// The VM's [`Runtime::list_epoch`] just after: while the VM a move is played in has
+    /// the same, the memory is still the list's and need not be put back.
     epoch: u64,
 }
 

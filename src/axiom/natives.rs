@@ -229,8 +229,10 @@ pub struct Runtime {
     /// The move lists `$GenerateMoves` made, newest last: the `$movesList` each replaced
     /// and `HERE` before it, for `$DeallocateMoves`.
     pub(crate) extra_lists: Vec<(i32, u32)>,
-    /// Generations and restores so far: while it is unchanged, the memory of the last
-    /// move list made is as it was made (nothing else writes below `HERE` there).
+    /// Changed ([`Runtime::touch_lists`]) by every generation, move applied and snapshot
+    /// restored, to a value no other VM's change gives: while it is unchanged, the memory
+    /// of the last move list made is as it was made, in this VM and in its copies (only
+    /// reading happened since).
     pub(crate) list_epoch: u64,
     /// Buffers kept between moves (no allocation per move word).
     scratch: Vec<u8>,
@@ -343,6 +345,12 @@ impl Runtime {
             eval_memo: Default::default(),
             turn_memo: super::eval_memo::EvalMemo::for_turns(),
         }
+    }
+
+    /// Marks the memory of the move lists as maybe written ([`Runtime::list_epoch`]).
+    pub(crate) fn touch_lists(&mut self) {
+        static EPOCHS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        self.list_epoch = EPOCHS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn native_xt(&self, id: u32) -> u32 {

@@ -247,7 +247,7 @@ pub(crate) fn generate(vm: &mut Vm, rt: &mut Runtime) -> FResult<Vec<u32>> {
 /// [`generate`] into `recs` (emptied first; its room is kept from turn to turn).
 pub(crate) fn generate_in(vm: &mut Vm, rt: &mut Runtime, recs: &mut Vec<u32>) -> FResult<()> {
     let l = rt.layout;
-    rt.list_epoch += 1;
+    rt.touch_lists();
     rt.begin_generation(vm)?;
     // `OnGenerateMoves`: Axiom 1.40's hook (empty by default) or 1.50's generator (a host
     // word a game may wrap); the scan runs once either way.
@@ -510,7 +510,7 @@ pub(crate) fn snapshot(vm: &Vm, rt: &Runtime) -> FResult<Snapshot> {
 /// Restores a snapshot.
 pub(crate) fn restore(vm: &mut Vm, rt: &mut Runtime, s: &Snapshot) -> FResult<()> {
     let l = rt.layout;
-    rt.list_epoch += 1;
+    rt.touch_lists();
     vm.set_cell(l.board, s.board_at)?;
     vm.write_bytes(s.board_at as u32, &s.board)?;
     for (v, a) in s.vars.iter().zip(turn_vars(&l)) {
@@ -767,6 +767,7 @@ pub(crate) const STACK_CUSHION: usize = 16;
 /// Runs a move record's code, then `OnNextTurn` unless the move was partial.
 pub(crate) fn apply_record(vm: &mut Vm, rt: &mut Runtime, rec: u32) -> FResult<bool> {
     let l = rt.layout;
+    rt.touch_lists();
     vm.set_cell(l.partial, 0)?;
     vm.execute(rec + l.rec_cfa, rt)?;
     let ty = vm.cell(rec + l.rec_type)?;
