@@ -601,16 +601,6 @@ impl Runtime {
             // A better priority is already in the list: this move would be filtered out.
             return self.end_move(vm);
         }
-        if let Some(g) = self.generation.as_mut() {
-            if g.priorities != 0 {
-                let t = move_type.clamp(0, 127) as u32;
-                let p = vm.cell(g.priorities + 4 * t)?;
-                if p < g.best {
-                    g.kept_from = g.count;
-                    g.best = p;
-                }
-            }
-        }
         let Some((g, pending)) = self.generation.as_mut().and_then(|g| {
             let p = g.pending.take()?;
             Some((g, p))
@@ -638,16 +628,28 @@ impl Runtime {
         if let Some(off) = self.layout.rec_string {
             vm.set_cell(r + off, text as i32)?;
         }
-        if let Some(g) = self.generation.as_mut() {
-            vm.set_cell(g.tail, r as i32)?;
-            g.tail = r;
-            g.count += 1;
+        self.append_listed(vm, r, move_type)
+    }
+
+    /// Appends record `rec`, of a move of `move_type`, to the list being generated: linked
+    /// after the last, counted (in the list's header at once: an engine may read it), and
+    /// the best priority listed (and the moves listed before it) brought up to date.
+    fn append_listed(&mut self, vm: &mut Vm, rec: u32, move_type: i32) -> FResult<()> {
+        let Some(g) = self.generation.as_mut() else {
+            return Ok(());
+        };
+        if g.priorities != 0 {
+            let t = move_type.clamp(0, 127) as u32;
+            let p = vm.cell(g.priorities + 4 * t)?;
+            if p < g.best {
+                g.kept_from = g.count;
+                g.best = p;
+            }
         }
-        // Moves added to a list an engine reads must show the new count at once.
-        if let Some(g) = self.generation.as_ref() {
-            vm.set_cell(g.header + 4, g.count as i32)?;
-        }
-        Ok(())
+        vm.set_cell(g.tail, rec as i32)?;
+        g.tail = rec;
+        g.count += 1;
+        vm.set_cell(g.header + 4, g.count as i32)
     }
 
     /// Adds a pass: a move noted `Pass` that changes nothing.
@@ -896,10 +898,9 @@ impl Runtime {
         if self.dominates(vm, move_type)? || vm.room() < UNLISTED_ROOM.saturating_add(size) {
             return Ok(false);
         }
-        let Some(g) = self.generation.as_ref() else {
+        if self.generation.is_none() {
             return Ok(false);
-        };
-        let (tail, header, priorities) = (g.tail, g.header, g.priorities);
+        }
         // What the host words would count and leave.
         let (mut captures, mut last, mut reset) = (0i32, None, false);
         for e in events {
@@ -921,44 +922,23 @@ impl Runtime {
         }
         let h0 = vm.here().div_ceil(CELL) * CELL;
         let rec = h0 + REC_NOTATION;
-        let text = (h0 + template.text_at).to_le_bytes();
+        let text = h0 + template.text_at;
         let mut buf = std::mem::take(&mut self.scratch);
         buf.clear();
         buf.extend_from_slice(&template.bytes);
-        buf[..4].copy_from_slice(&text);
+        place_copy(&mut buf, self.layout.rec_string, text, 0);
         let c = (REC_NOTATION - REC_CAPTURES) as usize;
         buf[c..c + 4].copy_from_slice(&captures.to_le_bytes());
-        let link = REC_NOTATION as usize;
-        buf[link..link + 4].copy_from_slice(&0u32.to_le_bytes());
-        if let Some(off) = self.layout.rec_string {
-            let s = link + off as usize;
-            if let Some(cell) = buf.get_mut(s..s + 4) {
-                cell.copy_from_slice(&text);
-            }
-        }
         let written = vm.write_bytes(h0, &buf);
         self.scratch = buf;
         written?;
         vm.set_here(h0 + size)?;
-        vm.set_cell(tail, rec as i32)?;
-        let best = if priorities != 0 {
-            let t = move_type.clamp(0, 127) as u32;
-            Some(vm.cell(priorities + 4 * t)?)
-        } else {
-            None
-        };
         if let Some(g) = self.generation.as_mut() {
-            if let Some(b) = best.filter(|&b| b < g.best) {
-                g.kept_from = g.count;
-                g.best = b;
-            }
             g.move_type = move_type;
             g.dominated = false;
             g.pending = None;
-            g.tail = rec;
-            g.count += 1;
-            vm.set_cell(header + 4, g.count as i32)?;
         }
+        self.append_listed(vm, rec, move_type)?;
         if let Some(p) = last {
             self.set_last(vm, p)?;
         }
@@ -1086,21 +1066,13 @@ impl Runtime {
             let at = h0 + i * size;
             let o = buf.len();
             buf.extend_from_slice(template);
-            let text = at.wrapping_add(text_at).to_le_bytes();
+            let text = at.wrapping_add(text_at);
             let next = if u64::from(i) + 1 < listed {
                 at + size + REC_NOTATION
             } else {
                 0
             };
-            buf[o..o + 4].copy_from_slice(&text);
-            let link = o + REC_NOTATION as usize;
-            buf[link..link + 4].copy_from_slice(&next.to_le_bytes());
-            if let Some(off) = rec_string {
-                let s = link + off as usize;
-                if let Some(cell) = buf.get_mut(s..s + 4) {
-                    cell.copy_from_slice(&text);
-                }
-            }
+            place_copy(&mut buf[o..], rec_string, text, next);
         }
         let written = vm.write_bytes(h0, &buf);
         self.scratch = buf;
@@ -1673,6 +1645,21 @@ impl Host for Runtime {
             }
         }
         Ok(())
+    }
+}
+
+/// Points a move's record copied at the start of `copy` (its hidden cells first) at its new
+/// place: its text pointers (the hidden cell and the record's string field, when the
+/// layout has one) at `text`, its link at `next`.
+fn place_copy(copy: &mut [u8], rec_string: Option<u32>, text: u32, next: u32) {
+    copy[..4].copy_from_slice(&text.to_le_bytes());
+    let link = REC_NOTATION as usize;
+    copy[link..link + 4].copy_from_slice(&next.to_le_bytes());
+    if let Some(cell) = rec_string.and_then(|off| {
+        let s = link + off as usize;
+        copy.get_mut(s..s + 4)
+    }) {
+        cell.copy_from_slice(&text.to_le_bytes());
     }
 }
 
