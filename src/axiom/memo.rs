@@ -934,16 +934,12 @@ impl MoveMemo {
         else {
             return Ok(0);
         };
-        let mut slot = l.slot;
-        for p in 1..=made as i32 {
-            if let Some(s) = table.slot(w.relisted_word, first + p) {
-                if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
-                    *hits += 1;
-                }
-                slot = s;
-            }
-        }
         if made > 0 {
+            // (The hits of the entries copied are not counted: the walk does not count
+            // those of the words it walks over either.)
+            let slot = table
+                .slot(w.relisted_word, first + made as i32)
+                .unwrap_or(l.slot);
             self.set_last_listed(Listed { slot, record, ..l });
             // (Nothing the words read was written, as `relist_run` checked.)
             self.sync(vm);

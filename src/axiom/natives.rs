@@ -1048,35 +1048,36 @@ impl Runtime {
         };
         let text_at = (vm.cell(from)? as u32).wrapping_sub(from);
         // (The first copy's room is checked above; the next ones' as each would be: copy
-        // `i` starts at `h0 + i * size`.)
-        let len = vm.mem_len();
-        let fits = |i: u64| {
-            let at = u64::from(h0) + i * u64::from(size);
-            at <= u64::from(len) && u64::from(len) - at >= u64::from(UNLISTED_ROOM)
-        };
-        let mut listed = 1;
-        while listed < times && fits(listed) {
-            listed += 1;
-        }
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
-        let template = vm.bytes(from, size)?;
+        // `i`, at `h0 + i * size`, fits when it starts at most `UNLISTED_ROOM` below the
+        // end.)
+        let top = u64::from(vm.mem_len()).saturating_sub(u64::from(UNLISTED_ROOM));
+        let fitting = top.saturating_sub(u64::from(h0)) / u64::from(size.max(1)) + 1;
+        let listed = times.min(fitting);
         let rec_string = self.layout.rec_string;
-        for i in 0..listed as u32 {
+        let place = |i: u32, copy: &mut [u8]| {
             let at = h0 + i * size;
-            let o = buf.len();
-            buf.extend_from_slice(template);
             let text = at.wrapping_add(text_at);
             let next = if u64::from(i) + 1 < listed {
                 at + size + REC_NOTATION
             } else {
                 0
             };
-            place_copy(&mut buf[o..], rec_string, text, next);
+            place_copy(copy, rec_string, text, next);
+        };
+        // (`listed` fits in a u32: the copies fit in the memory.)
+        if !vm.write_copies((from, size), h0, listed as u32, place) {
+            let mut buf = std::mem::take(&mut self.scratch);
+            buf.clear();
+            let template = vm.bytes(from, size)?;
+            for i in 0..listed as u32 {
+                let o = buf.len();
+                buf.extend_from_slice(template);
+                place(i, &mut buf[o..]);
+            }
+            let written = vm.write_bytes(h0, &buf);
+            self.scratch = buf;
+            written?;
         }
-        let written = vm.write_bytes(h0, &buf);
-        self.scratch = buf;
-        written?;
         vm.set_cell(rec, (h0 + REC_NOTATION) as i32)?;
         let last = h0 + (listed as u32 - 1) * size;
         let (prev, prev_end) = (last + REC_NOTATION, end.wrapping_add(last - from));

@@ -806,6 +806,47 @@ impl Vm {
         Ok(())
     }
 
+    /// Writes `times` copies of the `size` bytes at `src` one after the other from `dst`,
+    /// then lets `place` change copy `i` (its bytes) as it must differ: what writing the
+    /// copies, each placed, with [`Vm::write_bytes`] does, with the bytes copied in place
+    /// (a run of a move's records, `crate::axiom`'s copies of a pass). Returns false, having
+    /// written nothing, when it cannot do so that way: a trace runs, a watched cell is in
+    /// the way, or the ranges overlap or leave the memory (the caller then writes them
+    /// with [`Vm::write_bytes`], which sees to all that).
+    pub fn write_copies(
+        &mut self,
+        (src, size): (u32, u32),
+        dst: u32,
+        times: u32,
+        mut place: impl FnMut(u32, &mut [u8]),
+    ) -> bool {
+        let Some(total) = size.checked_mul(times).filter(|&t| t > 0) else {
+            return false;
+        };
+        let (s, d, n, t) = (src as usize, dst as usize, size as usize, total as usize);
+        let fits = s.checked_add(n).is_some_and(|e| e <= d)
+            && d.checked_add(t).is_some_and(|e| e <= self.mem.len());
+        if !fits || self.tracing || any_bit(&self.watch_bits, dst, total) {
+            return false;
+        }
+        let Some(m) = self.mem.range_mut(s..d + t) else {
+            return false;
+        };
+        let d = d - s;
+        m.copy_within(0..n, d);
+        // Each pass copies what is done so far: the run doubles.
+        let mut done = n;
+        while done < t {
+            let more = done.min(t - done);
+            m.copy_within(d..d + more, d + done);
+            done += more;
+        }
+        for (i, copy) in m[d..d + t].chunks_exact_mut(n).enumerate() {
+            place(i as u32, copy);
+        }
+        true
+    }
+
     /// The dictionary pointer (`HERE`).
     #[inline]
     pub fn here(&self) -> u32 {
@@ -2174,6 +2215,54 @@ mod bit_tests {
         let end = vm.mem.len() as u32;
         assert!(vm.copy_bytes(base, end - 8, 40).is_err());
         assert!(vm.copy_bytes(end - 8, base, 40).is_err());
+    }
+
+    /// `write_copies` leaves what writing each placed copy leaves, for runs of every length
+    /// up to past a doubling; it writes nothing where it cannot (a watched cell in the way,
+    /// overlapping or outside ranges, a trace running).
+    #[test]
+    fn write_copies_is_each_copy_written() {
+        let mut vm = Vm::new(crate::forth::Limits::default());
+        let src = vm.here() + 64;
+        let size = 12u32;
+        let pattern: Vec<u8> = (0..size as u8).map(|b| b.wrapping_mul(13) ^ 0x3c).collect();
+        vm.write_bytes(src, &pattern).unwrap();
+        let dst = src + 40;
+        let place =
+            |i: u32, copy: &mut [u8]| copy[4..8].copy_from_slice(&(i * 3 + 1).to_le_bytes());
+        for times in 1..=9u32 {
+            vm.write_bytes(dst, &[0xee; 12 * 10]).unwrap();
+            let mut want = vec![0xee; 12 * 10];
+            for i in 0..times {
+                let copy = &mut want[(i * size) as usize..((i + 1) * size) as usize];
+                copy.copy_from_slice(&pattern);
+                place(i, copy);
+            }
+            assert!(vm.write_copies((src, size), dst, times, place), "{times}");
+            assert_eq!(vm.bytes(dst, 12 * 10).unwrap(), &want[..], "{times} copies");
+        }
+        let before = vm.bytes(src, 200).unwrap().to_vec();
+        let end = vm.mem.len() as u32;
+        assert!(!vm.write_copies((src, size), src + 4, 2, place), "overlap");
+        assert!(
+            !vm.write_copies((src, size), end - 20, 2, place),
+            "past the end"
+        );
+        assert!(!vm.write_copies((src, size), dst, 0, place), "no copies");
+        vm.watch_data(dst + 30, 4);
+        assert!(
+            !vm.write_copies((src, size), dst, 3, place),
+            "a watched cell"
+        );
+        assert!(vm.write_copies((src, size), dst + 36, 3, place), "past it");
+        vm.unwatch_data();
+        vm.tracing = true;
+        assert!(
+            !vm.write_copies((src, size), dst, 3, place),
+            "a trace running"
+        );
+        vm.tracing = false;
+        assert_eq!(&vm.bytes(src, 36).unwrap(), &&before[..36]);
     }
 
     /// `any_bit` word by word finds a set bit anywhere in the cells a range touches, and
