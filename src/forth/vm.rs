@@ -2232,7 +2232,7 @@ mod bit_tests {
             |i: u32, copy: &mut [u8]| copy[4..8].copy_from_slice(&(i * 3 + 1).to_le_bytes());
         for times in 1..=9u32 {
             vm.write_bytes(dst, &[0xee; 12 * 10]).unwrap();
-            let mut want = vec![0xee; 12 * 10];
+            let mut want = [0xee; 12 * 10];
             for i in 0..times {
                 let copy = &mut want[(i * size) as usize..((i + 1) * size) as usize];
                 copy.copy_from_slice(&pattern);
