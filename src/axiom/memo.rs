@@ -147,7 +147,9 @@ struct Kept {
     /// they can be listed again from it ([`Runtime::list_template`]).
     ///
     /// [`Runtime::list_template`]: super::natives::Runtime::list_template
-    template: Option<Template>,
+    /// (Boxed: a trace is moved about as its entry's traces change order, and most have
+    /// none.)
+    template: Option<Box<Template>>,
 }
 
 /// A move's record, code and text as a replay listed them (see
@@ -1071,15 +1073,19 @@ impl MoveMemo {
                         .position(|k| k.sig == sig && reads_hold(vm, &k.reads))
                 };
                 if let Some(i) = found.filter(|&i| vm.add_steps(traces[i].steps)) {
+                    // (Its fast part changes only when it differs from the first's.)
+                    let mut moved = false;
                     if i != 0 {
                         traces[..=i].rotate_right(1);
-                        *fast = Fast::of(word, &traces[0]);
+                        let f = Fast::of(word, &traces[0]);
+                        moved = !f.same_as(fast);
+                        *fast = f;
                     }
                     put_bit(&mut self.clean, slot, true);
                     *hits += 1;
                     self.stats.replayed += 1;
                     let effects = traces[0].events != 0;
-                    if i != 0 {
+                    if moved {
                         self.relate(table, slot);
                     }
                     return Outcome::Replay { slot, effects };
@@ -1146,8 +1152,12 @@ impl MoveMemo {
         put_bit(&mut self.clean, slot, true);
         if i != 0 {
             traces[..=i].rotate_right(1);
-            self.fast[slot] = Fast::of(word, &traces[0]);
-            self.relate(table, slot);
+            // (The bits `relate` keeps change only when the fast part does.)
+            let f = Fast::of(word, &traces[0]);
+            if let Some(old) = self.fast.get_mut(slot).filter(|old| !f.same_as(old)) {
+                *old = f;
+                self.relate(table, slot);
+            }
         }
         true
     }
@@ -1156,7 +1166,7 @@ impl MoveMemo {
     /// holding), if it has one.
     pub(crate) fn template(&self, slot: usize) -> Option<&Template> {
         match self.entries.get(slot) {
-            Some(Entry::Replay { traces, .. }) => traces.first()?.template.as_ref(),
+            Some(Entry::Replay { traces, .. }) => traces.first()?.template.as_deref(),
             _ => None,
         }
     }
@@ -1166,7 +1176,7 @@ impl MoveMemo {
         if let Some(Entry::Replay { traces, .. }) = self.entries.get_mut(slot) {
             if let Some(k) = traces.first_mut() {
                 self.kept_reads = self.kept_reads.saturating_sub(k.weight());
-                k.template = Some(template);
+                k.template = Some(Box::new(template));
                 self.kept_reads += k.weight();
             }
         }
