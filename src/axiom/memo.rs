@@ -468,6 +468,27 @@ struct RowWalk {
     last: Option<Option<i32>>,
 }
 
+impl RowWalk {
+    /// As new (the reads compared past `n_compared` are not looked at).
+    #[inline]
+    fn reset(&mut self) {
+        // (Every field named: a new one is reset too, or this does not compile.)
+        let RowWalk {
+            steps,
+            watched,
+            skipped,
+            repeated,
+            relisted,
+            relisted_word,
+            compared: _,
+            n_compared,
+            last,
+        } = self;
+        (*steps, *skipped, *repeated, *relisted) = (0, 0, 0, 0);
+        (*watched, *relisted_word, *n_compared, *last) = (0, 0, 0, None);
+    }
+}
+
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
     /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
@@ -724,6 +745,7 @@ impl MoveMemo {
                 of_type |= 1 << k;
             }
         }
+        let mut whole = RowWalk::default();
         'walk: while pos < end {
             let Some(row) = table.slot(0, pos) else {
                 break;
@@ -731,7 +753,12 @@ impl MoveMemo {
             // What the walk did at this position, when it took all its words here and
             // copied no record: the same is done at each next position whose entries are
             // the same (`same_next`).
-            let mut whole = (k == 0).then_some(RowWalk::default());
+            // (Kept in one place and reset, not made anew: it is big, and this runs at
+            // every position.)
+            let whole_on = k == 0;
+            if whole_on {
+                whole.reset();
+            }
             while k < count {
                 let (word, ty) = words[k as usize];
                 if block.of_type != 0 && ty != block.of_type {
@@ -771,7 +798,8 @@ impl MoveMemo {
                     Some(n) if n <= limit => n,
                     _ => break 'walk,
                 };
-                if let Some(w) = &mut whole {
+                if whole_on {
+                    let w = &mut whole;
                     w.steps += f.steps as u64;
                     if f.flags & SMALL == 0 {
                         w.watched |= 1 << k;
@@ -785,7 +813,8 @@ impl MoveMemo {
                 if f.flags & NOOP != 0 {
                     skipped += 1;
                     last = Some((pos, None));
-                    if let Some(w) = &mut whole {
+                    if whole_on {
+                        let w = &mut whole;
                         w.skipped += 1;
                         w.last = Some(None);
                     }
@@ -798,7 +827,8 @@ impl MoveMemo {
                     // (As `repeats_unlisted` finds it.)
                     repeated += 1;
                     last = Some((pos, u.last_pos));
-                    if let Some(w) = &mut whole {
+                    if whole_on {
+                        let w = &mut whole;
                         w.repeated += 1;
                         w.last = Some(u.last_pos);
                     }
@@ -817,7 +847,8 @@ impl MoveMemo {
                     });
                     unlisted = None;
                     compared = None;
-                    if let Some(w) = &mut whole {
+                    if whole_on {
+                        let w = &mut whole;
                         w.relisted += 1;
                         w.relisted_word = k;
                         w.last = Some(l.last_pos);
@@ -837,7 +868,8 @@ impl MoveMemo {
                 steps = n;
                 k += 1;
             }
-            if let Some(w) = whole.filter(|w| w.relisted <= 1) {
+            if whole_on && whole.relisted <= 1 {
+                let w = &whole;
                 // The next positions whose entries are those of this one, word for word:
                 // their reads are this position's (they hold), their effects too (none,
                 // the repeat of the same unlisted replay, or the copy of the move listed
@@ -858,7 +890,7 @@ impl MoveMemo {
                     // A copy at each: made together, when they write nothing the words
                     // between read (`Runtime::relist_run`); as many rows as were listed.
                     let first = pos - rows as i32;
-                    let made = self.relist_rows(vm, rt, table, &w, first, rows)?;
+                    let made = self.relist_rows(vm, rt, table, w, first, rows)?;
                     pos = first + made as i32;
                     rows = made;
                     // (Refused once, they would be at each next position too.)
