@@ -725,8 +725,11 @@ impl MoveMemo {
             *w = (vm.cell(a)? as u32, vm.cell(a + 4)?);
         }
         let (used, limit) = vm.budget_state();
-        let mut steps = used;
+        // The steps counted so far, and those of them added to the VM's count.
+        let (mut steps, mut counted) = (used, used);
         let (mut skipped, mut repeated, mut relisted, mut taken_rows) = (0u64, 0u64, 0u64, 0u64);
+        // Words replayed with effects of their own, and `skipped` when the last was.
+        let (mut replayed, mut skipped_before) = (0u64, 0u64);
         // The cursor of the last word walked over: its position, and the last position
         // its effects set (a repeat's or a copy's), if they set it.
         let mut last: Option<(i32, Option<i32>)> = None;
@@ -755,7 +758,7 @@ impl MoveMemo {
             // the same (`same_next`).
             // (Kept in one place and reset, not made anew: it is big, and this runs at
             // every position.)
-            let whole_on = k == 0;
+            let mut whole_on = k == 0;
             if whole_on {
                 whole.reset();
             }
@@ -862,6 +865,42 @@ impl MoveMemo {
                         k += 1;
                         break 'walk;
                     }
+                } else if vm.room() >= block.record_room {
+                    // Effects of its own (a move listed, or a pass a better move leaves
+                    // unlisted): replayed as the generator does it word by word, the
+                    // cursor written and the steps counted first, and the walk goes on.
+                    if skipped > skipped_before {
+                        // (What the words skipped since left: `HERE` aligned.)
+                        align_here(vm)?;
+                    }
+                    vm.add_steps(n - counted);
+                    counted = n;
+                    let cursor = [
+                        (block.cursor[0], pos),
+                        (block.cursor[1], pos),
+                        (block.cursor[2], block.piece),
+                        (block.cursor[3], pos),
+                    ];
+                    self.replay_effects(vm, rt, s, ty, &cursor)?;
+                    if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
+                        *hits += 1;
+                    }
+                    replayed += 1;
+                    skipped_before = skipped;
+                    // (The cursor is written, the position is not as the one before,
+                    // and what the walk kept at hand may have changed.)
+                    last = None;
+                    whole_on = false;
+                    unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
+                    compared = None;
+                    if table.era != self.era
+                        || vm.code_epoch() != self.epoch
+                        || vm.room() < block.record_room
+                    {
+                        steps = n;
+                        k += 1;
+                        break 'walk;
+                    }
                 } else {
                     break 'walk;
                 }
@@ -917,7 +956,7 @@ impl MoveMemo {
             pos += 1;
             k = 0;
         }
-        vm.add_steps(steps - used);
+        vm.add_steps(steps - counted);
         if let Some((p, over)) = last {
             self.deferred = Some([
                 (block.cursor[0], p),
@@ -925,20 +964,89 @@ impl MoveMemo {
                 (block.cursor[2], block.piece),
                 (block.cursor[3], over.unwrap_or(p)),
             ]);
-            if skipped > 0 {
-                let h = vm.here();
-                if h % CELL != 0 {
-                    vm.set_here(h.div_ceil(CELL) * CELL)?;
+        }
+        if skipped > skipped_before {
+            align_here(vm)?;
+        }
+        self.stats.replayed += skipped + repeated + relisted + replayed;
+        self.stats.skipped += skipped;
+        self.stats.unlisted += repeated;
+        self.stats.repeated += repeated;
+        self.stats.relisted += relisted;
+        self.stats.rows += taken_rows;
+        Ok((pos, k))
+    }
+
+    /// Replays the effects of the entry in `slot` (its first trace holds: a word of move
+    /// type `ty`, at `cursor`) as running the word would leave them, when they neither
+    /// repeat the last unlisted replay nor list the last listed move again
+    /// ([`MoveMemo::repeats_unlisted`], [`MoveMemo::repeats_listed`]): only what they
+    /// leave when the move is not listed (`Runtime::replay_unlisted`), else the move listed
+    /// from the record it listed last time (`Runtime::list_template`) or the long way. For
+    /// the generator's word-by-word path and the walk ([`MoveMemo::sweep`]).
+    pub(crate) fn replay_effects(
+        &mut self,
+        vm: &mut Vm,
+        rt: &mut Runtime,
+        slot: usize,
+        ty: i32,
+        cursor: &Cursor,
+    ) -> FResult<()> {
+        self.put_cursor(vm, cursor)?;
+        self.set_last_unlisted(None);
+        let events = self.events(slot);
+        if rt.replay_unlisted(vm, ty, events)? {
+            let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
+                Some(sets_last) => Some(Unlisted {
+                    slot,
+                    move_type: ty,
+                    last_pos: if sets_last {
+                        Some(vm.cell(cursor[3].0)?)
+                    } else {
+                        None
+                    },
+                }),
+                None => None,
+            };
+            self.set_last_unlisted(last);
+            self.stats.unlisted += 1;
+            self.sync(vm);
+            return Ok(());
+        }
+        let relistable = Runtime::relistable(events);
+        let before = rt.listed_count();
+        // The record it listed last time, when it lists the same one (a dice drop),
+        // put back; else the long way, keeping the record for next time.
+        let listed = match self.template(slot) {
+            Some(t) => rt.list_template(vm, ty, t, events, cursor[1].1)?,
+            None => false,
+        };
+        if !listed {
+            rt.begin_move(vm, ty)?;
+            rt.replay_move(vm, events)?;
+            if Runtime::templatable(events) {
+                if let Some(t) = rt.template_of(vm, before)? {
+                    self.set_template(slot, t);
                 }
             }
-            self.stats.replayed += skipped + repeated + relisted;
-            self.stats.skipped += skipped;
-            self.stats.unlisted += repeated;
-            self.stats.repeated += repeated;
-            self.stats.relisted += relisted;
-            self.stats.rows += taken_rows;
         }
-        Ok((pos, k))
+        self.sync(vm);
+        if let Some(sets_last) = relistable {
+            if let Some(record) = rt.listed_one(vm, before)? {
+                let last_pos = if sets_last {
+                    Some(vm.cell(cursor[3].0)?)
+                } else {
+                    None
+                };
+                self.set_last_listed(Listed {
+                    slot,
+                    move_type: ty,
+                    record,
+                    last_pos,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Lists again, by copies made together ([`Runtime::relist_run`]), the move of word
@@ -1432,6 +1540,15 @@ impl MoveMemo {
             None => Ok(()),
         }
     }
+}
+
+/// Aligns `HERE` (what opening a move's record and dropping it leaves).
+fn align_here(vm: &mut Vm) -> FResult<()> {
+    let h = vm.here();
+    if h % CELL != 0 {
+        vm.set_here(h.div_ceil(CELL) * CELL)?;
+    }
+    Ok(())
 }
 
 /// Applies `events` (the effects of an entry [`MoveMemo::check`] found holding), in

@@ -19,7 +19,7 @@
 //!    `repetition-reset` ends the game in a draw.
 
 use super::eval_memo::{EvalMemo, EvalPlan};
-use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table, Unlisted};
+use super::memo::{Cursor, Listed, MoveMemo, Outcome, Sweep, Table};
 use super::natives::Runtime;
 use super::program::{Program, REC_CAPTURES, REC_NOTATION, is_exit, turn_vars};
 use crate::forth::error::FResult;
@@ -663,60 +663,7 @@ fn run_word(
                     return Ok(());
                 }
             }
-            memo.put_cursor(vm, &cursor)?;
-            memo.set_last_unlisted(None);
-            let events = memo.events(slot);
-            if rt.replay_unlisted(vm, ty, events)? {
-                let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
-                    Some(sets_last) => Some(Unlisted {
-                        slot,
-                        move_type: ty,
-                        last_pos: if sets_last {
-                            Some(vm.cell(cursor[3].0)?)
-                        } else {
-                            None
-                        },
-                    }),
-                    None => None,
-                };
-                memo.set_last_unlisted(last);
-                memo.stats.unlisted += 1;
-                memo.sync(vm);
-                return Ok(());
-            }
-            let relistable = Runtime::relistable(events);
-            let before = rt.listed_count();
-            // The record it listed last time, when it lists the same one (a dice drop),
-            // put back; else the long way, keeping the record for next time.
-            let listed = match memo.template(slot) {
-                Some(t) => rt.list_template(vm, ty, t, events, pos)?,
-                None => false,
-            };
-            if !listed {
-                rt.begin_move(vm, ty)?;
-                rt.replay_move(vm, events)?;
-                if Runtime::templatable(events) {
-                    if let Some(t) = rt.template_of(vm, before)? {
-                        memo.set_template(slot, t);
-                    }
-                }
-            }
-            memo.sync(vm);
-            if let Some(sets_last) = relistable {
-                if let Some(record) = rt.listed_one(vm, before)? {
-                    let last_pos = if sets_last {
-                        Some(vm.cell(cursor[3].0)?)
-                    } else {
-                        None
-                    };
-                    memo.set_last_listed(Listed {
-                        slot,
-                        move_type: ty,
-                        record,
-                        last_pos,
-                    });
-                }
-            }
+            memo.replay_effects(vm, rt, slot, ty, &cursor)?;
             return Ok(());
         }
         Outcome::Run { traced } => traced,
