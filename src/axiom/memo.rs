@@ -848,7 +848,6 @@ impl MoveMemo {
                         record,
                         ..l
                     });
-                    unlisted = None;
                     compared = None;
                     if whole_on {
                         let w = &mut whole;
@@ -993,7 +992,7 @@ impl MoveMemo {
         cursor: &Cursor,
     ) -> FResult<()> {
         self.put_cursor(vm, cursor)?;
-        self.set_last_unlisted(None);
+        self.last_listed = None;
         let events = self.events(slot);
         if rt.replay_unlisted(vm, ty, events)? {
             let last = match Runtime::repeat_of(events, &cursor.map(|c| c.0)) {
@@ -1013,6 +1012,10 @@ impl MoveMemo {
             self.sync(vm);
             return Ok(());
         }
+        // (A listed move whose effects change nothing the last unlisted replay set leaves
+        // it repeatable: a dice square's drop between passes a better move leaves
+        // unlisted.)
+        let drop_unlisted = !Runtime::leaves_unlisted(events);
         let relistable = Runtime::relistable(events);
         let before = rt.listed_count();
         // The record it listed last time, when it lists the same one (a dice drop),
@@ -1029,6 +1032,9 @@ impl MoveMemo {
                     self.set_template(slot, t);
                 }
             }
+        }
+        if drop_unlisted {
+            self.last_unlisted = None;
         }
         self.sync(vm);
         if let Some(sets_last) = relistable {
@@ -1117,10 +1123,11 @@ impl MoveMemo {
     }
 
     /// Notes the listed replay just made, whose move a replay of the same effects can
-    /// list again by a copy.
+    /// list again by a copy. The last unlisted replay is still repeated by the same
+    /// effects when this one's leave what that one set as it was
+    /// (`Runtime::leaves_unlisted`: a copy's always do).
     #[inline]
     pub(crate) fn set_last_listed(&mut self, last: Listed) {
-        self.last_unlisted = None;
         self.last_listed = Some(last);
     }
 

@@ -791,6 +791,30 @@ impl Runtime {
         Some(sets_last)
     }
 
+    /// Whether a move listed by replaying `events` leaves what the last unlisted replay
+    /// set ([`Runtime::replay_unlisted`]: cells, board squares, the history, the last
+    /// position) as it was, so that replaying that one's effects again still changes
+    /// nothing but the cursor ([`Runtime::repeat_of`]): its events write no cell and edit
+    /// no square, and may only set the last position (which the cursor of the repeat
+    /// sets again) or clear the history (which the repeated effects leave alone or
+    /// clear). A listing's own writes (its record, the list) are to memory no unlisted
+    /// replay sets.
+    pub(crate) fn leaves_unlisted(events: &[crate::forth::trace::Event]) -> bool {
+        use crate::forth::trace::Event;
+        events.iter().all(|e| match *e {
+            Event::Native { id, .. } => matches!(
+                Lasting::of(id),
+                Some(
+                    Lasting::Nothing
+                        | Lasting::LastPos { .. }
+                        | Lasting::Move
+                        | Lasting::RepetitionReset
+                )
+            ),
+            Event::Write { .. } => false,
+        })
+    }
+
     /// Whether a move word whose replay had `events` and listed one move can be listed
     /// again by copying that move's record ([`Runtime::relist`]) when its word replays
     /// the same `events` next, with nothing run or replayed in between: the events are

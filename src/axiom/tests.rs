@@ -418,6 +418,24 @@ fn dominated_moves_replay_as_they_run() {
     let text = edit(&text, " {move} wait {move-type} pass-type", "");
     let stats = play(&text, "Passing without wait");
     assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
+    // A listed move (`mark`, replayed from its trace) that writes a cell the dominated
+    // `give-up` writes too, between two of them: the second writes it back, so it is no
+    // repeat of the first (`Runtime::leaves_unlisted`).
+    let marked = edit(&text, ": enter ( -- )", "VARIABLE marker\n: enter ( -- )");
+    let marked = edit(
+        &marked,
+        ": give-up ( -- ) die2",
+        ": give-up ( -- ) 1 marker ! die2",
+    );
+    let marked = edit(
+        &marked,
+        "{moves runner-drops {move} enter {move-type} race {move} give-up {move-type} pass-type",
+        ": mark ( -- ) here die1 = verify 2 marker ! die2 capture-at add-move ;\n\
+         {moves runner-drops {move} enter {move-type} race {move} give-up {move-type} pass-type \
+         {move} mark {move-type} race",
+    );
+    let stats = play(&marked, "Passing, marked");
+    assert!(stats.repeated > 100, "repeats should be skipped: {stats:?}");
     // With Axiom's `Pass` (as Ur's `pass-move`): the first `give-up` of each generation
     // lists a pass and sets `$passed`, which it reads; the others read it set. The
     // entries that read that one cell compare it at each use (they are not watched).
