@@ -115,6 +115,11 @@ pub trait Game: Clone + Send {
     fn num_moves(moves: &Self::Moves) -> usize;
     /// Plays move `i` of `moves`, which were generated for the current position.
     fn make(&mut self, moves: &Self::Moves, i: usize) -> Self::Undo;
+    /// Plays move `i` of `moves` for good, as [`Game::make`] does, when it will not be
+    /// taken back (a tournament's game): a game may skip keeping what taking it back needs.
+    fn play(&mut self, moves: &Self::Moves, i: usize) {
+        let _ = self.make(moves, i);
+    }
     /// Takes back move `i` of `moves`, the last move made.
     fn unmake(&mut self, moves: &Self::Moves, i: usize, undo: Self::Undo);
     /// The result, when the game is over. `moves` are the current legal moves (a game with

@@ -312,6 +312,38 @@ impl AxiomGame {
         &self.states[0]
     }
 
+    /// Plays move `i` of `moves` in program `k`'s state (the first's list is `moves`; the
+    /// others' are generated again and checked against it); a failure ends the game.
+    fn apply_in(&mut self, k: usize, moves: &AxiomMoves, i: usize) {
+        let r = if k == 0 {
+            moves
+                .recs
+                .get(i)
+                .copied()
+                .ok_or_else(|| {
+                    ForthError::new(crate::forth::ForthErrorKind::Host("no such move".into()))
+                })
+                .and_then(|rec| {
+                    let st = &mut self.states[0];
+                    // The list's memory may have been reused since (see AxiomMoves).
+                    if !moves.code.is_empty() && st.rt.list_epoch != moves.epoch {
+                        st.vm.write_bytes(moves.span.0, &moves.code)?;
+                    }
+                    st.vm.set_step_budget(state::TURN_STEPS);
+                    if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
+                        st.record_position()?;
+                    }
+                    Ok(())
+                })
+        } else {
+            self.sync(k, moves)
+                .and_then(|()| self.states[k].apply(i).map(|_| ()))
+        };
+        if let Err(e) = r {
+            self.fail(e);
+        }
+    }
+
     /// Generates the moves of program `k` (not the first) for the current position, and
     /// checks that they are as many as the first program's `moves`.
     fn sync(&mut self, k: usize, moves: &AxiomMoves) -> Result<(), ForthError> {
@@ -493,34 +525,16 @@ impl Game for AxiomGame {
                 }
             };
             undo.push(snap);
-            let r = if k == 0 {
-                moves
-                    .recs
-                    .get(i)
-                    .copied()
-                    .ok_or_else(|| {
-                        ForthError::new(crate::forth::ForthErrorKind::Host("no such move".into()))
-                    })
-                    .and_then(|rec| {
-                        let st = &mut self.states[0];
-                        // The list's memory may have been reused since (see AxiomMoves).
-                        if !moves.code.is_empty() && st.rt.list_epoch != moves.epoch {
-                            st.vm.write_bytes(moves.span.0, &moves.code)?;
-                        }
-                        st.vm.set_step_budget(state::TURN_STEPS);
-                        if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
-                            st.record_position()?;
-                        }
-                        Ok(true)
-                    })
-            } else {
-                self.sync(k, moves).and_then(|()| self.states[k].apply(i))
-            };
-            if let Err(e) = r {
-                self.fail(e);
-            }
+            self.apply_in(k, moves, i);
         }
         undo
+    }
+
+    /// [`Game::make`] without the snapshots (a tournament's move is never taken back).
+    fn play(&mut self, moves: &AxiomMoves, i: usize) {
+        for k in 0..self.states.len() {
+            self.apply_in(k, moves, i);
+        }
     }
 
     fn unmake(&mut self, _moves: &AxiomMoves, _i: usize, undo: Vec<Snapshot>) {

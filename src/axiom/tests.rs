@@ -242,6 +242,35 @@ fn record_games(
     out
 }
 
+/// A move played for good (`Game::play`, a tournament's) leaves every program's state as
+/// making it does (`Game::make`, which keeps what taking it back needs): two programs,
+/// so that the second's state is played too.
+#[test]
+fn playing_a_move_is_making_it() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let a = Program::load(&dir.join("Race-[random].4th"), None).unwrap();
+    let b = Program::load(&dir.join("Race-[first].4th"), None).unwrap();
+    let mut rng = Rng::new(17);
+    let mut made = AxiomGame::new(&a, &b, 3).unwrap();
+    let mut played = AxiomGame::new(&a, &b, 3).unwrap();
+    let (mut m1, mut m2) = (Default::default(), Default::default());
+    let mut plies = 0;
+    for _ in 0..300 {
+        made.legal_moves(&mut m1);
+        played.legal_moves(&mut m2);
+        assert_eq!(made.fingerprint(), played.fingerprint(), "ply {plies}");
+        if made.outcome(&m1).is_some() {
+            break;
+        }
+        let i = rng.below(AxiomGame::num_moves(&m1));
+        made.make(&m1, i);
+        played.play(&m2, i);
+        plies += 1;
+    }
+    assert!(made.take_error().is_none() && played.take_error().is_none());
+    assert!(plies > 50, "{plies} plies");
+}
+
 /// Plays `games` games of `p` against itself with random moves, with the move-word cache
 /// on or off; returns every ply's move list (as notations) and the game's end, and what
 /// the cache did.

@@ -292,7 +292,7 @@ fn play_job<G: Game>(
             _ => rng.below(n),
         };
         moves.push(g.notation(buf, i));
-        g.make(buf, i);
+        g.play(buf, i);
         if let Some(e) = g.take_error() {
             break Ended::Error(e);
         }
