@@ -57,7 +57,12 @@
 //! listed, a dice turn lists a pass at every position. A listed replay of `drop`,
 //! `capture-at` and `repetition-reset` then `add-move` (a dice drop) lists the record its
 //! trace listed the last time it went the long way (`Kept::template`,
-//! `Runtime::list_template`): the same bytes, their captures counted again.
+//! `Runtime::list_template`): the same bytes, their captures counted again. Any other
+//! word whose trace holds and has effects of its own (a dice drop listed, a pass that a
+//! better move leaves unlisted) is replayed by the walk itself as the generator would
+//! (`MoveMemo::replay_effects`, the cursor written first), and the walk goes on. A listed
+//! move whose effects write no cell and edit no square leaves the last unlisted replay
+//! repeatable (`Runtime::leaves_unlisted`): the passes between Ur's dice drops are repeats.
 //!
 //! Most positions of a block have the entries of the position before (a drop word that
 //! fails the same way, a pass made the same way): one bit per slot says so
