@@ -789,23 +789,6 @@ impl Vm {
         Ok(())
     }
 
-    /// Copies `len` bytes from `src` to `dst`, as reading them with [`Vm::bytes`] and
-    /// writing them with [`Vm::write_bytes`] does, without a buffer when the ranges do not
-    /// overlap, no trace runs and no watched cell is written (a move's record copied at
-    /// `HERE`).
-    pub fn copy_bytes(&mut self, src: u32, dst: u32, len: u32) -> FResult<()> {
-        let (s, d, n) = (src as usize, dst as usize, len as usize);
-        let inside = s.checked_add(n).is_some_and(|e| e <= self.mem.len())
-            && d.checked_add(n).is_some_and(|e| e <= self.mem.len());
-        let apart = s + n <= d || d + n <= s;
-        if !inside || !apart || self.tracing || any_bit(&self.watch_bits, dst, len) {
-            let b = self.bytes(src, len)?.to_vec();
-            return self.write_bytes(dst, &b);
-        }
-        self.mem.cmove(s, d, n);
-        Ok(())
-    }
-
     /// Writes `times` copies of the `size` bytes at `src` one after the other from `dst`,
     /// then lets `place` change copy `i` (its bytes) as it must differ: what writing the
     /// copies, each placed, with [`Vm::write_bytes`] does, with the bytes copied in place
@@ -2180,42 +2163,6 @@ fn bin1(vm: &mut Vm, f: impl Fn(i32) -> i32) -> FResult<()> {
 #[cfg(test)]
 mod bit_tests {
     use super::*;
-
-    /// `copy_bytes` leaves what reading then writing the bytes leaves, overlapping or not,
-    /// and a copy onto a watched cell is seen by the watcher.
-    #[test]
-    fn copy_bytes_is_a_read_then_a_write() {
-        let mut vm = Vm::new(crate::forth::Limits::default());
-        let base = vm.here() + 64;
-        let pattern: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(7) ^ 0x5a).collect();
-        for (src, dst) in [(0, 48), (0, 8), (8, 0), (0, 40), (40, 0)] {
-            vm.write_bytes(base, &pattern).unwrap();
-            vm.write_bytes(base + 40, &[0; 48]).unwrap();
-            let mut want = vm.bytes(base, 96).unwrap().to_vec();
-            let read = want[src..src + 40].to_vec();
-            want[dst..dst + 40].copy_from_slice(&read);
-            vm.copy_bytes(base + src as u32, base + dst as u32, 40)
-                .unwrap();
-            assert_eq!(
-                vm.bytes(base, 96).unwrap(),
-                &want[..],
-                "src {src} dst {dst}"
-            );
-        }
-        vm.write_bytes(base, &pattern).unwrap();
-        vm.watch_data(base + 52, 4);
-        vm.copy_bytes(base, base + 48, 40).unwrap();
-        assert!(vm.any_written());
-        vm.drain_written(&mut Vec::new());
-        assert!(!vm.any_written());
-        vm.copy_bytes(base, base + 48, 40).unwrap();
-        assert!(!vm.any_written(), "the same bytes again change nothing");
-        vm.copy_bytes(base + 4, base + 48, 40).unwrap();
-        assert!(vm.any_written());
-        let end = vm.mem.len() as u32;
-        assert!(vm.copy_bytes(base, end - 8, 40).is_err());
-        assert!(vm.copy_bytes(end - 8, base, 40).is_err());
-    }
 
     /// `write_copies` leaves what writing each placed copy leaves, for runs of every length
     /// up to past a doubling; it writes nothing where it cannot (a watched cell in the way,

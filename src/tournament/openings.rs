@@ -227,7 +227,7 @@ impl<G: Game> OpeningBook<G> {
         for i in &random {
             game.legal_moves(buf);
             moves.push(game.notation(buf, *i));
-            game.make(buf, *i);
+            game.play(buf, *i);
         }
         Start {
             game,
@@ -275,7 +275,7 @@ fn play_line<G: Game>(
             )));
         };
         played.push(g.notation(buf, i));
-        g.make(buf, i);
+        g.play(buf, i);
     }
     g.legal_moves(buf);
     if g.outcome(buf).is_some() || G::num_moves(buf) == 0 {
@@ -313,7 +313,7 @@ fn random_plies<G: Game>(start: &G, k: u32, rng: &mut Rng, buf: &mut G::Moves) -
             }
             let i = rng.below(n);
             chosen.push(i);
-            g.make(buf, i);
+            g.play(buf, i);
         }
         if !ended {
             g.legal_moves(buf);
