@@ -96,6 +96,7 @@ const POOL_CAP: usize = 16;
 struct LeftCache {
     memo: MoveMemo,
     code: Vec<(u32, i32)>,
+    frozen: crate::forth::frozen::FrozenCells,
 }
 
 /// A game's place at its pool.
@@ -138,6 +139,7 @@ impl Drop for AxiomGame {
             .map(|s| LeftCache {
                 memo: std::mem::take(&mut s.rt.memo),
                 code: s.vm.code_cells(),
+                frozen: s.vm.frozen_data(),
             })
             .collect();
         if left.len() != self.states.len() {
@@ -197,7 +199,7 @@ impl AxiomGame {
                 continue;
             }
             let mut memo = l.memo;
-            memo.carry_to(&mut s.vm, &l.code);
+            memo.carry_to(&mut s.vm, &l.code, &l.frozen);
             s.rt.memo = memo;
         }
     }

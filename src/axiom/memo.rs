@@ -75,6 +75,7 @@
 //! read): then the walk goes position by position.
 
 use super::natives::Runtime;
+use crate::forth::frozen::FrozenCells;
 use crate::forth::trace::{Event, Read};
 use crate::forth::vm::CELL;
 use crate::forth::{FResult, Host, Vm};
@@ -155,6 +156,9 @@ struct Kept {
     /// (Boxed: a trace is moved about as its entry's traces change order, and most have
     /// none.)
     template: Option<Box<Template>>,
+    /// Its reads are compared where the entry's fast part keeps them ([`SMALL`]): at most
+    /// [`INLINE`], each of a cell of [`MoveMemo::compared`].
+    small: bool,
 }
 
 /// A move's record, code and text as a replay listed them (see
@@ -216,7 +220,7 @@ impl Fast {
             flags: if noop { NOOP } else { 0 },
             ..Fast::default()
         };
-        if k.reads.len() <= INLINE {
+        if k.small {
             f.flags |= SMALL;
             f.n_reads = k.reads.len() as u8;
             f.reads[..k.reads.len()].copy_from_slice(&k.reads);
@@ -382,6 +386,11 @@ pub struct MoveMemo {
     kept_reads: usize,
     /// The bound on `kept_reads` ([`KEPT_READS`] when 0; the tests set a small one).
     reads_bound: usize,
+    /// The cells a [`SMALL`] trace may read ([`MoveMemo::comparing`]): those written at
+    /// every turn, which are compared rather than watched. (A trace reading a cell that
+    /// rarely changes, such as a board cell, is watched: it is then clean at most turns,
+    /// and the walk takes runs of such entries in one step.)
+    compared: Vec<u32>,
     pub stats: MemoStats,
 }
 
@@ -391,6 +400,7 @@ impl Clone for MoveMemo {
     fn clone(&self) -> Self {
         MoveMemo {
             off: self.off,
+            compared: self.compared.clone(),
             ..MoveMemo::default()
         }
     }
@@ -515,6 +525,15 @@ impl Table {
 
 impl MoveMemo {
     /// A cache that is off (the placeholder while a scan has the runtime's cache out).
+    /// A cache whose traces that read only cells of `compared` (cells the host writes at
+    /// every turn), and at most [`INLINE`] of them, are [`SMALL`].
+    pub(crate) fn comparing(compared: &[u32]) -> MoveMemo {
+        MoveMemo {
+            compared: compared.to_vec(),
+            ..MoveMemo::default()
+        }
+    }
+
     pub(crate) fn disabled() -> MoveMemo {
         MoveMemo {
             off: true,
@@ -553,13 +572,16 @@ impl MoveMemo {
     /// stay only when `vm` holds the same code ([`Vm::adopt_code`]); then `vm` also watches
     /// their reads, and none is clean until found to hold (the cells they read were
     /// watched in the other VM). Counts start again.
-    pub(crate) fn carry_to(&mut self, vm: &mut Vm, code: &[(u32, i32)]) {
+    pub(crate) fn carry_to(&mut self, vm: &mut Vm, code: &[(u32, i32)], frozen: &FrozenCells) {
         self.stats = MemoStats::default();
         self.last_unlisted = None;
         self.last_listed = None;
         self.deferred = None;
         self.written.clear();
-        if !vm.adopt_code(code) {
+        // (Both run: what the other VM learned of its data serves even when its traces
+        // cannot.)
+        let same_code = vm.adopt_code(code);
+        if !(vm.adopt_frozen(frozen) && same_code) {
             self.drop_entries();
             self.epoch = vm.code_epoch();
             return;
@@ -1423,21 +1445,19 @@ impl MoveMemo {
                 }
             },
         };
+        let small = reads.len() <= INLINE && reads.iter().all(|r| self.compared.contains(&r.addr));
         let mut kept = Kept {
             sig: 0,
             reads: reads.into(),
             events,
             steps: t.steps,
             template: None,
+            small,
         };
         self.fast[slot] = Fast::of(word, &kept);
         // A small trace's reads are compared, not watched, while it is the first; when
         // another trace comes first, the entry is checked by comparing the reads of each.
-        let watched: &[Read] = if kept.reads.len() <= INLINE {
-            &[]
-        } else {
-            &kept.reads
-        };
+        let watched: &[Read] = if kept.small { &[] } else { &kept.reads };
         for r in watched {
             vm.watch_data(r.addr, r.width as u32);
             let last = r.addr.saturating_add(r.width as u32 - 1) / CELL;

@@ -317,6 +317,7 @@ impl Runtime {
             layout: program.layout,
             info: program.info.clone(),
             rng: Rng::new(seed),
+            memo: super::memo::MoveMemo::comparing(&super::program::turn_vars(&program.layout)),
             ..Runtime::for_loading(program.xts.clone())
         }
     }

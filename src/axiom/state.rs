@@ -136,6 +136,16 @@ impl State {
         vm.execute(l.on_new_game, &mut rt)?;
         vm.clear_stacks();
         let base = vm.here();
+        // Traced runs take the game's tables as fixed (`crate::forth::frozen`), not what
+        // every turn changes: the board, the turn's variables and the dictionary pointer.
+        vm.freeze_data_below(base);
+        let board_at = vm.cell(l.board)?.max(0) as u32;
+        let board_size = vm.cell(l.board_size)?.max(0) as u32;
+        vm.mark_mutable(board_at, board_size);
+        for a in turn_vars(&l) {
+            vm.mark_mutable(a, CELL);
+        }
+        vm.mark_mutable(crate::forth::vm::A_DP, CELL);
         let mut s = State {
             vm,
             rt,

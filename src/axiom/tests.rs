@@ -375,6 +375,38 @@ fn perft_counts_are_the_same_with_and_without_the_move_word_cache() {
 /// words, so that most of them run when a race move is already listed: the move cache
 /// replays them through its dominated-move shortcut, which must leave every state as
 /// running them does.
+/// A move word that reads a variable no turn writes, which some moves change (the count
+/// of runners that entered, whose parity lengthens every throw): traced runs take the
+/// cell as fixed (`crate::forth::frozen`) until the first entry changes it, and the cache
+/// must then see the change, and every later one, and play as without it.
+#[test]
+fn a_frozen_cell_that_changes_is_seen() {
+    let dir = super::layer_tests::scratch_dir("dagaz-frozen");
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let mut text = std::fs::read_to_string(fixture.join("Race.4th")).unwrap();
+    for (from, to) in [
+        (
+            ": entered ( -- ) my-waiting -- ;",
+            "VARIABLE entries\n: entered ( -- ) my-waiting -- entries ++ ;",
+        ),
+        (
+            ": run ( -- )\n   throw walk IF",
+            ": run ( -- )\n   throw entries @ 1 AND IF 1+ THEN walk IF",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    std::fs::write(dir.join("Frozen.4th"), text).unwrap();
+    let p = Program::load(&dir.join("Frozen.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    let (plies, stats, _) = same_with_and_without_cache(&p, 6, "Frozen");
+    assert!(
+        plies > 300 && stats.replayed > 2 * stats.traced,
+        "{plies} plies, {stats:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn dominated_moves_replay_as_they_run() {
     let dir = super::layer_tests::scratch_dir("dagaz-dominated");

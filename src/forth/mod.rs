@@ -6,7 +6,8 @@
 //! - [`dict`]: the hash index that finds words without walking every header;
 //! - [`error`]: failures with stable codes, the word and the source place;
 //! - [`lint`]: lint mode, which records findings and goes on loading;
-//! - [`trace`]: traced runs, which a host can replay instead of running the code again.
+//! - [`trace`]: traced runs, which a host can replay instead of running the code again;
+//! - [`frozen`]: data cells traced runs take as fixed, as they take code, until one changes.
 //!
 //! The VM runs the published `CORE.4TH` unmodified; [`PRELUDE`] is dagaz's own equivalent,
 //! used when no `CORE.4TH` is given (and by the tests). Differences from Axiom that had to be
@@ -14,6 +15,7 @@
 
 pub mod dict;
 pub mod error;
+pub mod frozen;
 pub mod interp;
 mod journal;
 pub mod lint;

@@ -821,3 +821,82 @@ fn another_vm_with_the_same_code_takes_over_its_code_marks() {
     changed.set_cell(body + 8, 0).unwrap();
     assert_eq!(changed.code_epoch(), e);
 }
+
+/// Frozen data (`super::frozen`): below the bound, a traced run takes a data cell it
+/// reads as code (no read noted) unless the cell is known to change; a write that changes
+/// a frozen cell changes the code epoch and thaws it, and so does the host's word or a
+/// traced run's write that it changes. Another VM of the same program takes over what was
+/// learned, and refuses a frozen cell whose value differs.
+#[test]
+fn frozen_data_is_taken_as_code_until_it_changes() {
+    let src = "VARIABLE a VARIABLE b VARIABLE c VARIABLE d 5 a ! 7 b ! \
+               : r a @ b @ + c @ + ; : w 3 d ! ; : rd d @ ;";
+    let mut host = Tracer::default();
+    let mut vm = vm();
+    for name in ["note", "peek", "poke", "opaque"] {
+        vm.define_native(name).unwrap();
+    }
+    vm.interpret_str("t.4th", src, &mut host).unwrap();
+    let (a, b, c, d) = (
+        pfa_of(&vm, "a"),
+        pfa_of(&vm, "b"),
+        pfa_of(&vm, "c"),
+        pfa_of(&vm, "d"),
+    );
+    let fresh = vm.clone();
+    let run = |vm: &mut Vm, word: &str| -> Vec<u32> {
+        let xt = vm.find(word.as_bytes()).unwrap() + 12;
+        let area = vm.here() + 64;
+        vm.execute_traced(xt, &mut Tracer::default(), area).unwrap();
+        vm.clear_stacks();
+        vm.trace().reads.iter().map(|r| r.addr).collect()
+    };
+    // Not freezing: every read noted.
+    assert_eq!(run(&mut vm.clone(), "r"), [a, b, c]);
+    vm.freeze_data_below(vm.here());
+    vm.mark_mutable(b, 4);
+    assert_eq!(run(&mut vm, "r"), [b], "a and c frozen, b known to change");
+    let learned = vm.frozen_data();
+    assert_eq!(learned.frozen.len(), 2);
+    // Storing a frozen cell's own value changes nothing; another value changes the epoch.
+    let e = vm.code_epoch();
+    vm.set_cell(a, 5).unwrap();
+    assert_eq!(vm.code_epoch(), e);
+    vm.set_cell(a, 6).unwrap();
+    assert_ne!(vm.code_epoch(), e);
+    assert_eq!(run(&mut vm, "r"), [a, b], "a thawed: noted from now on");
+    let e = vm.code_epoch();
+    vm.set_cell(a, 9).unwrap();
+    assert_eq!(
+        vm.code_epoch(),
+        e,
+        "a is data again: its writes are not code's"
+    );
+    // A cell a traced run writes is not frozen by a later run.
+    assert!(run(&mut vm, "w").is_empty());
+    assert_eq!(run(&mut vm, "rd"), [d]);
+    // The host's word that a cell changes thaws it if frozen (traces made meanwhile may
+    // assume its value: the epoch changes).
+    let e = vm.code_epoch();
+    vm.mark_mutable(c, 4);
+    assert_ne!(vm.code_epoch(), e);
+    assert_eq!(run(&mut vm, "r"), [a, b, c]);
+    // Another VM of the same program: the learned cells are frozen there too…
+    let mut other = fresh.clone();
+    other.freeze_data_below(other.here());
+    assert!(other.adopt_frozen(&learned));
+    assert_eq!(run(&mut other, "r"), [b]);
+    let e = other.code_epoch();
+    other.set_cell(c, 1).unwrap();
+    assert_ne!(other.code_epoch(), e);
+    // …unless one holds another value: refused, and that cell is known to change.
+    let mut changed = fresh.clone();
+    changed.set_cell(c, 4).unwrap();
+    changed.freeze_data_below(changed.here());
+    assert!(!changed.adopt_frozen(&learned));
+    assert_eq!(run(&mut changed, "r"), [b, c]);
+    // Above the bound nothing is frozen.
+    let mut low = fresh;
+    low.freeze_data_below(c);
+    assert_eq!(run(&mut low, "r"), [c]);
+}

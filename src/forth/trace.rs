@@ -121,18 +121,22 @@ impl Trace {
         }
     }
 
-    /// Notes a read of `width` bytes at `addr` that gave `value`.
-    pub(crate) fn read(&mut self, addr: u32, width: u8, value: i32) {
+    /// Notes a read of `width` bytes at `addr` that gave `value`. When `frozen` (the VM may
+    /// take the cell as fixed: `super::frozen`), a read that would be noted is not, and
+    /// the answer is true: the VM then marks the cell as code.
+    pub(crate) fn read(&mut self, addr: u32, width: u8, value: i32, frozen: bool) -> bool {
         if self.in_native || self.tainted.is_some() {
-            return;
+            return false;
         }
         let end = addr.saturating_add(width as u32);
         if end > self.area {
-            return self.taint("a read of the memory the run compiles into");
+            self.taint("a read of the memory the run compiles into");
+            return false;
         }
         if addr < A_DP + CELL && A_DP < end {
             // Opening a move's record moves it: a replay is checked before that.
-            return self.taint("a read of the dictionary pointer");
+            self.taint("a read of the dictionary pointer");
+            return false;
         }
         let bits = cell_bits(addr, end);
         if self.native_bits & bits != 0
@@ -141,22 +145,29 @@ impl Trace {
                 .iter()
                 .any(|&(a, e)| addr < e && a < end)
         {
-            return self.taint("a read of memory a host word wrote");
+            self.taint("a read of memory a host word wrote");
+            return false;
         }
         if self.written_bits & bits != 0 {
             for &w in &self.written {
                 if w == addr && width == 4 {
-                    return; // its own value
+                    return false; // its own value
                 }
                 if addr < w + 4 && w < end {
-                    return self.taint("a read that overlaps a cell the run wrote");
+                    self.taint("a read that overlaps a cell the run wrote");
+                    return false;
                 }
             }
         }
+        if frozen {
+            return true;
+        }
         if self.reads.len() >= MAX_TRACE_READS {
-            return self.taint("too many reads");
+            self.taint("too many reads");
+            return false;
         }
         self.reads.push(Read { addr, width, value });
+        false
     }
 
     /// Notes a write of `len` bytes at `addr`; `cell` is the value when it is one cell.

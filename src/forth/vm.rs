@@ -50,6 +50,7 @@
 
 use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
+use super::frozen::{FrozenCells, FrozenData};
 use super::journal::Journal;
 use super::trace::{MAX_REPLAY_ARGS, NativeClass, Trace};
 use crate::source::SourceMap;
@@ -191,6 +192,8 @@ pub struct Vm {
     watch_bits: Vec<u64>,
     /// The dictionary index (shared by clones until one of them defines a word).
     dict: Arc<DictIndex>,
+    /// Data cells traced runs take as fixed, as code ([`super::frozen`]).
+    frozen: FrozenData,
 }
 
 const MAX_OUTPUT: usize = 1 << 20;
@@ -304,6 +307,7 @@ impl Vm {
             journal: Journal::default(),
             watch_bits: Vec::new(),
             dict: Arc::default(),
+            frozen: FrozenData::default(),
         };
         vm.poke(A_BASE, 10);
         vm.poke(A_DP, DICT_START as i32);
@@ -437,9 +441,106 @@ impl Vm {
     pub fn read_cell(&mut self, a: u32) -> FResult<i32> {
         let v = self.raw_cell(a)?;
         if self.tracing {
-            self.trace.read(a, 4, v);
+            self.traced_cell_read(a, v);
         }
         Ok(v)
+    }
+
+    /// A traced run read `v` in the cell at `a`: noted, or, when the cell may be frozen
+    /// ([`super::frozen`]), marked as code.
+    #[inline(always)]
+    fn traced_cell_read(&mut self, a: u32, v: i32) {
+        if self.trace.read(a, 4, v, self.frozen.may_freeze(a)) {
+            self.freeze_cell(a);
+        }
+    }
+
+    /// Marks the cell at `a` (aligned, below the frozen bound) as frozen data: code.
+    #[cold]
+    #[inline(never)]
+    fn freeze_cell(&mut self, a: u32) {
+        if self.is_code(a) {
+            return;
+        }
+        let c = a / CELL;
+        self.frozen.freeze(c);
+        set_bit(&mut self.code_bits, c);
+        set_bit(&mut self.watch_bits, c);
+    }
+
+    /// From now on, traced runs take the data cells below `limit` that they read as fixed
+    /// until one is seen to change ([`super::frozen`]); 0 stops freezing new cells. The
+    /// host marks the cells it knows change with [`Vm::mark_mutable`].
+    pub fn freeze_data_below(&mut self, limit: u32) {
+        self.frozen.below = limit;
+    }
+
+    /// Notes that the cells of the bytes `a .. a + len` change: they are never frozen.
+    pub fn mark_mutable(&mut self, a: u32, len: u32) {
+        if len == 0 {
+            return;
+        }
+        let last = a.saturating_add(len - 1) / CELL;
+        for c in a / CELL..=last {
+            if self.frozen.is_frozen(c) {
+                self.thaw(c);
+            } else {
+                self.frozen.learn_mutable(c);
+            }
+        }
+    }
+
+    /// Cell `c`, if frozen, is to change: it is data again, and mutable from now on; the
+    /// code epoch changes (traces made since it froze may assume its value).
+    #[cold]
+    #[inline(never)]
+    fn thaw(&mut self, c: u32) {
+        if !self.frozen.learn_mutable(c) {
+            return;
+        }
+        self.code_epoch += 1;
+        clear_bit(&mut self.code_bits, c);
+        let watched = [&self.dict_bits, &self.journal.bits].iter().any(|bits| {
+            bits.get((c / 64) as usize)
+                .is_some_and(|w| w & (1 << (c % 64)) != 0)
+        });
+        if !watched {
+            clear_bit(&mut self.watch_bits, c);
+        }
+    }
+
+    /// What this VM learned about its data cells ([`super::frozen`]): the frozen ones with
+    /// their values, and the ones known to change. Another VM of the same program can take
+    /// it over ([`Vm::adopt_frozen`]).
+    pub fn frozen_data(&self) -> FrozenCells {
+        FrozenCells {
+            frozen: self
+                .frozen
+                .frozen_cells()
+                .filter_map(|c| Some((c, self.raw_cell(c.wrapping_mul(CELL)).ok()?)))
+                .collect(),
+            mutable: self.frozen.mutable_bits().to_vec(),
+        }
+    }
+
+    /// Takes over what another VM of the same program learned about its data cells
+    /// ([`Vm::frozen_data`]): its mutable cells are mutable here too, and its frozen cells
+    /// are frozen here when they hold the same value, below this VM's bound. False when one
+    /// does not (it is then known to be mutable): the traces made in that VM may assume
+    /// its value, and cannot serve here.
+    pub fn adopt_frozen(&mut self, cells: &FrozenCells) -> bool {
+        self.frozen.add_mutable(&cells.mutable);
+        let mut all = true;
+        for &(c, v) in &cells.frozen {
+            let a = c.wrapping_mul(CELL);
+            if self.frozen.may_freeze(a) && self.raw_cell(a).ok() == Some(v) {
+                self.freeze_cell(a);
+            } else {
+                self.mark_mutable(a, CELL);
+                all = false;
+            }
+        }
+        all
     }
 
     /// The cell at `a`, noted as read when `T` (the inner interpreter of a traced run).
@@ -447,7 +548,7 @@ impl Vm {
     fn rd<const T: bool>(&mut self, a: u32) -> FResult<i32> {
         let v = self.raw_cell(a)?;
         if T {
-            self.trace.read(a, 4, v);
+            self.traced_cell_read(a, v);
         }
         Ok(v)
     }
@@ -498,6 +599,9 @@ impl Vm {
             while bits != 0 {
                 let c = i as u32 * 64 + bits.trailing_zeros();
                 bits &= bits - 1;
+                if self.frozen.is_frozen(c) {
+                    continue; // (data: [`Vm::frozen_data`])
+                }
                 if let Ok(v) = self.raw_cell(c.wrapping_mul(CELL)) {
                     out.push((c, v));
                 }
@@ -569,6 +673,13 @@ impl Vm {
     fn watched_write(&mut self, a: u32, len: u32) {
         if any_bit(&self.code_bits, a, len) {
             self.code_epoch += 1;
+            // (A frozen cell that changes is data again: [`Vm::thaw`].)
+            if self.frozen.any_frozen(a, len) {
+                let last = a.saturating_add(len - 1) / CELL;
+                for c in a / CELL..=last {
+                    self.thaw(c);
+                }
+            }
         }
         if any_bit(&self.dict_bits, a, len) {
             self.dict_epoch += 1;
@@ -661,6 +772,11 @@ impl Vm {
         if i + 4 <= self.mem.len() {
             if self.tracing {
                 self.trace.write(a, 4, Some(v));
+                // A cell a traced run writes is not one to freeze (a frozen one is thawed
+                // below, if the write changes it).
+                if self.frozen.below != 0 && !self.frozen.is_frozen(a / CELL) {
+                    self.frozen.learn_mutable(a / CELL);
+                }
             }
             self.note_cell_write(a, v);
         }
@@ -692,7 +808,7 @@ impl Vm {
             .copied()
             .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
         if self.tracing {
-            self.trace.read(a, 1, v as i32);
+            self.trace.read(a, 1, v as i32, false);
         }
         Ok(v)
     }
@@ -2115,6 +2231,13 @@ fn set_bit(bits: &mut Vec<u64>, c: u32) {
         bits.resize(w + 1, 0);
     }
     bits[w] |= 1 << b;
+}
+
+/// Clears the bit of cell `c`.
+fn clear_bit(bits: &mut [u64], c: u32) {
+    if let Some(w) = bits.get_mut((c / 64) as usize) {
+        *w &= !(1 << (c % 64));
+    }
 }
 
 /// Sets the bits of the cells that bytes `a .. a + len` touch.
