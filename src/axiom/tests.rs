@@ -132,6 +132,43 @@ fn dagaz_searches_play_axiom_programs_without_stale_move_lists() {
     }
 }
 
+/// A run that keeps no moves (`RunConfig::keep_moves` off: no games file) plays the same
+/// games, with the same plies and results, and makes no notation.
+#[test]
+fn a_run_without_moves_plays_and_counts_the_same() {
+    use crate::ai::{AiConfig, AiKind};
+    use crate::tournament::record::RunSettings;
+    use crate::tournament::{RunConfig, run};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let p = Program::load(&dir.join("Race-[random].4th"), None).unwrap();
+    let proto = AxiomGame::new(&p, &p, 3).expect("set-up");
+    let own = AiConfig {
+        kind: AiKind::Program,
+        ..AiConfig::default()
+    };
+    let settings = RunSettings::new(["a".into(), "b".into()], ["a".into(), "b".into()], 6);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let play = |keep: bool| {
+        let mut cfg = RunConfig::new(9, settings.clone());
+        cfg.keep_moves = keep;
+        run(&proto, [&own, &own], &cfg, &stop, &|_| {}).expect("run")
+    };
+    let (with, without) = (play(true), play(false));
+    assert_eq!(with.records.len(), 6);
+    for (a, b) in with.records.iter().zip(&without.records) {
+        assert!(
+            a.plies > 20 && a.moves.len() == a.plies as usize,
+            "{}",
+            a.plies
+        );
+        assert!(b.moves.is_empty());
+        assert_eq!(
+            (a.plies, &a.result, &a.seats),
+            (b.plies, &b.result, &b.seats)
+        );
+    }
+}
+
 #[test]
 fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
     // Two engines that never return: one reports the list's last move first, one reports

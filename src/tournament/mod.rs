@@ -75,6 +75,11 @@ pub struct RunConfig {
     /// Keep no records in [`RunOutcome::records`], only [`RunOutcome::summary`]: the caller
     /// streams them in `on_done`, and memory does not grow with the number of games.
     pub summary_only: bool,
+    /// Write each ply's move in the records (`GameRecord::moves`); without, the records
+    /// count the plies all the same, and no move's notation is made (for a run whose
+    /// records no one reads move by move: a tenth of a random Ur game's time went into
+    /// notations).
+    pub keep_moves: bool,
     /// Adjudication rules (`--adjudicate`), judged with the evaluation of player
     /// `spec.eval`'s configuration.
     pub adjudication: Option<AdjudicationSpec>,
@@ -94,6 +99,7 @@ impl RunConfig {
             sprt_history: Vec::new(),
             identity: None,
             summary_only: false,
+            keep_moves: true,
             adjudication: None,
         }
     }
@@ -175,6 +181,7 @@ pub fn play_game<G: Game>(
         stop,
         book: &OpeningBook::default(),
         adjudicator: None,
+        keep_moves: true,
     };
     play_job(proto, ais, buf, &job)
 }
@@ -192,6 +199,8 @@ struct GameJob<'a, G> {
     stop: Option<&'a AtomicBool>,
     book: &'a OpeningBook<G>,
     adjudicator: Option<&'a Adjudicator>,
+    /// [`RunConfig::keep_moves`].
+    keep_moves: bool,
 }
 
 /// [`play_game`] with an opening book and an adjudicator.
@@ -219,6 +228,7 @@ fn play_job<G: Game>(
         })
         .collect();
     let mut moves = opened.moves;
+    let mut plies = moves.len() as u32;
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
     let mut search_cuts = [0u32; 2];
@@ -239,7 +249,7 @@ fn play_job<G: Game>(
             break Ended::Error("no legal move and no result".to_owned());
         }
         if let (Some(adj), Some(w)) = (referee.adjudicator, watch.as_mut()) {
-            match adj.judge(&g, &seats, moves.len() as u32, w) {
+            match adj.judge(&g, &seats, plies, w) {
                 Verdict::Continue => {}
                 Verdict::Win(p) => {
                     break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
@@ -253,7 +263,7 @@ fn play_job<G: Game>(
                 }
             }
         }
-        if moves.len() as u32 >= settings.max_plies {
+        if plies >= settings.max_plies {
             if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
                 break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
             }
@@ -291,7 +301,10 @@ fn play_job<G: Game>(
             }
             _ => rng.below(n),
         };
-        moves.push(g.notation(buf, i));
+        if job.keep_moves {
+            moves.push(g.notation(buf, i));
+        }
+        plies += 1;
         g.play(buf, i);
         if let Some(e) = g.take_error() {
             break Ended::Error(e);
@@ -301,6 +314,7 @@ fn play_job<G: Game>(
         seats: &seats,
         holder: &holder,
         moves,
+        plies,
         captures,
         nodes,
         search_cuts,
@@ -329,7 +343,9 @@ enum Ended {
 struct Played<'a> {
     seats: &'a [usize],
     holder: &'a [Option<usize>],
+    /// Empty unless [`GameJob::keep_moves`].
     moves: Vec<String>,
+    plies: u32,
     captures: [u32; 2],
     nodes: [u64; 2],
     search_cuts: [u32; 2],
@@ -454,7 +470,7 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         score_a,
         adjudicated: game_end == GameEnd::PlyCap,
         end: Some(game_end),
-        plies: p.moves.len() as u32,
+        plies: p.plies,
         moves: p.moves,
         captures: p.captures,
         search_cuts: p.search_cuts,
@@ -653,6 +669,7 @@ pub fn run_with<G: Game + Sync>(
                         stop: Some(stop),
                         book,
                         adjudicator: adjudicator.as_ref(),
+                        keep_moves: cfg.keep_moves,
                     };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         play_job(proto, &mut ais, &mut buf, &job)

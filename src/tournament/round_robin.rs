@@ -370,6 +370,7 @@ pub fn run<G: Game + Sync>(
                         stop: Some(stop),
                         book: pairing.book,
                         adjudicator: referees[p].as_ref(),
+                        keep_moves: true,
                     };
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         play_job(pairing.proto, &mut pair_ais, &mut buf, &job)

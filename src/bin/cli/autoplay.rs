@@ -703,6 +703,8 @@ fn play<G: dagaz::ai::Game + Sync>(
     };
     cfg.identity = Some(identity);
     cfg.summary_only = true;
+    // The moves are read only from the games file.
+    cfg.keep_moves = a.games_out.is_some() || a.resume.is_some();
     cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = progress_bar(todo);
