@@ -97,6 +97,8 @@ pub struct EvalMemo {
     /// Tainted runs in a row; runs left untraced.
     tainted: u32,
     untraced_left: u32,
+    /// The trace that holds is looked for from the oldest ([`EvalMemo::for_turns`]).
+    from_oldest: bool,
     pub stats: EvalStats,
 }
 
@@ -113,6 +115,7 @@ impl Default for EvalMemo {
             min_steps: MIN_STEPS,
             tainted: 0,
             untraced_left: 0,
+            from_oldest: false,
             stats: EvalStats::default(),
         }
     }
@@ -125,6 +128,7 @@ impl Clone for EvalMemo {
             off: self.off,
             capacity: self.capacity,
             min_steps: self.min_steps,
+            from_oldest: self.from_oldest,
             ..EvalMemo::default()
         }
     }
@@ -140,11 +144,15 @@ pub(crate) enum EvalPlan {
 
 impl EvalMemo {
     /// A cache for `OnNextTurn`, which keeps a trace for each of up to [`TURN_TRACES`]
-    /// turns, of runs of [`TURN_MIN_STEPS`] or more.
+    /// turns, of runs of [`TURN_MIN_STEPS`] or more. It goes round the turn order, so the
+    /// trace that holds is the one used longest ago: it is looked for from the oldest.
+    /// (Which of the traces that hold is found changes nothing: a run whose reads all
+    /// hold takes their one path.)
     pub(crate) fn for_turns() -> EvalMemo {
         EvalMemo {
             capacity: TURN_TRACES,
             min_steps: TURN_MIN_STEPS,
+            from_oldest: true,
             ..EvalMemo::default()
         }
     }
@@ -171,7 +179,13 @@ impl EvalMemo {
             self.stack.clear();
             self.stack.extend_from_slice(under);
         }
-        if let Some(i) = self.traces.iter().position(|k| reads_hold(vm, &k.reads)) {
+        let holds = |k: &Kept| reads_hold(vm, &k.reads);
+        let found = if self.from_oldest {
+            self.traces.iter().rposition(holds)
+        } else {
+            self.traces.iter().position(holds)
+        };
+        if let Some(i) = found {
             if vm.add_steps(self.traces[i].steps) {
                 self.traces[..=i].rotate_right(1);
                 let k = &self.traces[0];
