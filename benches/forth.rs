@@ -72,6 +72,8 @@ fn games_per_second_against(
     let mut cfg = RunConfig::new(1, settings);
     cfg.threads = 1;
     cfg.summary_only = true;
+    // As the CLI without a games file: no notation of the moves.
+    cfg.keep_moves = false;
     let stop = AtomicBool::new(false);
     // The best of three runs (a short run on a shared machine is noisy), each from a new
     // game (its caches empty, none left by the run before).
