@@ -19,7 +19,7 @@
 //!
 //! A wrong guess costs one invalidation of every trace; it can happen once per cell.
 //! What was learned goes with a cache that another VM of the same program takes over
-//! ([`FrozenData::cells`], [`super::Vm::adopt_frozen`]).
+//! ([`super::Vm::frozen_data`], [`super::Vm::adopt_frozen`]).
 
 use super::vm::CELL;
 
