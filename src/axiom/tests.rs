@@ -408,10 +408,6 @@ fn perft_counts_are_the_same_with_and_without_the_move_word_cache() {
     assert_eq!(counts[0], 1_044, "capture perft(5)");
 }
 
-/// A variant of the race fixture with move priorities and pass-type words after the race
-/// words, so that most of them run when a race move is already listed: the move cache
-/// replays them through its dominated-move shortcut, which must leave every state as
-/// running them does.
 /// A move word that reads a variable no turn writes, which some moves change (the count
 /// of runners that entered, whose parity lengthens every throw): traced runs take the
 /// cell as fixed (`crate::forth::frozen`) until the first entry changes it, and the cache
@@ -444,6 +440,10 @@ fn a_frozen_cell_that_changes_is_seen() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A variant of the race fixture with move priorities and pass-type words after the race
+/// words, so that most of them run when a race move is already listed: the move cache
+/// replays them through its dominated-move shortcut, which must leave every state as
+/// running them does.
 #[test]
 fn dominated_moves_replay_as_they_run() {
     let dir = super::layer_tests::scratch_dir("dagaz-dominated");

@@ -21,7 +21,7 @@
 //! What was learned goes with a cache that another VM of the same program takes over
 //! ([`super::Vm::frozen_data`], [`super::Vm::adopt_frozen`]).
 
-use super::vm::CELL;
+use super::vm::{CELL, clear_bit, set_bit};
 
 /// The frozen cells of a VM, and the cells it learned are mutable (one bit per cell,
 /// cell = address / 4).
@@ -51,20 +51,6 @@ fn bit(bits: &[u64], c: u32) -> bool {
         .is_some_and(|w| w & (1 << (c % 64)) != 0)
 }
 
-fn set(bits: &mut Vec<u64>, c: u32) {
-    let (w, b) = ((c / 64) as usize, c % 64);
-    if w >= bits.len() {
-        bits.resize(w + 1, 0);
-    }
-    bits[w] |= 1 << b;
-}
-
-fn clear(bits: &mut [u64], c: u32) {
-    if let Some(w) = bits.get_mut((c / 64) as usize) {
-        *w &= !(1 << (c % 64));
-    }
-}
-
 impl FrozenData {
     /// Whether a traced read of the cell at `a` may freeze it.
     #[inline(always)]
@@ -80,7 +66,7 @@ impl FrozenData {
 
     /// Notes cell `c` as frozen.
     pub(crate) fn freeze(&mut self, c: u32) {
-        set(&mut self.frozen, c);
+        set_bit(&mut self.frozen, c);
     }
 
     /// Notes cell `c` as mutable, thawing it if it was frozen; true if it was.
@@ -88,10 +74,10 @@ impl FrozenData {
         if self.below == 0 {
             return false;
         }
-        set(&mut self.mutable, c);
+        set_bit(&mut self.mutable, c);
         let was = bit(&self.frozen, c);
         if was {
-            clear(&mut self.frozen, c);
+            clear_bit(&mut self.frozen, c);
         }
         was
     }

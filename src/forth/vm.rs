@@ -2225,7 +2225,7 @@ fn replayable_primitive(code: i32) -> bool {
 }
 
 /// Sets bit `c` of a bitmap of cells, growing it.
-fn set_bit(bits: &mut Vec<u64>, c: u32) {
+pub(super) fn set_bit(bits: &mut Vec<u64>, c: u32) {
     let (w, b) = ((c / 64) as usize, c % 64);
     if w >= bits.len() {
         bits.resize(w + 1, 0);
@@ -2234,7 +2234,7 @@ fn set_bit(bits: &mut Vec<u64>, c: u32) {
 }
 
 /// Clears the bit of cell `c`.
-fn clear_bit(bits: &mut [u64], c: u32) {
+pub(super) fn clear_bit(bits: &mut [u64], c: u32) {
     if let Some(w) = bits.get_mut((c / 64) as usize) {
         *w &= !(1 << (c % 64));
     }
