@@ -21,7 +21,7 @@
 //! What was learned goes with a cache that another VM of the same program takes over
 //! ([`super::Vm::frozen_data`], [`super::Vm::adopt_frozen`]).
 
-use super::vm::{CELL, clear_bit, set_bit};
+use super::vm::{CELL, clear_bit, has_bit as bit, set_bit};
 
 /// The frozen cells of a VM, and the cells it learned are mutable (one bit per cell,
 /// cell = address / 4).
@@ -43,12 +43,6 @@ pub struct FrozenCells {
     pub(crate) frozen: Vec<(u32, i32)>,
     /// The cells known to be mutable (one bit per cell).
     pub(crate) mutable: Vec<u64>,
-}
-
-#[inline(always)]
-fn bit(bits: &[u64], c: u32) -> bool {
-    bits.get((c / 64) as usize)
-        .is_some_and(|w| w & (1 << (c % 64)) != 0)
 }
 
 impl FrozenData {
@@ -91,7 +85,7 @@ impl FrozenData {
         (a / CELL..=last).any(|c| bit(&self.frozen, c))
     }
 
-    /// The frozen cells (without values) and the mutable bits.
+    /// The frozen cells, by cell number (without their values).
     pub(crate) fn frozen_cells(&self) -> impl Iterator<Item = u32> + '_ {
         self.frozen.iter().enumerate().flat_map(|(i, &w)| {
             let mut bits = w;

@@ -482,16 +482,13 @@ impl Vm {
         }
         let last = a.saturating_add(len - 1) / CELL;
         for c in a / CELL..=last {
-            if self.frozen.is_frozen(c) {
-                self.thaw(c);
-            } else {
-                self.frozen.learn_mutable(c);
-            }
+            self.thaw(c);
         }
     }
 
-    /// Cell `c`, if frozen, is to change: it is data again, and mutable from now on; the
-    /// code epoch changes (traces made since it froze may assume its value).
+    /// Cell `c` is to change: it is known to be mutable from now on; if it was frozen, it
+    /// is data again and the code epoch changes (traces made since it froze may assume its
+    /// value).
     #[cold]
     #[inline(never)]
     fn thaw(&mut self, c: u32) {
@@ -500,11 +497,7 @@ impl Vm {
         }
         self.code_epoch += 1;
         clear_bit(&mut self.code_bits, c);
-        let watched = [&self.dict_bits, &self.journal.bits].iter().any(|bits| {
-            bits.get((c / 64) as usize)
-                .is_some_and(|w| w & (1 << (c % 64)) != 0)
-        });
-        if !watched {
+        if !has_bit(&self.dict_bits, c) && !has_bit(&self.journal.bits, c) {
             clear_bit(&mut self.watch_bits, c);
         }
     }
@@ -2231,6 +2224,13 @@ pub(super) fn set_bit(bits: &mut Vec<u64>, c: u32) {
         bits.resize(w + 1, 0);
     }
     bits[w] |= 1 << b;
+}
+
+/// Whether bit `c` of a bitmap of cells is set (false past its end).
+#[inline(always)]
+pub(super) fn has_bit(bits: &[u64], c: u32) -> bool {
+    bits.get((c / 64) as usize)
+        .is_some_and(|w| w & (1 << (c % 64)) != 0)
 }
 
 /// Clears the bit of cell `c`.

@@ -77,8 +77,8 @@ pub struct RunConfig {
     pub summary_only: bool,
     /// Write each ply's move in the records (`GameRecord::moves`); without, the records
     /// count the plies all the same, and no move's notation is made (for a run whose
-    /// records no one reads move by move: a tenth of a random Ur game's time went into
-    /// notations).
+    /// records no one reads move by move: making them took 2% of the instructions of
+    /// random Ur games).
     pub keep_moves: bool,
     /// Adjudication rules (`--adjudicate`), judged with the evaluation of player
     /// `spec.eval`'s configuration.
@@ -227,8 +227,12 @@ fn play_job<G: Game>(
                 .map(|k| player_of_seat(k, index, settings.swap))
         })
         .collect();
-    let mut moves = opened.moves;
-    let mut plies = moves.len() as u32;
+    let mut plies = opened.moves.len() as u32;
+    let mut moves = if job.keep_moves {
+        opened.moves
+    } else {
+        Vec::new()
+    };
     let mut captures = [0u32; 2];
     let mut nodes = [0u64; 2];
     let mut search_cuts = [0u32; 2];
