@@ -171,13 +171,12 @@ impl EvalMemo {
             self.stats.untraced += 1;
             return Ok(EvalPlan::Run { traced: false });
         }
-        let under = &vm.stack()[..base];
-        if word != self.word || vm.code_epoch() != self.epoch || under != self.stack.as_slice() {
+        if word != self.word || vm.code_epoch() != self.epoch || !vm.stack_is(base, &self.stack) {
             self.traces.clear();
             self.word = word;
             self.epoch = vm.code_epoch();
             self.stack.clear();
-            self.stack.extend_from_slice(under);
+            self.stack.extend_from_slice(&vm.stack()[..base]);
         }
         let holds = |k: &Kept| reads_hold(vm, &k.reads);
         let found = if self.from_oldest {

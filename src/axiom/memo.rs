@@ -551,7 +551,7 @@ impl MoveMemo {
             // for another.
             self.unwatch = true;
         }
-        if self.context != vm.stack() {
+        if !vm.stack_is(vm.stack().len(), &self.context) {
             self.drop_entries();
             self.context.clear();
             self.context.extend_from_slice(vm.stack());

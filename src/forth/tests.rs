@@ -54,6 +54,21 @@ fn stack_words() {
     assert_eq!(stack("7 7 DEPTH"), [7, 7, 2]);
 }
 
+/// `Vm::stack_is`, which the caches ask of the stack under their words.
+#[test]
+fn stack_is_compares_the_bottom_cells() {
+    let mut vm = vm();
+    assert!(vm.stack_is(0, &[]));
+    vm.interpret_str("test.4th", "4 5 6", &mut NoHost).unwrap();
+    assert!(vm.stack_is(0, &[]));
+    assert!(vm.stack_is(2, &[4, 5]));
+    assert!(vm.stack_is(3, &[4, 5, 6]));
+    assert!(!vm.stack_is(2, &[4, 6]));
+    assert!(!vm.stack_is(2, &[4]));
+    assert!(!vm.stack_is(1, &[]));
+    assert!(!vm.stack_is(4, &[4, 5, 6, 0]));
+}
+
 #[test]
 fn return_stack_words() {
     assert_eq!(stack(": t 5 >R R R@ R> ; t"), [5, 5, 5]);
