@@ -160,6 +160,10 @@ pub struct Place {
 }
 
 impl ForthError {
+    /// (Cold and never inlined: the hot loops that may fail keep one call, not the
+    /// allocation, at each place they could.)
+    #[cold]
+    #[inline(never)]
     pub fn new(kind: ForthErrorKind) -> Self {
         ForthError(Box::new(ForthErrorData {
             kind,
