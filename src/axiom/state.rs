@@ -387,17 +387,27 @@ fn scan_blocks(
         cursor: [l.from, l.pos, l.piece, l.last_pos],
         record_room: 3 * CELL + l.rec_cfa,
     };
-    for pos in 0..n_pos {
-        let piece = vm.cell(board + 4 * pos as u32)?;
+    let friendly = |piece: i32| {
         let ty = (piece & 0x3FF) as u32;
-        if piece == 0 || ty == 0 || ty > n_pieces || piece & 0xF800 != for_player & 0xF800 {
-            continue;
+        piece != 0 && ty != 0 && ty <= n_pieces && piece & 0xF800 == for_player & 0xF800
+    };
+    let mut pos = 0;
+    while pos < n_pos {
+        pos = next_friendly(vm, board, (pos, n_pos), friendly);
+        if pos >= n_pos {
+            break;
         }
-        let block = vm.cell(table + 16 * (ty - 1) + 4)?;
-        if block != 0 {
-            let t = block_table(vm, memo, block as u32, piece, n_pos)?;
-            run_block(vm, rt, memo, block as u32, t, (pos..pos + 1, piece), word)?;
+        // (Read again as a cell: past the memory's end, this is the error.)
+        let piece = vm.cell(board + 4 * pos as u32)?;
+        if friendly(piece) {
+            let ty = (piece & 0x3FF) as u32;
+            let block = vm.cell(table + 16 * (ty - 1) + 4)?;
+            if block != 0 {
+                let t = block_table(vm, memo, block as u32, piece, n_pos)?;
+                run_block(vm, rt, memo, block as u32, t, (pos..pos + 1, piece), word)?;
+            }
         }
+        pos += 1;
     }
     for ty in 1..=n_pieces {
         let block = vm.cell(table + 16 * (ty - 1) + 8)?;
@@ -409,6 +419,28 @@ fn scan_blocks(
         run_block(vm, rt, memo, block as u32, t, (0..n_pos, piece), word)?;
     }
     Ok(())
+}
+
+/// The first position from `pos` (below `n_pos`) whose board cell holds a piece that
+/// `friendly` takes, found in one pass over the board's bytes (most cells of a board hold
+/// no piece of the player to move; [`scan_blocks`] read them one by one). Stops at the
+/// first cell past the memory's end, which the caller then reads as a cell, with its error.
+pub(super) fn next_friendly(
+    vm: &Vm,
+    board: u32,
+    (pos, n_pos): (i32, i32),
+    friendly: impl Fn(i32) -> bool,
+) -> i32 {
+    let at = board.wrapping_add(4 * pos as u32);
+    let cells = (vm.mem_len().saturating_sub(at) / 4).min((n_pos - pos) as u32);
+    let Ok(bytes) = vm.bytes(at, 4 * cells) else {
+        return pos;
+    };
+    let skipped = bytes
+        .chunks_exact(4)
+        .position(|c| <[u8; 4]>::try_from(c).is_ok_and(|c| friendly(i32::from_le_bytes(c))))
+        .unwrap_or(cells as usize);
+    pos + skipped as i32
 }
 
 /// The cache's entries for the words of `block` played by `piece` ([`MoveMemo::table`]).

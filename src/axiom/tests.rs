@@ -952,3 +952,29 @@ fn the_games_of_a_match_pass_their_caches_on_and_play_the_same() {
         "later games start with the cache of the one before: {replays:?}"
     );
 }
+
+/// The scan's skip over cells without a piece of the player to move
+/// (`state::next_friendly`): the first friendly cell from a position, the end when there
+/// is none, and the first cell past the memory's end, which the scan then reads as a
+/// cell and fails on.
+#[test]
+fn the_scan_skips_to_the_next_friendly_piece() {
+    use crate::forth::{Limits, Vm};
+    let mut vm = Vm::new(Limits::default());
+    let board = 4096;
+    for (pos, v) in [(3, 7), (5, 9), (9, 7)] {
+        vm.set_cell(board + 4 * pos, v).unwrap();
+    }
+    let friendly = |v: i32| v == 7;
+    assert_eq!(state::next_friendly(&vm, board, (0, 12), friendly), 3);
+    assert_eq!(state::next_friendly(&vm, board, (3, 12), friendly), 3);
+    assert_eq!(state::next_friendly(&vm, board, (4, 12), friendly), 9);
+    assert_eq!(state::next_friendly(&vm, board, (10, 12), friendly), 12);
+    assert_eq!(state::next_friendly(&vm, board, (0, 3), friendly), 3);
+    // A board that runs past the memory: the scan stops at the first cell outside it.
+    let end = vm.mem_len();
+    let near = end - 8;
+    assert_eq!(state::next_friendly(&vm, near, (0, 5), friendly), 2);
+    assert!(vm.cell(near + 8).is_err());
+    assert_eq!(state::next_friendly(&vm, end + 100, (0, 5), friendly), 0);
+}
