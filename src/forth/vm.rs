@@ -1083,8 +1083,8 @@ impl Vm {
     /// stack is shallower). The caches ask it once or twice a ply, almost always of an
     /// empty stack: that case is answered without calling the library's `memcmp`, whose
     /// AVX-512 version compares zero bytes by a masked load at the empty slice's dangling
-    /// address. On AMD Zen 4 such a load costs a fault-suppression assist, hundreds of
-    /// cycles: it was 6% of a published Ur match's time.
+    /// address. On an AMD EPYC (Zen 5) such a load took hundreds of cycles (a fault
+    /// suppressed by microcode, by all signs): 6% of a published Ur match's time.
     pub fn stack_is(&self, depth: usize, cells: &[i32]) -> bool {
         depth == cells.len() && self.ds.len() >= depth && (depth == 0 || self.ds[..depth] == *cells)
     }
