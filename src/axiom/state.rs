@@ -398,7 +398,7 @@ fn scan_blocks(
             break;
         }
         // (Read again as a cell: past the memory's end, this is the error.)
-        let piece = vm.cell(board + 4 * pos as u32)?;
+        let piece = vm.cell(board.wrapping_add(4 * pos as u32))?;
         if friendly(piece) {
             let ty = (piece & 0x3FF) as u32;
             let block = vm.cell(table + 16 * (ty - 1) + 4)?;
