@@ -59,6 +59,8 @@ fn stack_words() {
 fn stack_is_compares_the_bottom_cells() {
     let mut vm = vm();
     assert!(vm.stack_is(0, &[]));
+    // (An empty stack is not the stack some cells were kept of.)
+    assert!(!vm.stack_is(0, &[4]));
     vm.interpret_str("test.4th", "4 5 6", &mut NoHost).unwrap();
     assert!(vm.stack_is(0, &[]));
     assert!(vm.stack_is(2, &[4, 5]));
