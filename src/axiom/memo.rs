@@ -524,7 +524,6 @@ impl Table {
 }
 
 impl MoveMemo {
-    /// A cache that is off (the placeholder while a scan has the runtime's cache out).
     /// A cache whose traces that read only cells of `compared` (cells the host writes at
     /// every turn), and at most [`INLINE`] of them, are [`SMALL`].
     pub(crate) fn comparing(compared: &[u32]) -> MoveMemo {
@@ -534,6 +533,7 @@ impl MoveMemo {
         }
     }
 
+    /// A cache that is off (the placeholder while a scan has the runtime's cache out).
     pub(crate) fn disabled() -> MoveMemo {
         MoveMemo {
             off: true,
