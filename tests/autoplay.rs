@@ -2199,10 +2199,10 @@ fn render_in_chromium(
                 .map(str::to_owned)
                 .collect();
         }
-        if start.elapsed() > std::time::Duration::from_secs(120) {
+        if start.elapsed() > std::time::Duration::from_secs(300) {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("chromium did not finish within 120 s");
+            panic!("chromium did not finish within 300 s (a hang guard)");
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
