@@ -18,6 +18,7 @@
 // macro (`error`) and the span types (re-exported by `source`) are crate-private too.
 pub mod ai;
 pub mod axiom;
+pub mod confine;
 pub mod convert;
 pub mod diagnostics;
 pub mod engine;

@@ -80,7 +80,7 @@ impl SourceFile {
 pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
 /// Reads at most [`MAX_SOURCE_BYTES`] bytes of `path`; more is an error.
-fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+pub fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let f = std::fs::File::open(path)?;
     let mut bytes = Vec::new();

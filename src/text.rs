@@ -69,3 +69,42 @@ mod tests {
         );
     }
 }
+
+/// Longest text taken from a program or a file that a message quotes (see [`printable`]).
+pub const QUOTED_CHARS: usize = 120;
+
+/// `s` safe to print in a message: control characters (escape sequences, line ends) are
+/// shown escaped (`\u{1b}`, `\n`), and text past [`QUOTED_CHARS`] characters is cut with
+/// `…`. Text that a program or a file controls goes through it before it reaches a terminal.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    let clean = s.chars().take(QUOTED_CHARS + 1).all(|c| !c.is_control());
+    if clean && s.chars().nth(QUOTED_CHARS).is_none() {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == QUOTED_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod printable_tests {
+    #[test]
+    fn control_characters_are_escaped_and_long_text_is_cut() {
+        assert_eq!(super::printable("a b"), "a b");
+        assert_eq!(super::printable("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        let long = "x".repeat(500);
+        let p = super::printable(&long);
+        assert_eq!(p.chars().count(), super::QUOTED_CHARS + 1);
+        assert!(p.ends_with('…'));
+    }
+}

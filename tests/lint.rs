@@ -939,6 +939,7 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
         let out = dagaz()
             .current_dir(root)
             .args(["lint", "--format", "concise", arg])
+            .args(["--include-dir", "tests/fixtures/axiom"])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(1), "{arg}");
@@ -947,6 +948,7 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
     let json = dagaz()
         .current_dir(root)
         .args(["lint", "--format", "json", broken])
+        .args(["--include-dir", "tests/fixtures/axiom"])
         .output()
         .unwrap();
     assert_eq!(json.status.code(), Some(1));
@@ -970,6 +972,7 @@ tests/fixtures/axiom/lint/Broken.4th:11:1: error[DZ1031/forth-unbalanced-structu
     let sarif = dagaz()
         .current_dir(root)
         .args(["lint", "--format", "sarif", broken])
+        .args(["--include-dir", "tests/fixtures/axiom"])
         .output()
         .unwrap();
     let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
@@ -1123,6 +1126,7 @@ fn forth_findings_are_silenced_by_line_comments() {
     let out = dagaz()
         .current_dir(root)
         .args(["lint", "--format", "concise", file])
+        .args(["--include-dir", "tests/fixtures/axiom"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -1155,6 +1159,8 @@ tests/fixtures/axiom/lint-allow/Allowed.4th:11:16: warning[DZ0260/unknown-lint-c
     let out = dagaz()
         .args(["lint", "--format", "concise"])
         .arg(bare.join("Allowed.4th"))
+        .arg("--include-dir")
+        .arg(&dir)
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

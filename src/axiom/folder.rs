@@ -47,7 +47,8 @@ fn load_graph<P: AsRef<Path>>(files: &[P]) -> HashMap<String, Vec<String>> {
     for f in files {
         let f = f.as_ref();
         let mut targets = vec![];
-        if let Ok(bytes) = std::fs::read(f) {
+        // At most as much as a `LOAD` reads: a larger file is no program (and is skipped).
+        if let Ok(bytes) = crate::source::read_capped(f) {
             let text = String::from_utf8_lossy(&bytes);
             let mut words = text.split_ascii_whitespace();
             while let Some(w) = words.next() {

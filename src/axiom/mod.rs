@@ -71,6 +71,8 @@ impl std::fmt::Display for AxiomError {
 impl std::error::Error for AxiomError {}
 
 #[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
 mod layer_tests;
 #[cfg(test)]
 mod tests;

@@ -130,13 +130,23 @@ impl Program {
     /// Loads the variant file at `path`. `engine_dir` is a further folder to look for the
     /// runtime files in.
     pub fn load(path: &Path, engine_dir: Option<&Path>) -> Result<Program, AxiomError> {
+        Program::load_in(path, engine_dir, &[])
+    }
+
+    /// [`Program::load`] where a `LOAD` may also read the folders `include_dirs` (the
+    /// `--include-dir` folders), besides the variant's folder and `engine_dir`.
+    pub fn load_in(
+        path: &Path,
+        engine_dir: Option<&Path>,
+        include_dirs: &[PathBuf],
+    ) -> Result<Program, AxiomError> {
         let Loading {
             mut vm,
             mut host,
             xts,
             core,
             axiom,
-        } = Loading::new(path, engine_dir, false)?;
+        } = Loading::new(path, engine_dir, include_dirs, false)?;
         vm.clear_stacks();
         vm.output.clear();
         let layout = Layout::resolve(&mut vm, &mut host)?;
@@ -170,7 +180,12 @@ struct Loading {
 impl Loading {
     /// Loads the runtime and the variant file at `path` into a new VM; in lint mode
     /// (`lint`), the VM records findings in the variant's files and goes on loading.
-    fn new(path: &Path, engine_dir: Option<&Path>, lint: bool) -> Result<Loading, AxiomError> {
+    fn new(
+        path: &Path,
+        engine_dir: Option<&Path>,
+        include_dirs: &[PathBuf],
+        lint: bool,
+    ) -> Result<Loading, AxiomError> {
         let dir = path
             .parent()
             .map(Path::to_path_buf)
@@ -184,14 +199,37 @@ impl Loading {
         if let Some(e) = engine_dir {
             dirs.push(e.to_path_buf());
         }
-        let find = |n: &str| dirs.iter().find_map(|d| find_file_ci(d, n));
-        let core = find("CORE.4TH");
-        let axiom = find("axiom.4th");
+        // The runtime files, inside the folders (a link that leads out is refused, as a
+        // `LOAD` would be).
+        let roots: Vec<&Path> = dirs
+            .iter()
+            .chain(include_dirs)
+            .map(PathBuf::as_path)
+            .collect();
+        let find = |n: &str| -> Result<Option<PathBuf>, AxiomError> {
+            match dirs.iter().find_map(|d| find_file_ci(d, n)) {
+                Some(p) if !crate::confine::is_inside(&p, &roots) => Err(AxiomError::Forth(
+                    ForthError::new(ForthErrorKind::LoadRefused(format!(
+                        "`{}` is refused: {}",
+                        p.display(),
+                        crate::confine::Refusal::LinkOut.reason()
+                    ))),
+                )),
+                found => Ok(found),
+            }
+        };
+        let core = find("CORE.4TH")?;
+        let axiom = find("axiom.4th")?;
         let mut vm = Vm::new(Limits {
             memory: AXIOM_MEMORY,
             ..Limits::default()
         });
         vm.root = dir.clone();
+        vm.include_dirs = engine_dir
+            .map(Path::to_path_buf)
+            .into_iter()
+            .chain(include_dirs.iter().cloned())
+            .collect();
         vm.set_step_budget(LOAD_STEPS);
         let mut natives = Vec::new();
         for name in NATIVES {
@@ -258,10 +296,10 @@ pub struct Linted {
 /// (same search for `CORE.4TH` and `axiom.4th`, else dagaz's prelude and layer), in the
 /// Forth VM's lint mode ([`crate::forth::lint`]). A failure that stops loading (an
 /// unreadable variant file, the step budget, full memory) is one more finding.
-pub fn lint(path: &Path, engine_dir: Option<&Path>) -> Linted {
+pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) -> Linted {
     let mut vm_after = None;
     let mut diagnostics = vec![];
-    match Loading::new(path, engine_dir, true) {
+    match Loading::new(path, engine_dir, include_dirs, true) {
         Ok(l) => vm_after = Some(l.vm),
         Err(AxiomError::Forth(e)) => diagnostics.push(e.to_diagnostic()),
         Err(e) => diagnostics.push(crate::diagnostics::Diagnostic::error(
@@ -491,10 +529,16 @@ pub(crate) fn is_exit(e: &ForthError) -> bool {
 /// folder of the engine path (relative to the ZRF's folder; `\` read as `/`). The runtime
 /// files (`CORE.4TH`, `axiom.4th`) are then looked for beside the variant file, then in the
 /// engine's folder ([`Program::load`]). Returns the variant file and the engine's folder.
+///
+/// Both stay inside the project ([`crate::confine`]): the engine folder must lie inside the
+/// ZRF's folder or one of `include_dirs` (the `--include-dir` folders; a published layout
+/// such as `Rules/game.zrf` with `(engine "../Axiom/Ur/axiom.dll")` needs the folder that
+/// holds both), and a title that is not a plain file name (`../x/G`) is refused.
 pub fn zrf_engine_variant(
     form: &crate::syntax::Node,
     title: &str,
     zrf: &Path,
+    include_dirs: &[PathBuf],
 ) -> Option<Result<(PathBuf, PathBuf), AxiomError>> {
     let engine = form
         .items
@@ -505,20 +549,59 @@ pub fn zrf_engine_variant(
         .and_then(|a| a.word())
         .unwrap_or("")
         .replace('\\', "/");
+    let refused = |what: String| {
+        Some(Err(AxiomError::Forth(ForthError::new(
+            ForthErrorKind::LoadRefused(what),
+        ))))
+    };
     let zrf_dir = zrf
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let engine_dir = zrf_dir.join(Path::new(&engine).parent().unwrap_or(Path::new("")));
     let name = format!("{}.4th", title.trim().replace(' ', "-"));
+    if name.contains(['/', '\\', '\0']) || name.starts_with("..") {
+        return refused(format!(
+            "the variant title `{}` is not a plain file name, so no `.4th` file is looked for",
+            crate::text::printable(title)
+        ));
+    }
+    let folder = Path::new(&engine)
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let roots: Vec<&Path> = std::iter::once(zrf_dir)
+        .chain(include_dirs.iter().map(PathBuf::as_path))
+        .collect();
+    if crate::confine::is_absolute(&folder) {
+        return refused(format!(
+            "the engine `{}` is refused: {}; dagaz looks for the engine folder inside the rules file's folder and the --include-dir folders only",
+            crate::text::printable(&engine),
+            crate::confine::Refusal::Absolute.reason()
+        ));
+    }
+    let engine_dir = zrf_dir.join(&folder);
+    if engine_dir.exists() && !crate::confine::is_inside(&engine_dir, &roots) {
+        return refused(format!(
+            "the engine folder `{}` is outside the rules file's folder: give the folder that holds it with --include-dir",
+            engine_dir.display()
+        ));
+    }
     let tried = [zrf_dir.to_path_buf(), engine_dir.clone()];
     for d in &tried {
         if let Some(p) = find_file_ci(d, &name) {
+            if !crate::confine::is_inside(&p, &roots) {
+                return refused(format!(
+                    "`{}` is refused: {}",
+                    p.display(),
+                    crate::confine::Refusal::LinkOut.reason()
+                ));
+            }
             return Some(Ok((p, engine_dir)));
         }
     }
     Some(Err(AxiomError::Game(format!(
-        "the game's moves come from the Axiom engine `{engine}`, but no `{name}` is in {}",
+        "the game's moves come from the Axiom engine `{}`, but no `{name}` is in {}",
+        crate::text::printable(&engine),
         tried
             .iter()
             .map(|d| format!("`{}`", d.display()))

@@ -7,6 +7,7 @@
 //! leading out of it is refused (`DZ0217`) before anything is read, and an included file
 //! must be a regular file of bounded size (`SourceMap::load_regular`).
 
+use crate::confine::{Refusal, confined, home_root};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::source::{FileId, SourceMap};
 use crate::syntax::{Kind, Node, parse};
@@ -224,26 +225,6 @@ impl Splicer<'_> {
     }
 }
 
-/// Lexically joins `base` and `written` (no file-system access), dropping `.` and applying
-/// `..`; `None` when a `..` climbs above `root`, which must be a prefix of `base`.
-fn lexical_join(base: &Path, written: &str, root: &Path) -> Option<PathBuf> {
-    use std::path::Component;
-    let mut out = base.to_path_buf();
-    for c in Path::new(written).components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if out == root || !out.starts_with(root) || !out.pop() {
-                    return None;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
-}
-
 impl Splicer<'_> {
     /// Where an include written `written` in a file of folder `base` leads: relative to
     /// `base`, inside the folder (main folder or include folder) that holds `base`; when no
@@ -252,13 +233,8 @@ impl Splicer<'_> {
         let roots: Vec<&Path> = std::iter::once(self.root_dir)
             .chain(self.include_dirs.iter().map(PathBuf::as_path))
             .collect();
-        let home = roots
-            .iter()
-            .copied()
-            .filter(|r| base.starts_with(r))
-            .max_by_key(|r| r.components().count())
-            .unwrap_or(self.root_dir);
-        let first = confined(base, written, home, &roots);
+        let home = home_root(base, &roots, self.root_dir);
+        let first = confined(base, written, home, &roots).map_err(Refusal::reason);
         if matches!(&first, Ok(p) if p.exists()) {
             return first;
         }
@@ -271,40 +247,6 @@ impl Splicer<'_> {
         }
         first
     }
-}
-
-/// The path of an include written `written` in a file of folder `base`, when it stays
-/// inside `root_dir` (lexically) and, following symbolic links, inside one of `roots`;
-/// otherwise why not.
-fn confined(
-    base: &Path,
-    written: &str,
-    root_dir: &Path,
-    roots: &[&Path],
-) -> Result<PathBuf, &'static str> {
-    let is_windows_absolute = written.len() >= 2
-        && written.as_bytes()[1] == b':'
-        && written.as_bytes()[0].is_ascii_alphabetic();
-    if Path::new(written).is_absolute() || written.starts_with('/') || is_windows_absolute {
-        return Err("an absolute path");
-    }
-    let path =
-        lexical_join(base, written, root_dir).ok_or("its `..` leads outside the project folder")?;
-    // A symbolic link may still lead out: compare real paths when the file exists.
-    if let Ok(real) = std::fs::canonicalize(&path) {
-        let inside = roots.iter().any(|r| {
-            std::fs::canonicalize(if r.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                r
-            })
-            .is_ok_and(|real_root| real.starts_with(real_root))
-        });
-        if !inside {
-            return Err("it resolves (through a symbolic link) outside the project folder");
-        }
-    }
-    Ok(path)
 }
 
 /// `path` (below the main file's folder `root_dir`) as shown: under `shown_dir`, the main

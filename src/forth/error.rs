@@ -25,6 +25,7 @@ pub mod codes {
     code!(LOAD, "DZ1011", "forth-load");
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
+    code!(LOAD_REFUSED, "DZ1016", "forth-load-outside-project");
     // Reported by `dagaz lint` only.
     code!(
         USED_BEFORE_DEFINITION,
@@ -62,6 +63,9 @@ pub enum ForthErrorKind {
     Compile(String),
     /// `LOAD` could not read a file.
     Load(String),
+    /// A `LOAD` (or a runtime file) named a file outside the project's folders, or a file
+    /// that is not a `.4th` program; nothing was read.
+    LoadRefused(String),
     /// A host word (a game native) refused, with its reason.
     Host(String),
     /// The dictionary memory is full.
@@ -85,6 +89,7 @@ impl ForthErrorKind {
             ForthErrorKind::Abort(_) | ForthErrorKind::ExitMove => codes::ABORT,
             ForthErrorKind::Compile(_) => codes::COMPILE,
             ForthErrorKind::Load(_) => codes::LOAD,
+            ForthErrorKind::LoadRefused(_) => codes::LOAD_REFUSED,
             ForthErrorKind::Host(_) => codes::HOST,
             ForthErrorKind::DictionaryFull => codes::DICTIONARY_FULL,
         }
@@ -94,7 +99,9 @@ impl ForthErrorKind {
 impl fmt::Display for ForthErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ForthErrorKind::UndefinedWord(w) => write!(f, "undefined word `{w}`"),
+            ForthErrorKind::UndefinedWord(w) => {
+                write!(f, "undefined word `{}`", crate::text::printable(w))
+            }
             ForthErrorKind::StackUnderflow => f.write_str("data stack underflow"),
             ForthErrorKind::StackOverflow => f.write_str("data stack overflow"),
             ForthErrorKind::ReturnStack => f.write_str("return stack underflow or overflow"),
@@ -107,9 +114,9 @@ impl fmt::Display for ForthErrorKind {
                 )
             }
             ForthErrorKind::BadXt(v) => write!(f, "{v} is not an execution token"),
-            ForthErrorKind::Abort(m) => write!(f, "aborted: {m}"),
+            ForthErrorKind::Abort(m) => write!(f, "aborted: {}", crate::text::printable(m)),
             ForthErrorKind::Compile(m) => f.write_str(m),
-            ForthErrorKind::Load(m) => f.write_str(m),
+            ForthErrorKind::Load(m) | ForthErrorKind::LoadRefused(m) => f.write_str(m),
             ForthErrorKind::Host(m) => f.write_str(m),
             ForthErrorKind::DictionaryFull => f.write_str("dictionary memory is full"),
             ForthErrorKind::ExitMove => f.write_str("`$Exit` outside a move word"),

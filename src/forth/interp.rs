@@ -186,45 +186,103 @@ impl Vm {
     }
 
     /// `LOAD name`: the file is looked for in the folder of the file being loaded, then in
-    /// the VM's root folder, its name in any case when the exact one is missing.
+    /// the VM's root folder, then in its include folders, its name in any case when the
+    /// exact one is missing. It must be a `.4th` file inside those folders
+    /// ([`crate::confine`]): an absolute name, a `..` that climbs out or a link that leads
+    /// out is refused before anything is read (`DZ1016`).
     pub(crate) fn load_named(&mut self, name: &str, host: &mut dyn Host) -> FResult<()> {
         if name.is_empty() {
             return Err(K::Load("LOAD needs a file name".into()).into());
         }
-        let mut tried = Vec::new();
-        if let Some(input) = self.inputs.last() {
-            let here = self.sources.get(input.file).path.clone();
-            if let Some(dir) = here.parent() {
-                tried.push(dir.join(name));
-            }
-        }
-        let root = self.root.join(name);
-        if !tried.contains(&root) {
-            tried.push(root);
-        }
-        // As on Windows, where Axiom ran, a name matches in any case.
-        let found = tried
-            .iter()
-            .find_map(|p| crate::fsutil::file_ignoring_case(p));
-        match found {
-            Some(path) => {
-                let display = path
-                    .strip_prefix(&self.root)
-                    .unwrap_or(&path)
-                    .display()
-                    .to_string();
-                self.load_path(&path, &display, host)
-            }
-            None => Err(K::Load(format!(
-                "LOAD cannot find `{name}` (looked for {})",
-                tried
-                    .iter()
-                    .map(|p| format!("`{}`", p.display()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+        let path = self.locate_load(name)?;
+        let display = path
+            .strip_prefix(&self.root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        self.load_path(&path, &display, host)
+    }
+
+    /// Where `LOAD name` reads from (see [`Vm::load_named`]).
+    fn locate_load(&self, name: &str) -> FResult<PathBuf> {
+        use crate::confine::{Refusal, confined, is_absolute, is_inside};
+        let written = name.replace('\\', "/");
+        let refused = |why: &str| -> ForthError {
+            K::LoadRefused(format!(
+                "`LOAD {}` is refused: {why}",
+                crate::text::printable(name)
             ))
-            .into()),
+            .into()
+        };
+        if is_absolute(&written) {
+            return Err(refused(Refusal::Absolute.reason()));
         }
+        if !written.to_ascii_lowercase().ends_with(".4th") {
+            return Err(refused("LOAD reads only `.4th` files"));
+        }
+        let roots: Vec<&Path> = std::iter::once(self.root.as_path())
+            .chain(self.include_dirs.iter().map(PathBuf::as_path))
+            .collect();
+        // The loading file's folder, when it is a folder of the project (text given to
+        // the VM by name has none), then the roots.
+        let here = self
+            .inputs
+            .last()
+            .and_then(|i| {
+                self.sources
+                    .get(i.file)
+                    .path
+                    .parent()
+                    .map(Path::to_path_buf)
+            })
+            .filter(|d| roots.iter().any(|r| d.starts_with(r)));
+        let mut bases: Vec<&Path> = here.iter().map(PathBuf::as_path).collect();
+        for r in &roots {
+            if !bases.contains(r) {
+                bases.push(r);
+            }
+        }
+        let mut refusal = None;
+        let mut tried = Vec::new();
+        for base in bases {
+            // A `..` may climb as far as the widest root that holds `base`.
+            let home = roots
+                .iter()
+                .copied()
+                .filter(|r| base.starts_with(r))
+                .min_by_key(|r| r.components().count())
+                .unwrap_or(base);
+            let candidate = match confined(base, &written, home, &roots) {
+                Ok(p) => p,
+                Err(r) => {
+                    refusal.get_or_insert(r);
+                    continue;
+                }
+            };
+            // As on Windows, where Axiom ran, a name matches in any case; the file matched
+            // that way may be a link of its own.
+            if let Some(found) = crate::fsutil::file_ignoring_case(&candidate) {
+                if is_inside(&found, &roots) {
+                    return Ok(found);
+                }
+                refusal.get_or_insert(Refusal::LinkOut);
+                continue;
+            }
+            tried.push(candidate);
+        }
+        if let Some(r) = refusal {
+            return Err(refused(r.reason()));
+        }
+        Err(K::Load(format!(
+            "LOAD cannot find `{}` (looked for {})",
+            crate::text::printable(name),
+            tried
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into())
     }
 }
 

@@ -648,7 +648,7 @@ impl Vm {
         let line = self.line_of(token);
         let l = self.lint_mut();
         if !l.skipped_lines.contains(&line) && l.incomplete.is_none() {
-            let load = matches!(e.kind, K::Load(_));
+            let load = matches!(e.kind, K::Load(_) | K::LoadRefused(_));
             l.findings.push(Finding::Error(e, token));
             if load {
                 // Whatever the missing file defines is missing from here on.

@@ -166,6 +166,10 @@ pub struct Vm {
     pub output: Vec<u8>,
     /// Folder that `LOAD` names are relative to when the loading file's folder lacks them.
     pub root: PathBuf,
+    /// Further folders a `LOAD` may read (the engine folder of a ZRF's `(engine …)`, the
+    /// `--include-dir` folders), searched after `root`. A `LOAD` never reads outside `root`
+    /// and these ([`crate::confine`]).
+    pub include_dirs: Vec<PathBuf>,
     /// The span of the token the text interpreter read last.
     pub(crate) last_token: Option<(FileId, u32, u32)>,
     /// Lint mode ([`Vm::start_lint`]): findings are recorded and loading goes on.
@@ -295,6 +299,7 @@ impl Vm {
             origins: HashMap::new(),
             output: Vec::new(),
             root: PathBuf::from("."),
+            include_dirs: Vec::new(),
             last_token: None,
             lint: None,
             tracing: false,

@@ -172,11 +172,26 @@ pub fn lint_loaded(loaded: Loaded, display: &str, opts: &LintOptions) -> FileRep
             if checks::axiom_engine(g).is_none() {
                 continue;
             }
-            let found = crate::axiom::program::zrf_engine_variant(&g.form, &g.title, &main_path);
-            if let Some(Ok(p)) = found {
-                if !axiom_programs.contains(&p) {
-                    axiom_programs.push(p);
+            let found = crate::axiom::program::zrf_engine_variant(
+                &g.form,
+                &g.title,
+                &main_path,
+                &opts.include_dirs,
+            );
+            match found {
+                Some(Ok(p)) if !axiom_programs.contains(&p) => axiom_programs.push(p),
+                // A refused engine path is the rules file's problem, reported at it; a
+                // variant file that is only missing stays the `axiom-engine` note's matter.
+                Some(Err(crate::axiom::AxiomError::Forth(e))) => {
+                    let mut d = e.to_diagnostic();
+                    if let Some(engine) = checks::axiom_engine(g) {
+                        d = d.with_span(engine.span);
+                    }
+                    if !diags.iter().any(|x| x.message == d.message) {
+                        diags.push(d);
+                    }
                 }
+                _ => {}
             }
         }
     }
@@ -326,7 +341,7 @@ pub fn lint_forth_program(
             format!("cannot read `{display}`: {e}"),
         ));
     }
-    let linted = crate::axiom::program::lint(path, engine_dir);
+    let linted = crate::axiom::program::lint(path, engine_dir, &opts.include_dirs);
     let mut suppressed = vec![];
     let mut sup = Suppressions::collect_forth(&linted.sources);
     // No file is "main": every comment names its own file.

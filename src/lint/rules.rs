@@ -636,7 +636,13 @@ pub static RULES: &[Rule] = &[
         forth::LOAD,
         Error,
         "(Axiom) a file cannot be loaded",
-        "`LOAD name` names a file that is neither in the loading file's folder nor in the variant's folder, or `LOAD`s are nested too deeply."
+        "`LOAD name` names a file that is in none of the loading file's folder, the variant's folder, the engine folder and the `--include-dir` folders, a file that is not a regular file or is larger than 16 MiB, or `LOAD`s are nested too deeply."
+    ),
+    rule!(
+        forth::LOAD_REFUSED,
+        Error,
+        "(Axiom) a file outside the project, or not a program",
+        "A `LOAD`, a runtime file (`CORE.4TH`, `axiom.4th`) or the engine path of a rules file's `(engine \"…/axiom.dll\")` names a file that dagaz will not read: an absolute path, a `..` that climbs out of the project's folders, a symbolic link that leads out of them, a `LOAD` of a file that is not a `.4th` program, or a variant title that is not a plain file name. The project's folders are the variant's folder (for a rules file, its folder), the engine folder, and the `--include-dir` folders. Nothing of the file is read. Move the file into the project, or give its folder with `--include-dir`."
     ),
     rule!(
         forth::HOST,

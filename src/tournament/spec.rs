@@ -174,7 +174,13 @@ pub fn resolve_with(
 pub fn resolve_player(spec: &str, opts: &ResolveOptions) -> Result<Player, SpecError> {
     let name = locate(spec, opts)?;
     if let Source::Axiom(path) = &name.source {
-        return axiom_player(spec, path, name.variant.as_deref(), name.ai.clone());
+        return axiom_player(
+            spec,
+            path,
+            name.variant.as_deref(),
+            name.ai.clone(),
+            &opts.include_dirs,
+        );
     }
     let shown = name.source.display();
     let loaded = name.load(opts)?;
@@ -223,6 +229,7 @@ fn axiom_player(
     path: &std::path::Path,
     variant: Option<&str>,
     ai: Option<AiSpec>,
+    include_dirs: &[std::path::PathBuf],
 ) -> Result<Player, SpecError> {
     if let Some(v) = variant {
         return Err(SpecError::Invalid(format!(
@@ -235,7 +242,7 @@ fn axiom_player(
             path.display()
         )));
     }
-    let program = Program::load(path, None)
+    let program = Program::load_in(path, None, include_dirs)
         .map_err(|e| SpecError::Invalid(format!("`{}` cannot be played: {e}", path.display())))?;
     let config = match &ai {
         // `@program`, `@random` and `@first` play as Axiom's own, `{random}` and `{first}`

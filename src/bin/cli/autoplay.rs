@@ -305,9 +305,10 @@ fn run_inner(a: Args) -> Result<u8, String> {
     }
     // A ZRF game whose moves come from Axiom plays through its variant's `.4th` file, with
     // the program's own engines unless the spec names an AI.
-    if let Some(ra) = zrf_axiom(&pa) {
+    if let Some(ra) = zrf_axiom(&pa, &a.include_dir) {
         let (fa, dir_a) = ra?;
-        let (fb, dir_b) = zrf_axiom(&pb).unwrap_or_else(|| Ok((fa.clone(), dir_a.clone())))?;
+        let (fb, dir_b) =
+            zrf_axiom(&pb, &a.include_dir).unwrap_or_else(|| Ok((fa.clone(), dir_a.clone())))?;
         let load = |f: &Path, d: &Path| {
             Program::load(f, Some(d))
                 .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))
@@ -514,12 +515,20 @@ fn program_ai() -> AiConfig {
 
 /// The Axiom variant file and engine folder of a ZRF player whose game names an Axiom
 /// engine.
-fn zrf_axiom(p: &PlayerSpec) -> Option<Result<(PathBuf, PathBuf), String>> {
+pub(crate) fn zrf_axiom(
+    p: &PlayerSpec,
+    include_dirs: &[PathBuf],
+) -> Option<Result<(PathBuf, PathBuf), String>> {
     if p.source.starts_with("bundled:") {
         return None;
     }
-    dagaz::axiom::program::zrf_engine_variant(&p.game.form, &p.title, Path::new(&p.source))
-        .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
+    dagaz::axiom::program::zrf_engine_variant(
+        &p.game.form,
+        &p.title,
+        Path::new(&p.source),
+        include_dirs,
+    )
+    .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
 }
 
 /// The progress bar of a run of `todo` games, on stderr when it is a terminal.

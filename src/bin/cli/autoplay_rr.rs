@@ -90,10 +90,10 @@ pub(super) fn run(
     }
     // A ZRF game whose moves come from Axiom plays through its variants' `.4th` files,
     // with the programs' own engines unless a spec names an AI.
-    if let Some(first) = specs.first().and_then(zrf_axiom) {
+    if let Some(first) = specs.first().and_then(|p| zrf_axiom(p, &a.include_dir)) {
         let first = first?;
         for p in &specs {
-            let (f, dir) = zrf_axiom(p).unwrap_or_else(|| Ok(first.clone()))?;
+            let (f, dir) = zrf_axiom(p, &a.include_dir).unwrap_or_else(|| Ok(first.clone()))?;
             let program = Program::load(&f, Some(&dir))
                 .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))?;
             let ai = match &p.ai_spec {

@@ -196,7 +196,9 @@ pub fn run(a: Args) -> u8 {
     if let Source::File(path) = &name.source {
         let found = choose_game(&loaded, variant, &shown)
             .ok()
-            .and_then(|(g, _)| dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, path));
+            .and_then(|(g, _)| {
+                dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, path, &a.include_dir)
+            });
         if let Some(r) = found {
             return match r {
                 Ok((file, dir)) => run_axiom_in(&file, Some(&dir), depth, &a),
@@ -367,7 +369,7 @@ fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) ->
     if !path.is_file() {
         return usage_error(&format!("cannot read `{}`: no such file", path.display()));
     }
-    let program = match dagaz::axiom::Program::load(path, engine_dir) {
+    let program = match dagaz::axiom::Program::load_in(path, engine_dir, &a.include_dir) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
