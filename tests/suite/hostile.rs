@@ -3,9 +3,9 @@
 //! size cap, diamonds of includes, inputs run under a 2 GB address-space limit, hostile tree
 //! XML, `-o` through links and devices, closed pipes, autoplay killed by SIGTERM, resumed,
 //! repaired, run with a huge `-n`, and records whose identity guards resume and stats.
-//! Library-level bounds (byte budgets, mutated and random files) are in `tests/robustness.rs`.
+//! Library-level bounds (byte budgets, mutated and random files) are in `tests/suite/robustness.rs`.
 
-mod common;
+use crate::common;
 
 use common::{autoplay, dagaz, records};
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! Engine tests: perft of the bundled games at cheap depths (deeper ones are `#[ignore]`d;
-//! run them with `cargo test --release --test engine -- --ignored`), the corpus compile and
+//! run them with `cargo test --release --test suite engine:: -- --ignored`), the corpus compile and
 //! random-playout sweep against `tests/fixtures/engine-unsupported.txt`, property checks
 //! (incremental hash, make/unmake, played moves are legal) and the semantic decisions of
 //! docs/semantics.md.
 
-mod common;
+use crate::common;
 
 use dagaz::engine::{Engine, MoveList, PlayerResult, State};
 use dagaz::expand::{Limits, load_path, load_text};

@@ -7,7 +7,7 @@
 //! time is no measure of work. The mutations are drawn from a fixed seed, so a failure names
 //! a reproducible case.
 
-mod common;
+use crate::common;
 
 use dagaz::expand::{Limits, load_bytes};
 use dagaz::rng::Rng;
@@ -151,7 +151,7 @@ fn mutated_corpus_never_panics_or_hangs() {
 }
 
 /// The long run: 300 mutations of every corpus file (about 100,000 cases). Run with
-/// `cargo test --release --test robustness -- --ignored`.
+/// `cargo test --release --test suite robustness:: -- --ignored`.
 #[test]
 #[ignore]
 fn mutated_corpus_long_run() {
@@ -463,7 +463,7 @@ fn random_games_never_panic_or_hang() {
 }
 
 /// The long run of the random-game generator: 100,000 cases. Run with
-/// `cargo test --release --test robustness -- --ignored`.
+/// `cargo test --release --test suite robustness:: -- --ignored`.
 #[test]
 #[ignore]
 fn random_games_long_run() {

@@ -2,9 +2,7 @@
 //! reproducibility across thread counts, Axiom's output lines, shards and merging, resume,
 //! gates, and clear errors for bad players.
 
-mod common;
-/// A toy dice race that tests the AIs and the tournament runner without the engine.
-mod toy;
+use crate::common;
 
 use std::path::PathBuf;
 

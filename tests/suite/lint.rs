@@ -9,7 +9,7 @@
 //! shared corpus against the checked-in lists of `tests/corpus/` (see
 //! [`corpus_error_files_and_unplayable_games_match_the_lists`]).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use dagaz::diagnostics::Severity;
@@ -685,14 +685,14 @@ fn compare_corpus_list(
 
 const LINT_ERRORS_HEADER: &str = "\
 # Shared-corpus files with an error-level `dagaz lint` finding (default options), checked
-# exactly by tests/lint.rs (corpus_error_files_and_unplayable_games_match_the_lists).
+# exactly by tests/suite/lint.rs (corpus_error_files_and_unplayable_games_match_the_lists).
 # PATH<TAB>what is really wrong with the file (a bug in the file, or the dagaz limitation).
 # Regenerate with DAGAZ_BLESS=1 (explanations of remaining entries are kept).
 ";
 
 const UNPLAYABLE_HEADER: &str = "\
 # Shared-corpus games that do not load, compile, or have a legal move in the start position
-# (checked exactly by tests/lint.rs, corpus_error_files_and_unplayable_games_match_the_lists).
+# (checked exactly by tests/suite/lint.rs, corpus_error_files_and_unplayable_games_match_the_lists).
 # PATH<TAB>GAME TITLE (`*` = the whole file; `TITLE #2` = the second game with that title)
 # <TAB>what is really wrong. Regenerate with DAGAZ_BLESS=1 (explanations are kept).
 ";
@@ -708,13 +708,13 @@ const UNPLAYABLE_HEADER: &str = "\
 /// or the engine, run
 ///
 /// ```text
-/// DAGAZ_BLESS=1 cargo test --test lint corpus_error_files
+/// DAGAZ_BLESS=1 cargo test --test suite lint::corpus_error_files
 /// ```
 ///
 /// which rewrites both lists, keeps the explanation of every entry that remains and writes
 /// `TODO explain (finding)` for new ones; replace each TODO by one line saying what is
 /// really wrong with the file (look at the file), then review the diff. Unlike
-/// `tests/engine.rs` (300 random plies per game, files that do not load skipped), this checks
+/// `tests/suite/engine.rs` (300 random plies per game, files that do not load skipped), this checks
 /// only the start position, but of every game, including files that do not load.
 #[test]
 fn corpus_error_files_and_unplayable_games_match_the_lists() {

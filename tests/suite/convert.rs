@@ -8,7 +8,7 @@
 //!   required when `DAGAZ_REQUIRE_XSLTPROC=1`, as `.ci/run` sets it);
 //! - CLI behaviour: exit codes, diagnostics with positions, atomic output, variants.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::{corpus_files, corpus_rel};
@@ -373,7 +373,7 @@ fn xml_input_converts_back() {
 }
 
 /// The bytecode a piece's moves compile to (`convert --stage model`), as a snapshot:
-/// `UPDATE_EXPECT=1 cargo test --test convert bytecode` rewrites the expectations after an
+/// `UPDATE_EXPECT=1 cargo test --test suite convert::bytecode` rewrites the expectations after an
 /// intended change of the compiler; review the diff.
 fn check_bytecode(piece: &str, expect: expect_test::Expect) {
     let text = format!(
