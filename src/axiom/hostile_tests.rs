@@ -25,12 +25,9 @@ fn project(name: &str) -> (PathBuf, PathBuf) {
     (top, dir)
 }
 
-/// The code of a load failure (the Forth error's code, or the Axiom error's).
+/// The code of a load failure.
 fn code_of(e: &AxiomError) -> String {
-    match e {
-        AxiomError::Forth(f) => f.kind.code().id.to_owned(),
-        other => other.to_string(),
-    }
+    e.code().id.to_owned()
 }
 
 fn load_err(path: &Path) -> AxiomError {
@@ -186,5 +183,67 @@ fn refusals_are_their_own_kind() {
         }
         e => panic!("{e}"),
     }
+    let _ = std::fs::remove_dir_all(&top);
+}
+
+/// The codes and places (file, line) of what lint reports for `path`.
+fn lint_findings(path: &Path) -> Vec<(String, Option<(String, u32)>)> {
+    let l = lint(path, None, &[]);
+    l.diagnostics
+        .iter()
+        .map(|d| {
+            let place = d.span.and_then(|s| {
+                ((s.file.0 as usize) < l.sources.len()).then(|| {
+                    let f = l.sources.get(s.file);
+                    let name = f.path.file_name().unwrap().to_string_lossy().into_owned();
+                    (name, s.line)
+                })
+            });
+            (d.code.id.to_owned(), place)
+        })
+        .collect()
+}
+
+#[test]
+fn lint_fails_where_loading_fails_and_at_the_same_place() {
+    let (top, dir) = project("lint-parity");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    // A fatal error while loading: lint names its file and line, as perft does.
+    let full = write("Full.4th", "LOAD Race.4th\n: f BEGIN 0 , AGAIN ;\nf\n");
+    assert_eq!(code_of(&load_err(&full)), "DZ1013");
+    let found = lint_findings(&full);
+    assert!(
+        found.contains(&("DZ1013".into(), Some(("Full.4th".into(), 2)))),
+        "{found:?}"
+    );
+    // The VM's own pseudo execution tokens are no words, in lint as in a game.
+    let exec = write("Exec.4th", "LOAD Race.4th\n76 EXECUTE\n");
+    assert_eq!(code_of(&load_err(&exec)), "DZ1008");
+    let found = lint_findings(&exec);
+    assert!(
+        found.contains(&("DZ1008".into(), Some(("Exec.4th".into(), 2)))),
+        "{found:?}"
+    );
+    // A program that loads but makes no game (an empty file): what perft refuses.
+    let empty = write("Empty.4th", "");
+    assert_eq!(code_of(&load_err(&empty)), "DZ1021");
+    assert!(lint_findings(&empty).iter().any(|f| f.0 == "DZ1021"));
+    // An error in the runtime files stops loading: lint reports it though it does not
+    // check those files.
+    let core = format!("{}\nLOAD CORE.4TH\n", crate::forth::PRELUDE);
+    write("CORE.4TH", &core);
+    let variant = write("Game.4th", "LOAD Race.4th\n");
+    assert_eq!(code_of(&load_err(&variant)), "DZ1011");
+    let found = lint_findings(&variant);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.0 == "DZ1011" && f.1.as_ref().is_some_and(|p| p.0 == "CORE.4TH")),
+        "{found:?}"
+    );
     let _ = std::fs::remove_dir_all(&top);
 }

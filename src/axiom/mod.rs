@@ -54,16 +54,43 @@ pub enum AxiomError {
     Mismatch(String),
 }
 
+impl AxiomError {
+    /// The stable code of this error.
+    pub fn code(&self) -> crate::diagnostics::Code {
+        use crate::forth::error::codes;
+        match self {
+            AxiomError::Forth(e) => e.kind.code(),
+            AxiomError::Missing(_) => codes::AXIOM_MISSING,
+            AxiomError::Game(_) => codes::AXIOM_GAME,
+            AxiomError::Mismatch(_) => codes::AXIOM_MISMATCH,
+        }
+    }
+
+    /// The message without its code.
+    pub fn message(&self) -> String {
+        match self {
+            AxiomError::Forth(e) => e.to_string(),
+            AxiomError::Missing(n) => {
+                format!("the Axiom runtime defines no `{n}` (is axiom.4th complete?)")
+            }
+            AxiomError::Game(m) | AxiomError::Mismatch(m) => m.clone(),
+        }
+    }
+
+    /// As a diagnostic (a Forth error keeps its place).
+    pub fn to_diagnostic(&self) -> crate::diagnostics::Diagnostic {
+        match self {
+            AxiomError::Forth(e) => e.to_diagnostic(),
+            e => crate::diagnostics::Diagnostic::error(e.code(), e.message()),
+        }
+    }
+}
+
 impl std::fmt::Display for AxiomError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AxiomError::Forth(e) => write!(f, "{e}"),
-            AxiomError::Missing(n) => write!(
-                f,
-                "error[DZ1020]: the Axiom runtime defines no `{n}` (is axiom.4th complete?)"
-            ),
-            AxiomError::Game(m) => write!(f, "error[DZ1021]: {m}"),
-            AxiomError::Mismatch(m) => write!(f, "error[DZ1022]: {m}"),
+            e => write!(f, "error[{}]: {}", e.code().id, e.message()),
         }
     }
 }

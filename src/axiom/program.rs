@@ -146,6 +146,7 @@ impl Program {
             xts,
             core,
             axiom,
+            fatal: _,
         } = Loading::new(path, engine_dir, include_dirs, false)?;
         vm.clear_stacks();
         vm.output.clear();
@@ -175,6 +176,9 @@ struct Loading {
     xts: Arc<NativeXts>,
     core: Option<PathBuf>,
     axiom: Option<PathBuf>,
+    /// In lint mode, the error that stopped loading (the step budget, full memory, a
+    /// refused file): the VM is kept, so the error is shown at its place in its file.
+    fatal: Option<AxiomError>,
 }
 
 impl Loading {
@@ -245,20 +249,46 @@ impl Loading {
         let xts = Arc::new(NativeXts::new(&vm, natives)?);
         // Loading runs top-level code: `pieces}` fills the Zobrist tables with `$Rand64!`.
         let mut host = Runtime::for_loading(xts.clone());
+        let loaded = Self::load_files(&mut vm, &mut host, &dir, path, &core, &axiom, lint);
+        let fatal = match loaded {
+            Ok(()) => None,
+            Err(e) if lint => Some(e),
+            Err(e) => return Err(e),
+        };
+        Ok(Loading {
+            vm,
+            host,
+            xts,
+            core,
+            axiom,
+            fatal,
+        })
+    }
+
+    /// Loads the runtime files (or dagaz's prelude and layer), then the variant file.
+    fn load_files(
+        vm: &mut Vm,
+        host: &mut Runtime,
+        dir: &Path,
+        path: &Path,
+        core: &Option<PathBuf>,
+        axiom: &Option<PathBuf>,
+        lint: bool,
+    ) -> Result<(), AxiomError> {
         let load = |vm: &mut Vm, p: &Path, host: &mut Runtime| {
             let display = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
             vm.load_path(p, &display, host).map_err(AxiomError::Forth)
         };
-        match &core {
-            Some(p) => load(&mut vm, p, &mut host)?,
+        match core {
+            Some(p) => load(vm, p, host)?,
             None => vm
-                .interpret_str("<dagaz prelude>", crate::forth::PRELUDE, &mut host)
+                .interpret_str("<dagaz prelude>", crate::forth::PRELUDE, host)
                 .map_err(AxiomError::Forth)?,
         }
-        match &axiom {
-            Some(p) => load(&mut vm, p, &mut host)?,
+        match axiom {
+            Some(p) => load(vm, p, host)?,
             None => vm
-                .interpret_str("<dagaz axiom layer>", layer::LAYER, &mut host)
+                .interpret_str("<dagaz axiom layer>", layer::LAYER, host)
                 .map_err(AxiomError::Forth)?,
         }
         // `n [] name`: an array of n cells, `name ( i -- addr )` (a DLL word in Axiom).
@@ -266,21 +296,14 @@ impl Loading {
             vm.interpret_str(
                 "<dagaz axiom extras>",
                 ": [] <BUILDS CELLS ALLOT DOES> SWAP CELLS + ;",
-                &mut host,
+                host,
             )
             .map_err(AxiomError::Forth)?;
         }
         if lint {
             vm.lint_check_files();
         }
-        load(&mut vm, path, &mut host)?;
-        Ok(Loading {
-            vm,
-            host,
-            xts,
-            core,
-            axiom,
-        })
+        load(vm, path, host)
     }
 }
 
@@ -299,13 +322,15 @@ pub struct Linted {
 pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) -> Linted {
     let mut vm_after = None;
     let mut diagnostics = vec![];
+    let as_diagnostic = |e: AxiomError| e.to_diagnostic();
+    let mut host = None;
     match Loading::new(path, engine_dir, include_dirs, true) {
-        Ok(l) => vm_after = Some(l.vm),
-        Err(AxiomError::Forth(e)) => diagnostics.push(e.to_diagnostic()),
-        Err(e) => diagnostics.push(crate::diagnostics::Diagnostic::error(
-            crate::forth::error::codes::LOAD,
-            e.to_string(),
-        )),
+        Ok(l) => {
+            diagnostics.extend(l.fatal.map(as_diagnostic));
+            vm_after = Some(l.vm);
+            host = Some(l.host);
+        }
+        Err(e) => diagnostics.push(as_diagnostic(e)),
     }
     let Some(mut vm) = vm_after else {
         return Linted {
@@ -342,6 +367,29 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
         }
     }
     diagnostics.extend(vm.finish_lint());
+    // What `Program::load` does after loading (the layout of the runtime's variables, the
+    // players and pieces), so that lint fails where `perft` and `autoplay` would.
+    let clean = !diagnostics
+        .iter()
+        .any(|d| d.severity == crate::diagnostics::Severity::Error);
+    if let (true, Some(mut host)) = (clean, host) {
+        let mut probe = vm.clone();
+        probe.clear_stacks();
+        let checked = Layout::resolve(&mut probe, &mut host)
+            .and_then(|layout| GameInfo::read(&probe, &layout, path));
+        if let Err(e) = checked {
+            let mut d = as_diagnostic(e);
+            if d.span.is_none() {
+                let variant = (0..vm.sources.len())
+                    .map(|i| crate::span::FileId(i as u32))
+                    .find(|&id| vm.sources.get(id).path == path);
+                if let Some(id) = variant {
+                    d = d.with_span(vm.sources.span_at(id, 0, 0));
+                }
+            }
+            diagnostics.push(d);
+        }
+    }
     let sources = (*vm.sources).clone();
     Linted {
         sources,

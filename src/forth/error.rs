@@ -26,6 +26,10 @@ pub mod codes {
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
     code!(LOAD_REFUSED, "DZ1016", "forth-load-outside-project");
+    // An Axiom program that loaded but cannot be played (`AxiomError`).
+    code!(AXIOM_MISSING, "DZ1020", "axiom-runtime-incomplete");
+    code!(AXIOM_GAME, "DZ1021", "axiom-unplayable-game");
+    code!(AXIOM_MISMATCH, "DZ1022", "axiom-programs-mismatch");
     // Reported by `dagaz lint` only.
     code!(
         USED_BEFORE_DEFINITION,

@@ -1634,6 +1634,10 @@ impl Vm {
                 }
                 p::EXECUTE => {
                     w = self.pop()? as u32;
+                    // The pseudo tokens of the VM's own threads are no words.
+                    if w == UNDEFINED_XT || w == HALT_XT {
+                        return Err(K::BadXt(w as i32).into());
+                    }
                     continue;
                 }
                 p::DO => {

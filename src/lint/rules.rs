@@ -657,6 +657,24 @@ pub static RULES: &[Rule] = &[
         "The program needs more dictionary memory than the VM has. Loading stops there."
     ),
     rule!(
+        forth::AXIOM_MISSING,
+        Error,
+        "(Axiom) the runtime lacks a word dagaz needs",
+        "The program loaded, but its runtime (`axiom.4th`, or a `CORE.4TH` that replaces dagaz's) does not define a variable or word that dagaz's engine reads (the message names it): the runtime file is incomplete or of a version dagaz does not know."
+    ),
+    rule!(
+        forth::AXIOM_GAME,
+        Error,
+        "(Axiom) a program that loads but cannot be played",
+        "The program loaded, but its declarations cannot make a game: no board, no players, a player or piece table that is out of range. `perft` and `autoplay` stop there, so `lint` reports it too."
+    ),
+    rule!(
+        forth::AXIOM_MISMATCH,
+        Error,
+        "(Axiom) two programs of one match play different games",
+        "The two programs given to one match declare different boards, players or pieces, so they cannot play each other."
+    ),
+    rule!(
         forth::USED_BEFORE_DEFINITION,
         Error,
         "(Axiom) a word used before its definition",
