@@ -276,7 +276,7 @@ impl Loading {
         lint: bool,
     ) -> Result<(), AxiomError> {
         let load = |vm: &mut Vm, p: &Path, host: &mut Runtime| {
-            let display = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
+            let display = p.strip_prefix(dir).unwrap_or(p).display().to_string();
             vm.load_path(p, &display, host).map_err(AxiomError::Forth)
         };
         match core {
