@@ -84,7 +84,7 @@ pub mod codes {
     code!(CHAIN_BUDGET_EXCEEDED, "DZ0902", "chain-budget-exceeded");
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     Note,
     Warning,
@@ -110,6 +110,38 @@ pub struct Diagnostic {
     pub span: Option<Span>,
     /// Extra lines shown after the snippet (`= note: …`).
     pub notes: Vec<String>,
+}
+
+/// Reports each repeated finding once: a diagnostic equal to an earlier one (same code,
+/// severity, message, place and notes; a file included many times over repeats its
+/// findings once per splice) is dropped, and the first gets a note with the count. Order
+/// is kept.
+pub fn collapse_repeats(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::HashMap;
+    let key = |d: &Diagnostic| {
+        let s = d.span.map(|s| (s.file.0, s.offset, s.len));
+        (d.code.id, d.severity, d.message.clone(), s, d.notes.clone())
+    };
+    let mut first: HashMap<_, usize> = HashMap::new();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    let mut counts: Vec<usize> = Vec::with_capacity(diags.len());
+    for d in diags {
+        let k = key(&d);
+        match first.get(&k) {
+            Some(&i) => counts[i] += 1,
+            None => {
+                first.insert(k, out.len());
+                out.push(d);
+                counts.push(1);
+            }
+        }
+    }
+    for (d, n) in out.iter_mut().zip(counts) {
+        if n > 1 {
+            d.notes.push(format!("reported {n} times: shown once"));
+        }
+    }
+    out
 }
 
 impl Diagnostic {
@@ -144,4 +176,19 @@ impl Diagnostic {
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod collapse_tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_finding_is_reported_once_with_its_count() {
+        let w = Diagnostic::warning(codes::MACRO_REDEFINED, "again");
+        let e = Diagnostic::error(codes::EXPANSION_TOO_LARGE, "big");
+        let out = collapse_repeats(vec![w.clone(), e.clone(), w.clone(), w.clone()]);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].notes, ["reported 3 times: shown once"]);
+        assert_eq!(out[1], e);
+    }
 }

@@ -70,6 +70,24 @@ mod tests {
     }
 }
 
+/// `s` with its control characters (escape sequences, line ends) shown escaped (`\u{1b}`,
+/// `\n`): text that a program controls, printed one item a line, stays one line and cannot
+/// drive the terminal.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Longest text taken from a program or a file that a message quotes (see [`printable`]).
 pub const QUOTED_CHARS: usize = 120;
 
@@ -102,6 +120,8 @@ mod printable_tests {
     fn control_characters_are_escaped_and_long_text_is_cut() {
         assert_eq!(super::printable("a b"), "a b");
         assert_eq!(super::printable("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(super::escape_controls("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(super::escape_controls(&"y".repeat(500)).len(), 500);
         let long = "x".repeat(500);
         let p = super::printable(&long);
         assert_eq!(p.chars().count(), super::QUOTED_CHARS + 1);

@@ -238,7 +238,7 @@ fn finish(
         macros: macro_infos,
         outer_calls,
         expansion_complete,
-        diagnostics,
+        diagnostics: crate::diagnostics::collapse_repeats(diagnostics),
         expansion_size,
     }
 }

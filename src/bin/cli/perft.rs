@@ -248,7 +248,8 @@ fn report(
         out = v.to_string() + "\n";
     } else if a.divide {
         for (m, n) in entries {
-            out.push_str(&format!("{m}: {n}\n"));
+            // A program writes its own notations: nothing of them may drive the terminal.
+            out.push_str(&format!("{}: {n}\n", dagaz::text::escape_controls(&m)));
         }
         out.push_str(&format!("\nNodes searched: {nodes}\n"));
     } else {
