@@ -249,7 +249,7 @@ fn report(
     } else if a.divide {
         for (m, n) in entries {
             // A program writes its own notations: nothing of them may drive the terminal.
-            out.push_str(&format!("{}: {n}\n", dagaz::text::escape_controls(&m)));
+            out.push_str(&format!("{}: {n}\n", dagaz::text::escape_controls(m)));
         }
         out.push_str(&format!("\nNodes searched: {nodes}\n"));
     } else {
