@@ -331,7 +331,7 @@ impl AxiomGame {
                     if !moves.code.is_empty() && st.rt.list_epoch != moves.epoch {
                         st.vm.write_bytes(moves.span.0, &moves.code)?;
                     }
-                    st.vm.set_step_budget(state::TURN_STEPS);
+                    st.vm.set_step_budget(st.turn_steps);
                     if state::apply_record(&mut st.vm, &mut st.rt, rec)? {
                         st.record_position()?;
                     }
@@ -436,7 +436,7 @@ fn generate_into(st: &mut State, span: &mut (u32, u32)) -> Result<(), ForthError
     let start = st.vm.here();
     // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
     st.rt.extra_lists.clear();
-    st.vm.set_step_budget(state::TURN_STEPS);
+    st.vm.set_step_budget(st.turn_steps);
     state::generate_in(&mut st.vm, &mut st.rt, &mut st.moves)?;
     *span = (start, st.vm.here());
     Ok(())
@@ -480,7 +480,7 @@ impl Game for AxiomGame {
         let mut span = out.span;
         let st = &mut self.states[0];
         let r = generate_into(st, &mut span).and_then(|()| {
-            st.vm.set_step_budget(state::TURN_STEPS);
+            st.vm.set_step_budget(st.turn_steps);
             let v = state::verdict(&mut st.vm, &mut st.rt)?;
             Ok(v)
         });

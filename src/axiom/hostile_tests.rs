@@ -3,7 +3,7 @@
 //! project's folders, within the step and byte budgets of the runtime.
 
 use super::AxiomError;
-use super::program::{Program, lint, zrf_engine_variant};
+use super::program::{LoadOptions, Program, lint, zrf_engine_variant};
 use crate::forth::ForthErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -246,4 +246,211 @@ fn lint_fails_where_loading_fails_and_at_the_same_place() {
         "{found:?}"
     );
     let _ = std::fs::remove_dir_all(&top);
+}
+
+/// Tokens a hostile or unlucky program may hold: control flow out of place, `LOAD`s that
+/// leave the folder, bulk words with large counts, stores into the dictionary's headers,
+/// pseudo execution tokens, huge numbers.
+const HOSTILE_TOKENS: &[&str] = &[
+    "LEAVE",
+    ": hostile-leave LEAVE ; hostile-leave",
+    ": hostile-fill BEGIN HERE 1000000 0 FILL 0 UNTIL ; hostile-fill",
+    "I",
+    "J",
+    ">R",
+    "R>",
+    "EXIT",
+    ";",
+    ":",
+    "DOES>",
+    "BEGIN",
+    "AGAIN",
+    "UNTIL",
+    "LOAD /etc/passwd",
+    "LOAD /proc/self/environ",
+    "LOAD ../../secret.4th",
+    "HERE 1000000 0 FILL",
+    "HERE HERE 1000000 CMOVE",
+    "HERE 1000000 TYPE",
+    "76 EXECUTE",
+    "72 EXECUTE",
+    "36 @ 36 @ 8 + !",
+    "4000000 ALLOT",
+    "-4000000 ALLOT",
+    "repetition-push-position",
+    "2147483647",
+    "-2147483648",
+    "EXECUTE",
+    "@",
+    "!",
+    "DROP",
+    "DUP",
+    "0",
+    "(",
+];
+
+/// One mutation of `src` (kind `kind`), drawn from `rng`: edits of whole tokens, the
+/// spacing and line ends (which `\` comments depend on) kept.
+fn mutate_forth(src: &str, kind: usize, rng: &mut crate::rng::Rng) -> String {
+    let spans: Vec<(usize, usize)> = {
+        let b = src.as_bytes();
+        let mut out = vec![];
+        let mut i = 0;
+        while i < b.len() {
+            if b[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && !b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            out.push((start, i));
+        }
+        out
+    };
+    if spans.is_empty() {
+        return src.to_owned();
+    }
+    let (s, e) = spans[rng.below(spans.len())];
+    let token = &src[s..e];
+    match kind {
+        0 => src[..s].to_owned(),
+        1 => format!("{}{}", &src[..s], &src[e..]),
+        2 => format!("{}{token} {token}{}", &src[..s], &src[e..]),
+        3 => {
+            let t = HOSTILE_TOKENS[rng.below(HOSTILE_TOKENS.len())];
+            // Half the time at the start of a line, where the top level mostly is.
+            let line_starts: Vec<usize> = spans
+                .iter()
+                .map(|sp| sp.0)
+                .filter(|&at| at == 0 || src.as_bytes()[at - 1] == b'\n')
+                .collect();
+            let at = if rng.below(2) == 0 && !line_starts.is_empty() {
+                line_starts[rng.below(line_starts.len())]
+            } else {
+                s
+            };
+            format!("{}{t}\n{}", &src[..at], &src[at..])
+        }
+        4 => {
+            let (s2, e2) = spans[rng.below(spans.len())];
+            let (a, b) = if s2 < s {
+                ((s2, e2), (s, e))
+            } else {
+                ((s, e), (s2, e2))
+            };
+            if a == b {
+                return src.to_owned();
+            }
+            format!(
+                "{}{}{}{}{}",
+                &src[..a.0],
+                &src[b.0..b.1],
+                &src[a.1..b.0],
+                &src[a.0..a.1],
+                &src[b.1..]
+            )
+        }
+        _ => {
+            let huge = ["99999999999", "-1", "4000000", "0"][rng.below(4)];
+            if token.parse::<i64>().is_ok() {
+                format!("{}{huge}{}", &src[..s], &src[e..])
+            } else {
+                format!("{}{huge} {token}{}", &src[..s], &src[e..])
+            }
+        }
+    }
+}
+
+/// Mutated programs: each of `cases` mutations of the race and capture programs (the game
+/// file or the variant file) loads and plays up to 30 random plies under small step
+/// budgets. None may panic; every failure is a coded error; nothing may read outside the
+/// folder (the secret beside it is never quoted).
+fn mutated_programs(cases: usize) {
+    use crate::ai::game::Game;
+    use crate::rng::Rng;
+    let (top, _) = project("mutants");
+    let sources = [
+        ("race", "Race.4th", "Race-[random].4th"),
+        ("capture", "Capture.4th", "Capture.4th"),
+    ];
+    let opts = LoadOptions {
+        load_steps: 2_000_000,
+        turn_steps: 2_000_000,
+        ..LoadOptions::default()
+    };
+    let mut loaded = 0;
+    let mut errors = std::collections::BTreeMap::<String, usize>::new();
+    for case in 0..cases {
+        let mut rng = Rng::derive(0xF047, case as u64);
+        let (folder, game, variant) = sources[case % sources.len()];
+        let dir = top.join("project").join(format!("case-{}", case % 4));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in [game, variant] {
+            std::fs::copy(fixture(&format!("{folder}/{f}")), dir.join(f)).unwrap();
+        }
+        // Mostly the game file, sometimes the variant file.
+        let target = if rng.below(4) == 0 { variant } else { game };
+        let text = std::fs::read_to_string(dir.join(target)).unwrap();
+        let kind = rng.below(6);
+        std::fs::write(dir.join(target), mutate_forth(&text, kind, &mut rng)).unwrap();
+        let path = dir.join(variant);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let p = match Program::load_with(&path, None, &opts) {
+                Ok(p) => p,
+                Err(e) => return Err(e.to_string()),
+            };
+            let mut g = match super::AxiomGame::new(&p, &p, case as u64) {
+                Ok(g) => g,
+                Err(e) => return Err(e.to_string()),
+            };
+            let mut moves = Default::default();
+            for _ in 0..30 {
+                g.legal_moves(&mut moves);
+                if let Some(e) = g.take_error() {
+                    return Err(e.to_string());
+                }
+                if g.outcome(&moves).is_some() {
+                    break;
+                }
+                let n = super::AxiomGame::num_moves(&moves);
+                if n == 0 {
+                    break;
+                }
+                g.make(&moves, rng.below(n));
+            }
+            Ok(())
+        }));
+        match outcome {
+            Err(_) => panic!("case {case} (kind {kind} on {folder}/{target}) panicked"),
+            Ok(Ok(())) => loaded += 1,
+            Ok(Err(msg)) => {
+                assert!(!msg.contains("SECRET"), "case {case}: {msg}");
+                let code = msg
+                    .split("error[")
+                    .nth(1)
+                    .and_then(|r| r.get(..6))
+                    .unwrap_or_else(|| panic!("case {case}: an error without a code: {msg}"));
+                assert!(code.starts_with("DZ10"), "case {case}: {msg}");
+                *errors.entry(code.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("{cases} mutated programs: {loaded} played, errors by code {errors:?}");
+    assert!(loaded * 5 >= cases, "only {loaded} of {cases} played");
+    let _ = std::fs::remove_dir_all(&top);
+}
+
+#[test]
+fn mutated_programs_end_in_coded_errors_within_their_budgets() {
+    mutated_programs(1000);
+}
+
+/// The long run: `cargo test --release --lib mutated_programs_long_run -- --ignored`.
+#[test]
+#[ignore]
+fn mutated_programs_long_run() {
+    mutated_programs(20_000);
 }

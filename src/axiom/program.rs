@@ -113,6 +113,41 @@ pub struct Program {
     /// Which runtime files were used: (CORE.4TH or None for dagaz's prelude, axiom.4th or
     /// None for dagaz's layer).
     pub runtime: (Option<PathBuf>, Option<PathBuf>),
+    /// Primitives allowed for one generation, one move or one event of its games.
+    pub turn_steps: u64,
+}
+
+/// How a program is loaded: the further folders a `LOAD` may read and the step budgets.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// The `--include-dir` folders, besides the variant's folder and the engine folder.
+    pub include_dirs: Vec<PathBuf>,
+    /// Primitives allowed while loading ([`LOAD_STEPS`]).
+    pub load_steps: u64,
+    /// Primitives allowed for one generation, one move or one event
+    /// ([`super::state::TURN_STEPS`]).
+    pub turn_steps: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            include_dirs: Vec::new(),
+            load_steps: LOAD_STEPS,
+            turn_steps: super::state::TURN_STEPS,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// The defaults, with `include_dirs`.
+    pub fn with_include_dirs(include_dirs: &[PathBuf]) -> LoadOptions {
+        LoadOptions {
+            include_dirs: include_dirs.to_vec(),
+            ..LoadOptions::default()
+        }
+    }
 }
 
 /// Finds `name` in `dir`, ignoring case (see [`crate::fsutil::file_ignoring_case`]).
@@ -130,7 +165,7 @@ impl Program {
     /// Loads the variant file at `path`. `engine_dir` is a further folder to look for the
     /// runtime files in.
     pub fn load(path: &Path, engine_dir: Option<&Path>) -> Result<Program, AxiomError> {
-        Program::load_in(path, engine_dir, &[])
+        Program::load_with(path, engine_dir, &LoadOptions::default())
     }
 
     /// [`Program::load`] where a `LOAD` may also read the folders `include_dirs` (the
@@ -140,6 +175,19 @@ impl Program {
         engine_dir: Option<&Path>,
         include_dirs: &[PathBuf],
     ) -> Result<Program, AxiomError> {
+        Program::load_with(
+            path,
+            engine_dir,
+            &LoadOptions::with_include_dirs(include_dirs),
+        )
+    }
+
+    /// [`Program::load`] with further folders and other step budgets.
+    pub fn load_with(
+        path: &Path,
+        engine_dir: Option<&Path>,
+        opts: &LoadOptions,
+    ) -> Result<Program, AxiomError> {
         let Loading {
             mut vm,
             mut host,
@@ -147,7 +195,7 @@ impl Program {
             core,
             axiom,
             fatal: _,
-        } = Loading::new(path, engine_dir, include_dirs, false)?;
+        } = Loading::new(path, engine_dir, opts, false)?;
         vm.clear_stacks();
         vm.output.clear();
         let layout = Layout::resolve(&mut vm, &mut host)?;
@@ -165,6 +213,7 @@ impl Program {
             xts,
             path: path.to_path_buf(),
             runtime: (core, axiom),
+            turn_steps: opts.turn_steps,
         })
     }
 }
@@ -187,9 +236,10 @@ impl Loading {
     fn new(
         path: &Path,
         engine_dir: Option<&Path>,
-        include_dirs: &[PathBuf],
+        opts: &LoadOptions,
         lint: bool,
     ) -> Result<Loading, AxiomError> {
+        let include_dirs = &opts.include_dirs;
         let dir = path
             .parent()
             .map(Path::to_path_buf)
@@ -234,7 +284,7 @@ impl Loading {
             .into_iter()
             .chain(include_dirs.iter().cloned())
             .collect();
-        vm.set_step_budget(LOAD_STEPS);
+        vm.set_step_budget(opts.load_steps);
         let mut natives = Vec::new();
         for name in NATIVES {
             vm.define_native(name).map_err(AxiomError::Forth)?;
@@ -324,7 +374,8 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
     let mut diagnostics = vec![];
     let as_diagnostic = |e: AxiomError| e.to_diagnostic();
     let mut host = None;
-    match Loading::new(path, engine_dir, include_dirs, true) {
+    let opts = LoadOptions::with_include_dirs(include_dirs);
+    match Loading::new(path, engine_dir, &opts, true) {
         Ok(l) => {
             diagnostics.extend(l.fatal.map(as_diagnostic));
             vm_after = Some(l.vm);

@@ -89,6 +89,9 @@ pub struct State {
     pub base: u32,
     /// The current move list (record addresses).
     pub moves: Vec<u32>,
+    /// Primitives allowed for one generation, one move or one event
+    /// ([`Program::turn_steps`]).
+    pub turn_steps: u64,
 }
 
 /// A snapshot of everything a move changes.
@@ -106,7 +109,7 @@ impl State {
     pub fn new(program: &Program, seed: u64) -> Result<State, ForthError> {
         let mut vm = program.vm.clone();
         let mut rt = Runtime::new(program, seed);
-        vm.set_step_budget(TURN_STEPS);
+        vm.set_step_budget(program.turn_steps);
         let l = program.layout;
         vm.execute(l.new_game, &mut rt)?;
         // The board set-up: (player name, piece name, position name) triples.
@@ -151,6 +154,7 @@ impl State {
             rt,
             base,
             moves: Vec::new(),
+            turn_steps: program.turn_steps,
         };
         s.rt.history.clear();
         let key = s.rt.position_key(&s.vm)?;
@@ -176,7 +180,7 @@ impl State {
     pub fn generate(&mut self) -> FResult<()> {
         // Lists an engine made with `$GenerateMoves` and left behind are gone with the turn.
         self.rt.extra_lists.clear();
-        self.vm.set_step_budget(TURN_STEPS);
+        self.vm.set_step_budget(self.turn_steps);
         generate_in(&mut self.vm, &mut self.rt, &mut self.moves)
     }
 
@@ -200,13 +204,13 @@ impl State {
 
     /// `OnIsGameOver` for the player to move (the current move list must be generated).
     pub fn verdict(&mut self) -> FResult<Verdict> {
-        self.vm.set_step_budget(TURN_STEPS);
+        self.vm.set_step_budget(self.turn_steps);
         verdict(&mut self.vm, &mut self.rt)
     }
 
     /// `OnEvaluate` for the player to move.
     pub fn evaluate(&mut self) -> FResult<i32> {
-        self.vm.set_step_budget(TURN_STEPS);
+        self.vm.set_step_budget(self.turn_steps);
         evaluate(&mut self.vm, &mut self.rt)
     }
 
@@ -218,7 +222,7 @@ impl State {
                 "move {i} does not exist"
             )))
         })?;
-        self.vm.set_step_budget(TURN_STEPS);
+        self.vm.set_step_budget(self.turn_steps);
         apply_record(&mut self.vm, &mut self.rt, rec)
     }
 
