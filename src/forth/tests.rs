@@ -264,6 +264,46 @@ fn errors_are_contained_and_placed() {
     assert!(matches!(e.kind, ForthErrorKind::Load(_)), "{e}");
 }
 
+/// Every word that reads the return stack checks that the cells it needs are there, above
+/// the running word's floor: used outside its structure, it fails with DZ1004 (never an
+/// index out of bounds).
+#[test]
+fn return_stack_words_outside_their_structure_fail_cleanly() {
+    for src in [
+        ": x LEAVE ; x",
+        "LEAVE",
+        "I",
+        "J",
+        ": x J ; x",
+        "R>",
+        "R@",
+        "R",
+        "(LOOP)",
+        "1 (+LOOP)",
+        ";S",
+        ": x R> R> ; x",
+        ": x R> DROP LEAVE ; x",
+    ] {
+        let e = error(src);
+        assert_eq!(e.kind, ForthErrorKind::ReturnStack, "{src}: {e}");
+        assert_eq!(e.kind.code().id, "DZ1004", "{src}");
+    }
+    // Inside a loop they work as before.
+    assert_eq!(
+        stack(": t 5 0 DO I DUP 2 = IF LEAVE THEN LOOP ; t"),
+        [0, 1, 2]
+    );
+    // A head cell pointed at the top of the address range: the header arithmetic wraps
+    // (no overflow), as it does in a release build.
+    let mut vm = vm();
+    vm.interpret_str(
+        "t.4th",
+        ": t ['] IMMEDIATE -1 36 ! EXECUTE ; t",
+        &mut NoHost,
+    )
+    .unwrap();
+}
+
 #[test]
 fn step_budget_stops_runaway_loops() {
     let mut vm = vm();

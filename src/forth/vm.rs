@@ -1182,16 +1182,17 @@ impl Vm {
     }
 
     fn set_flags_of_latest(&mut self, flag: i32) {
-        let nfa = self.latest();
-        if let Ok(f) = self.cell(nfa + 4) {
-            let _ = self.set_cell(nfa + 4, f | flag);
+        // (`wrapping_add`: the head cell is the program's to write, any value.)
+        let flags = self.latest().wrapping_add(4);
+        if let Ok(f) = self.cell(flags) {
+            let _ = self.set_cell(flags, f | flag);
         }
     }
 
     pub(crate) fn clear_flags_of_latest(&mut self, flag: i32) {
-        let nfa = self.latest();
-        if let Ok(f) = self.cell(nfa + 4) {
-            let _ = self.set_cell(nfa + 4, f & !flag);
+        let flags = self.latest().wrapping_add(4);
+        if let Ok(f) = self.cell(flags) {
+            let _ = self.set_cell(flags, f & !flag);
         }
     }
 
@@ -1362,7 +1363,7 @@ impl Vm {
 
     /// Whether the word at `nfa` is immediate.
     pub fn is_immediate(&self, nfa: u32) -> bool {
-        self.cell(nfa + 4).unwrap_or(0) & FLAG_IMMEDIATE != 0
+        self.cell(nfa.wrapping_add(4)).unwrap_or(0) & FLAG_IMMEDIATE != 0
     }
 
     /// The name of the word at `nfa`.
@@ -1378,7 +1379,7 @@ impl Vm {
         let mut nfa = self.latest();
         while nfa != 0 && out.len() < 1_000_000 {
             out.push((self.name_of(nfa), nfa));
-            nfa = match self.cell(nfa + 8) {
+            nfa = match self.cell(nfa.wrapping_add(8)) {
                 Ok(l) => l as u32,
                 Err(_) => break,
             };
@@ -1397,7 +1398,7 @@ impl Vm {
             if nfa < a {
                 return Some(self.name_of(nfa));
             }
-            nfa = self.cell(nfa + 8).ok()? as u32;
+            nfa = self.cell(nfa.wrapping_add(8)).ok()? as u32;
             guard += 1;
         }
         None
@@ -1666,6 +1667,10 @@ impl Vm {
                     }
                 }
                 p::LEAVE => {
+                    // The loop's two cells must be this run's (above the floor): `LEAVE`
+                    // outside a loop fails rather than write a caller's frame or index
+                    // below the stack.
+                    self.rpeek(1)?;
                     let i = self.rpeek(0)?;
                     let n = self.rs.len();
                     self.rs[n - 2] = i;
@@ -1673,7 +1678,7 @@ impl Vm {
                 p::DOES => {
                     // Runtime of DOES>: the latest word runs the code after DOES>.
                     let nfa = self.latest();
-                    self.set_cell(nfa + 12, !(*ip as i32))?;
+                    self.set_cell(nfa.wrapping_add(12), !(*ip as i32))?;
                     *ip = self.rpop()? as u32;
                 }
                 p::COMPILE => {
