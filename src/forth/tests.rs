@@ -317,6 +317,53 @@ fn step_budget_stops_runaway_loops() {
     assert_eq!(e.word.as_deref(), Some("spin"));
 }
 
+/// Words that touch many bytes at once count one step more per `BYTES_PER_STEP` bytes,
+/// so that a loop of them stops at the step budget as soon as a loop of cheap words does.
+#[test]
+fn bulk_words_are_charged_by_the_bytes_they_touch() {
+    // A string of 65,536 bytes at S, and room for a copy at S + 70,000.
+    let setup = "HERE 1024 + CONSTANT S  S 65536 65 FILL  0 S 65536 + C!";
+    let per_64k = 65_536 / vm::BYTES_PER_STEP;
+    for word in [
+        "S 65536 0 FILL",
+        "S S 70000 + 65536 CMOVE",
+        "S TYPE",
+        "S \"COUNT DROP",
+        "S S 70000 + \"MOVE",
+    ] {
+        let mut m = vm();
+        m.interpret_str("t.4th", setup, &mut NoHost).unwrap();
+        m.set_step_budget(u64::MAX);
+        m.interpret_str("t2.4th", word, &mut NoHost)
+            .unwrap_or_else(|e| panic!("{word}: {e}"));
+        let steps = m.steps();
+        assert!(
+            (per_64k..per_64k + 20).contains(&steps),
+            "{word}: {steps} steps"
+        );
+    }
+    // A loop of them stops at the budget after a few passes.
+    let mut m = vm();
+    m.interpret_str(
+        "t.4th",
+        &format!("{setup} : f BEGIN S 65536 0 FILL 0 UNTIL ;"),
+        &mut NoHost,
+    )
+    .unwrap();
+    m.set_step_budget(10 * per_64k);
+    let e = m
+        .interpret_str("t2.4th", "f", &mut NoHost)
+        .expect_err("runaway");
+    assert_eq!(e.kind.code().id, "DZ1007", "{e}");
+    // Short strings cost nothing more than the word's step.
+    let mut m = vm();
+    m.interpret_str("t.4th", ": t S\" a short name\" \"COUNT ;", &mut NoHost)
+        .unwrap();
+    m.set_step_budget(u64::MAX);
+    m.interpret_str("t2.4th", "t", &mut NoHost).unwrap();
+    assert_eq!(m.steps(), 20, "the steps of `t` before words were charged");
+}
+
 #[test]
 fn dictionary_full_is_an_error() {
     let mut vm = Vm::with_prelude(Limits {

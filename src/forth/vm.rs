@@ -198,6 +198,14 @@ pub struct Vm {
 
 const MAX_OUTPUT: usize = 1 << 20;
 
+/// Bytes of bulk work a step pays for: a word that touches many bytes at once (`FILL`,
+/// `CMOVE`, `TYPE`, `"COUNT`, `"MOVE`, a host word that scans a string or copies or hashes
+/// the board) counts one step more per this many bytes it touches, on top of its own step,
+/// so that the step budget bounds time however the work is split. 64 bytes take a few
+/// nanoseconds to fill, copy or scan, about what the inner interpreter spends on a
+/// step; strings shorter than that (names, notations) cost nothing extra.
+pub const BYTES_PER_STEP: u64 = 64;
+
 macro_rules! primitives {
     ($( $id:ident $name:literal $imm:literal ),* $(,)?) => {
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -834,7 +842,7 @@ impl Vm {
             .mem
             .get(a as usize..)
             .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
-        match rest.iter().position(|&b| b == 0) {
+        match nul_position(rest) {
             Some(n) => Ok(&rest[..n]),
             None => Err(K::Memory(self.mem.len() as i64).into()),
         }
@@ -1171,6 +1179,50 @@ impl Vm {
     /// Primitives run since the budget was set.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Counts `n` more steps; fails with [`ForthErrorKind::StepBudget`] when that exceeds
+    /// the budget (a host word's own work, counted before or as it is done).
+    ///
+    /// [`ForthErrorKind::StepBudget`]: super::error::ForthErrorKind::StepBudget
+    #[inline]
+    pub fn charge_steps(&mut self, n: u64) -> FResult<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.step_limit {
+            return Err(K::StepBudget(self.step_limit).into());
+        }
+        Ok(())
+    }
+
+    /// Counts bulk work of `bytes` bytes: one step per [`BYTES_PER_STEP`].
+    #[inline]
+    pub fn charge_bytes(&mut self, bytes: u64) -> FResult<()> {
+        match bytes / BYTES_PER_STEP {
+            0 => Ok(()),
+            n => self.charge_steps(n),
+        }
+    }
+
+    /// [`Vm::cstr`], its scan charged ([`Vm::charge_bytes`]): the bytes up to the NUL, or
+    /// to the end of the memory when there is none.
+    pub fn charged_cstr(&mut self, a: u32) -> FResult<&[u8]> {
+        let i = a as usize;
+        let (scanned, len) = match self.mem.get(i..) {
+            Some(rest) => match nul_position(rest) {
+                Some(n) => (n + 1, Some(n)),
+                None => (rest.len(), None),
+            },
+            None => (0, None),
+        };
+        self.charge_bytes(scanned as u64)?;
+        match len.and_then(|n| self.mem.get(i..i + n)) {
+            Some(s) => {
+                self.note_string_read();
+                Ok(s)
+            }
+            // (The error `cstr` gives.)
+            None => self.cstr(a),
+        }
     }
 
     // ----- dictionary -----
@@ -1686,7 +1738,17 @@ impl Vm {
                     *ip += CELL;
                     self.comma(v)?;
                 }
-                p::LOAD => {
+                // The words that may run nested code or charge bulk work (the step count
+                // in memory, around the call).
+                p::LOAD
+                | p::CMOVE
+                | p::FILL
+                | p::TYPE
+                | p::SCOUNT
+                | p::SMOVE
+                | p::HEADER
+                | p::ERROR
+                | p::UNDEFINED => {
                     self.steps = *steps;
                     let r = self.primitive(code, host);
                     *steps = self.steps;
@@ -2004,6 +2066,7 @@ impl Vm {
                     let n = n as u32;
                     self.bytes(src, n)?;
                     self.bytes(dst, n)?;
+                    self.charge_bytes(n as u64)?;
                     self.note_write(dst, n, None);
                     self.mem.cmove(src as usize, dst as usize, n as usize);
                 }
@@ -2014,6 +2077,7 @@ impl Vm {
                 let a = self.pop()? as u32;
                 if n > 0 {
                     self.bytes(a, n as u32)?;
+                    self.charge_bytes(n as u64)?;
                     self.note_write(a, n as u32, None);
                     let a = a as usize;
                     if let Some(b) = self.mem.range_mut(a..a + n as usize) {
@@ -2058,7 +2122,7 @@ impl Vm {
             }
             p::HEADER => {
                 let a = self.pop()? as u32;
-                let name = self.cstr(a)?.to_vec();
+                let name = self.charged_cstr(a)?.to_vec();
                 self.create_header(&name, p::DOVAR)?;
             }
             p::DOESC => {
@@ -2097,6 +2161,7 @@ impl Vm {
                     self.lint_undefined_tick(a)?;
                     return Ok(());
                 }
+                self.charged_cstr(a)?;
                 return Err(K::UndefinedWord(self.cstring(a)).into());
             }
             p::UNDEF => {
@@ -2104,6 +2169,7 @@ impl Vm {
             }
             p::ERROR => {
                 let a = self.pop()? as u32;
+                self.charged_cstr(a)?;
                 return Err(K::Abort(self.cstring(a)).into());
             }
             p::ABORT => return Err(K::Abort("ABORT".into()).into()),
@@ -2113,7 +2179,7 @@ impl Vm {
             }
             p::TYPE => {
                 let a = self.pop()? as u32;
-                let s = self.cstr(a)?.to_vec();
+                let s = self.charged_cstr(a)?.to_vec();
                 self.emit(&s);
             }
             p::DOT | p::UDOT => {
@@ -2124,13 +2190,15 @@ impl Vm {
             }
             p::SCOUNT => {
                 let a = self.pop()? as u32;
-                let n = self.cstr(a)?.len();
+                let n = self.charged_cstr(a)?.len();
                 self.push(n as i32)?;
             }
             p::SMOVE => {
                 let dst = self.pop()? as u32;
                 let src = self.pop()? as u32;
-                let s = self.cstr(src)?.to_vec();
+                // (The scan charged pays for the copy as well: both are `BYTES_PER_STEP`
+                // bytes a step.)
+                let s = self.charged_cstr(src)?.to_vec();
                 self.write_cstr(dst, &s)?;
             }
             p::FADD => fbin!(|a, b| a + b),
@@ -2286,6 +2354,30 @@ fn any_bit(bits: &[u64], a: u32, len: u32) -> bool {
     false
 }
 
+/// Where the first NUL of `b` is. Eight bytes at a time: a program may scan megabytes (a
+/// string without its end, `"COUNT` in a loop), and the scan is what the step budget
+/// charges by the byte ([`BYTES_PER_STEP`]), so it must be about as fast as a copy.
+#[inline]
+fn nul_position(b: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([1; 8]));
+        // (A word has a zero byte iff this is non-zero.)
+        if w.wrapping_sub(LO) & !w & HI != 0 {
+            return c.iter().position(|&x| x == 0).map(|n| at + n);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&x| x == 0)
+        .map(|n| at + n)
+}
+
 /// Applies `f` to the top of the data stack.
 #[inline(always)]
 fn bin1(vm: &mut Vm, f: impl Fn(i32) -> i32) -> FResult<()> {
@@ -2348,6 +2440,32 @@ mod bit_tests {
         );
         vm.tracing = false;
         assert_eq!(&vm.bytes(src, 36).unwrap(), &&before[..36]);
+    }
+
+    /// `nul_position` eight bytes at a time finds what a byte-by-byte search finds, at
+    /// every offset of a word and in the tail.
+    #[test]
+    fn nul_position_is_the_first_zero_byte() {
+        for len in 0..40usize {
+            for zero in (0..len).map(Some).chain([None]) {
+                let mut b: Vec<u8> = (0..len).map(|i| (i as u8 % 255) + 1).collect();
+                if let Some(z) = zero {
+                    b[z] = 0;
+                    // A second zero later, and bytes with the high bit set before.
+                    if z + 3 < len {
+                        b[z + 3] = 0;
+                    }
+                    for x in &mut b[..z] {
+                        *x |= 0x80;
+                    }
+                }
+                assert_eq!(
+                    nul_position(&b),
+                    b.iter().position(|&x| x == 0),
+                    "{len} {zero:?}"
+                );
+            }
+        }
     }
 
     /// `any_bit` word by word finds a set bit anywhere in the cells a range touches, and
