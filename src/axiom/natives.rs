@@ -257,6 +257,12 @@ const UNLISTED_ROOM: u32 = 1 << 16;
 /// them large pays for every byte above it.
 const FREE_BOARD_BYTES: u64 = 1024;
 
+/// The longest notation a move may have, in bytes (with its separating spaces). Real
+/// moves note a few dozen bytes; `$DecompileMove` copies 1,000 at most. A move word that
+/// notes more (`^string` of a long string in a loop) fails with `DZ1014` rather than grow
+/// the buffer until the process runs out of memory.
+pub const MAX_NOTATION: usize = 1 << 16;
+
 /// The largest template of a listed move kept ([`Runtime::template_of`]), in bytes.
 const MAX_TEMPLATE: u32 = 512;
 
@@ -548,6 +554,9 @@ impl Runtime {
         }
         self.pending()?;
         if let Some(g) = self.generation.as_mut() {
+            if g.notation.len() + text.len() + 1 > MAX_NOTATION {
+                return Err(K::BufferLimit("a move's notation", MAX_NOTATION).into());
+            }
             if !g.notation.is_empty() && text.first() != Some(&b' ') {
                 g.notation.push(b' ');
             }

@@ -1038,3 +1038,22 @@ fn host_words_are_charged_by_the_bytes_they_touch() {
     let e = s.vm.interpret_str("t.4th", "f", &mut s.rt).unwrap_err();
     assert_eq!(e.kind.code().id, "DZ1007", "{e}");
 }
+
+/// A move word that notes a long string again and again fails with DZ1014 once its
+/// notation reaches `MAX_NOTATION`, long before the step budget (the buffer grew until the
+/// process ran out of memory).
+#[test]
+fn a_moves_notation_has_a_limit() {
+    let mut s = game_with_a_long_string(4096);
+    s.vm.interpret_str("t.4th", ": m BEGIN S ^string 0 UNTIL ;", &mut s.rt)
+        .unwrap();
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    s.vm.set_step_budget(1_000_000);
+    let e = s.vm.interpret_str("t.4th", "m", &mut s.rt).unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1014", "{e}");
+    assert!(e.to_string().contains("notation"), "{e}");
+    // Far from the budget: the limit stopped it.
+    assert!(s.vm.steps() < 10_000, "{}", s.vm.steps());
+    s.rt.abandon_generation();
+}

@@ -25,6 +25,7 @@ pub mod codes {
     code!(LOAD, "DZ1011", "forth-load");
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
+    code!(BUFFER_LIMIT, "DZ1014", "forth-buffer-limit");
     // Reported by `dagaz lint` only.
     code!(
         USED_BEFORE_DEFINITION,
@@ -66,6 +67,9 @@ pub enum ForthErrorKind {
     Host(String),
     /// The dictionary memory is full.
     DictionaryFull,
+    /// A buffer outside the dictionary that the program makes grow (a move's notation, the
+    /// repetition history) reached its limit: what it is, and the limit.
+    BufferLimit(&'static str, usize),
     /// Not an error: `$Exit` left the current move word (caught by the move generator).
     ExitMove,
 }
@@ -87,6 +91,7 @@ impl ForthErrorKind {
             ForthErrorKind::Load(_) => codes::LOAD,
             ForthErrorKind::Host(_) => codes::HOST,
             ForthErrorKind::DictionaryFull => codes::DICTIONARY_FULL,
+            ForthErrorKind::BufferLimit(..) => codes::BUFFER_LIMIT,
         }
     }
 }
@@ -112,6 +117,9 @@ impl fmt::Display for ForthErrorKind {
             ForthErrorKind::Load(m) => f.write_str(m),
             ForthErrorKind::Host(m) => f.write_str(m),
             ForthErrorKind::DictionaryFull => f.write_str("dictionary memory is full"),
+            ForthErrorKind::BufferLimit(what, limit) => {
+                write!(f, "{what} grew past its limit of {limit} bytes")
+            }
             ForthErrorKind::ExitMove => f.write_str("`$Exit` outside a move word"),
         }
     }
