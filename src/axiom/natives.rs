@@ -257,6 +257,10 @@ const UNLISTED_ROOM: u32 = 1 << 16;
 /// them large pays for every byte above it.
 const FREE_BOARD_BYTES: u64 = 1024;
 
+/// Positions the repetition history holds at most (8 MiB of keys): more is an error
+/// (`DZ1014`) rather than memory without end.
+pub const MAX_HISTORY: usize = 1 << 20;
+
 /// The longest notation a move may have, in bytes (with its separating spaces). Real
 /// moves note a few dozen bytes; `$DecompileMove` copies 1,000 at most. A move word that
 /// notes more (`^string` of a long string in a loop) fails with `DZ1014` rather than grow
@@ -1636,6 +1640,18 @@ impl Host for Runtime {
             }
             n::REP_RESET => self.history.clear(),
             n::REP_PUSH => {
+                if self.history.len() >= MAX_HISTORY {
+                    return Err(K::BufferLimit(
+                        "the repetition history",
+                        MAX_HISTORY * std::mem::size_of::<u64>(),
+                    )
+                    .into());
+                }
+                // The board hashed and the history scanned: a loop of pushes costs steps
+                // as the history grows, not one step each.
+                let size = vm.cell(self.layout.board_size)?.max(0) as u64;
+                let work = size + 8 * self.history.len() as u64;
+                vm.charge_bytes(work.saturating_sub(FREE_BOARD_BYTES))?;
                 let k = self.position_key(vm)?;
                 self.history.push(k);
                 let count = self.history.iter().filter(|&&h| h == k).count();

@@ -1057,3 +1057,30 @@ fn a_moves_notation_has_a_limit() {
     assert!(s.vm.steps() < 10_000, "{}", s.vm.steps());
     s.rt.abandon_generation();
 }
+
+/// `repetition-push-position` counts the history it scans and the board it hashes (beyond
+/// their first kilobyte): a loop of it stops at the step budget after a few thousand
+/// pushes, not tens of thousands that each scan the whole history.
+#[test]
+fn repetition_pushes_are_charged_by_the_history_they_scan() {
+    let mut s = game_with_a_long_string(1);
+    s.vm.interpret_str(
+        "t.4th",
+        ": f BEGIN repetition-push-position DROP 0 UNTIL ;",
+        &mut s.rt,
+    )
+    .unwrap();
+    s.rt.history.clear();
+    s.vm.set_step_budget(200_000);
+    let e = s.vm.interpret_str("t.4th", "f", &mut s.rt).unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1007", "{e}");
+    let pushed = s.rt.history.len();
+    assert!((128..5_000).contains(&pushed), "{pushed} pushes");
+    // The history has a limit of its own.
+    s.rt.history = vec![0; natives::MAX_HISTORY];
+    s.vm.set_step_budget(u64::MAX);
+    let e =
+        s.vm.interpret_str("t.4th", "repetition-push-position", &mut s.rt)
+            .unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1014", "{e}");
+}
