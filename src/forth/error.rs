@@ -26,6 +26,7 @@ pub mod codes {
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
     code!(BUFFER_LIMIT, "DZ1014", "forth-buffer-limit");
+    code!(DICTIONARY_CORRUPT, "DZ1015", "forth-dictionary-corrupt");
     // Reported by `dagaz lint` only.
     code!(
         USED_BEFORE_DEFINITION,
@@ -70,6 +71,9 @@ pub enum ForthErrorKind {
     /// A buffer outside the dictionary that the program makes grow (a move's notation, the
     /// repetition history) reached its limit: what it is, and the limit.
     BufferLimit(&'static str, usize),
+    /// The chain of word headers loops back on itself (the header where the walk found it
+    /// came back): a link was overwritten, and a lookup would never end.
+    DictionaryCorrupt(u32),
     /// Not an error: `$Exit` left the current move word (caught by the move generator).
     ExitMove,
 }
@@ -92,6 +96,7 @@ impl ForthErrorKind {
             ForthErrorKind::Host(_) => codes::HOST,
             ForthErrorKind::DictionaryFull => codes::DICTIONARY_FULL,
             ForthErrorKind::BufferLimit(..) => codes::BUFFER_LIMIT,
+            ForthErrorKind::DictionaryCorrupt(_) => codes::DICTIONARY_CORRUPT,
         }
     }
 }
@@ -120,6 +125,11 @@ impl fmt::Display for ForthErrorKind {
             ForthErrorKind::BufferLimit(what, limit) => {
                 write!(f, "{what} grew past its limit of {limit} bytes")
             }
+            ForthErrorKind::DictionaryCorrupt(nfa) => write!(
+                f,
+                "the dictionary's chain of words loops back on itself (at the header at \
+                 {nfa}): a link was overwritten, and words cannot be looked up"
+            ),
             ForthErrorKind::ExitMove => f.write_str("`$Exit` outside a move word"),
         }
     }

@@ -812,6 +812,33 @@ fn the_dictionary_index_finds_what_the_walk_finds() {
     assert_eq!(vm.find(b"DUP"), None);
 }
 
+/// A header linked to itself (`36 @ 36 @ 8 + !`) makes the chain of words loop: the next
+/// lookup that walks it fails with DZ1015 after a few headers, where each walked a million
+/// (and the word was then reported undefined).
+#[test]
+fn a_dictionary_chain_that_loops_is_an_error() {
+    for src in [
+        ": a ; 36 @ 36 @ 8 + ! DUP",
+        ": a ; : b ; : c ; 36 @  36 @ 8 + @ 8 + @ 8 + ! nosuchword",
+        ": t -FIND ; : a ; 36 @ 36 @ 8 + ! t DUP",
+    ] {
+        let mut m = vm();
+        m.set_step_budget(1_000_000);
+        let e = m.interpret_str("t.4th", src, &mut NoHost).expect_err(src);
+        assert_eq!(e.kind.code().id, "DZ1015", "{src}: {e}");
+        assert!(e.to_string().contains("loops back"), "{e}");
+        // The host's own lookups and the error's annotation end too.
+        assert_eq!(m.find(b"nosuchword"), None);
+        assert!(m.words().len() < 10);
+        assert_eq!(m.word_containing(vm::DICT_START), None);
+    }
+    // The word the walk meets before the loop is still found.
+    let mut m = vm();
+    m.interpret_str("t.4th", ": a 7 ; 36 @ 36 @ 8 + ! a", &mut NoHost)
+        .unwrap();
+    assert_eq!(m.stack(), [7]);
+}
+
 #[test]
 fn a_clone_shares_the_index_until_it_defines_a_word() {
     let mut a = vm();

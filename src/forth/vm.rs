@@ -48,7 +48,7 @@
 //! A host may watch data cells ([`Vm::watch_data`]): writes that may change one are noted
 //! in a journal (`forth::journal`) that the host drains ([`Vm::drain_written`]).
 
-use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
+use super::dict::{CycleGuard, DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
 use super::frozen::{FrozenCells, FrozenData};
 use super::journal::Journal;
@@ -1300,8 +1300,9 @@ impl Vm {
     fn chain_of(&self, voc: u32) -> Option<Vec<(u32, u32, u32)>> {
         let mut nfa = self.raw_cell(voc).ok()? as u32;
         let mut chain = Vec::new();
+        let mut guard = CycleGuard::new();
         while nfa != 0 {
-            if chain.len() >= MAX_CHAIN {
+            if chain.len() >= MAX_CHAIN || guard.looped(nfa) {
                 return None;
             }
             let name_at = self.raw_cell(nfa).ok()? as u32;
@@ -1369,17 +1370,28 @@ impl Vm {
 
     /// [`Vm::find`], and with `fold` false, [`Vm::find_exact`].
     fn find_spelled(&self, name: &[u8], fold: bool) -> Option<u32> {
-        let voc = self.cell(A_CONTEXT).ok()? as u32;
+        self.lookup(name, fold).ok().flatten()
+    }
+
+    /// [`Vm::find`] (with `fold` false, [`Vm::find_exact`]) for the text interpreter and
+    /// `-FIND`: a chain of headers that loops back on itself is an error (`DZ1015`), not a
+    /// name that is not there.
+    pub(crate) fn lookup(&self, name: &[u8], fold: bool) -> FResult<Option<u32>> {
+        let Ok(voc) = self.cell(A_CONTEXT) else {
+            return Ok(None);
+        };
+        let voc = voc as u32;
         if self.dict.answers(self.dict_epoch, voc) {
-            return self.dict.lookup(name, fold, |nfa| {
+            return Ok(self.dict.lookup(name, fold, |nfa| {
                 let flags = self.raw_cell(nfa.wrapping_add(4)).ok()?;
                 if flags & FLAG_HIDDEN != 0 {
                     return None;
                 }
                 self.cstr(self.raw_cell(nfa).ok()? as u32).ok()
-            });
+            }));
         }
-        self.walk_dictionary(voc, name, fold)
+        self.walk(voc, name, fold)
+            .map_err(|nfa| K::DictionaryCorrupt(nfa).into())
     }
 
     /// Whether the dictionary index answers lookups now (for tests).
@@ -1389,28 +1401,50 @@ impl Vm {
         self.dict.answers(self.dict_epoch, voc)
     }
 
-    /// [`Vm::find_spelled`] by walking the chain of the vocabulary at `voc`.
+    /// [`Vm::find_spelled`] by walking the chain of the vocabulary at `voc` (None, too,
+    /// when the chain loops): what the index must agree with (for tests).
+    #[cfg(test)]
     pub(crate) fn walk_dictionary(&self, voc: u32, name: &[u8], fold: bool) -> Option<u32> {
-        let mut nfa = self.cell(voc).ok()? as u32;
+        self.walk(voc, name, fold).ok().flatten()
+    }
+
+    /// [`Vm::walk_dictionary`]; Err: the chain loops back to the header given. (A cell
+    /// the walk cannot read ends it with no word found, as it always did.)
+    fn walk(&self, voc: u32, name: &[u8], fold: bool) -> Result<Option<u32>, u32> {
+        let Ok(head) = self.cell(voc) else {
+            return Ok(None);
+        };
+        let mut nfa = head as u32;
         let mut guard = 0usize;
+        let mut cycle = CycleGuard::new();
         let mut folded = None;
         while nfa != 0 && guard < MAX_CHAIN {
-            let flags = self.cell(nfa.wrapping_add(4)).ok()?;
+            if cycle.looped(nfa) {
+                return Err(nfa);
+            }
+            let Ok(flags) = self.cell(nfa.wrapping_add(4)) else {
+                return Ok(None);
+            };
             if flags & FLAG_HIDDEN == 0 {
-                let name_at = self.cell(nfa).ok()? as u32;
-                if let Ok(n) = self.cstr(name_at) {
+                let Ok(name_at) = self.cell(nfa) else {
+                    return Ok(None);
+                };
+                if let Ok(n) = self.cstr(name_at as u32) {
                     if n == name {
-                        return Some(nfa);
+                        return Ok(Some(nfa));
                     }
                     if fold && folded.is_none() && n.eq_ignore_ascii_case(name) {
                         folded = Some(nfa);
                     }
                 }
             }
-            nfa = self.cell(nfa.wrapping_add(8)).ok()? as u32;
+            let Ok(link) = self.cell(nfa.wrapping_add(8)) else {
+                return Ok(None);
+            };
+            nfa = link as u32;
             guard += 1;
         }
-        folded
+        Ok(folded)
     }
 
     /// Whether the word at `nfa` is immediate.
@@ -1429,7 +1463,8 @@ impl Vm {
     pub fn words(&self) -> Vec<(String, u32)> {
         let mut out = Vec::new();
         let mut nfa = self.latest();
-        while nfa != 0 && out.len() < 1_000_000 {
+        let mut cycle = CycleGuard::new();
+        while nfa != 0 && out.len() < MAX_CHAIN && !cycle.looped(nfa) {
             out.push((self.name_of(nfa), nfa));
             nfa = match self.cell(nfa.wrapping_add(8)) {
                 Ok(l) => l as u32,
@@ -1446,7 +1481,8 @@ impl Vm {
         }
         let mut nfa = self.latest();
         let mut guard = 0;
-        while nfa != 0 && guard < 1_000_000 {
+        let mut cycle = CycleGuard::new();
+        while nfa != 0 && guard < MAX_CHAIN && !cycle.looped(nfa) {
             if nfa < a {
                 return Some(self.name_of(nfa));
             }
@@ -2140,7 +2176,7 @@ impl Vm {
                 // Spelled exactly: a program asks `-FIND` whether it has defined a name
                 // yet (Axiom's `{move-type}` defines a move type it does not find), and
                 // Splut's `continue-type` is not its `CONTINUE-TYPE`.
-                let nfa = self.find_exact(&name).unwrap_or(0);
+                let nfa = self.lookup(&name, false)?.unwrap_or(0);
                 self.push(nfa as i32)?;
             }
             p::CFATOPFA => bin1(self, |a| a.wrapping_add(CELL as i32))?,
