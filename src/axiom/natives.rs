@@ -250,6 +250,23 @@ pub struct Runtime {
 /// for want of room, as the long way would.
 const UNLISTED_ROOM: u32 = 1 << 16;
 
+/// Bytes of board (and repetition history) a host word that walks them may touch per call
+/// before its work is charged ([`crate::forth::vm::BYTES_PER_STEP`]): the boards and
+/// histories of real games stay under it, so their step counts, and the searches the
+/// budget cuts, are what they were before such words were charged; a program that makes
+/// them large pays for every byte above it.
+const FREE_BOARD_BYTES: u64 = 1024;
+
+/// Positions the repetition history holds at most (8 MiB of keys): more is an error
+/// (`DZ1014`) rather than memory without end.
+pub const MAX_HISTORY: usize = 1 << 20;
+
+/// The longest notation a move may have, in bytes (with its separating spaces). Real
+/// moves note a few dozen bytes; `$DecompileMove` copies 1,000 at most. A move word that
+/// notes more (`^string` of a long string in a loop) fails with `DZ1014` rather than grow
+/// the buffer until the process runs out of memory.
+pub const MAX_NOTATION: usize = 1 << 16;
+
 /// The largest template of a listed move kept ([`Runtime::template_of`]), in bytes.
 const MAX_TEMPLATE: u32 = 512;
 
@@ -541,6 +558,9 @@ impl Runtime {
         }
         self.pending()?;
         if let Some(g) = self.generation.as_mut() {
+            if g.notation.len() + text.len() + 1 > MAX_NOTATION {
+                return Err(K::BufferLimit("a move's notation", MAX_NOTATION).into());
+            }
             if !g.notation.is_empty() && text.first() != Some(&b' ') {
                 g.notation.push(b' ');
             }
@@ -1363,7 +1383,7 @@ impl Host for Runtime {
             }
             n::BEST_MOVE => {
                 let s = vm.pop()? as u32;
-                self.report.best = Some(vm.cstr(s)?.to_vec());
+                self.report.best = Some(vm.charged_cstr(s)?.to_vec());
             }
             n::NODES => self.report.nodes = vm.pop()? as i64,
             n::SCORE => self.report.score = vm.pop()?,
@@ -1418,7 +1438,13 @@ impl Host for Runtime {
             n::EXIT => return Err(K::ExitMove.into()),
             n::STRING => {
                 let a = vm.pop()? as u32;
-                let s = vm.cstring(a);
+                // (A string that does not end in memory notes nothing, as ever; its scan
+                // is charged all the same.)
+                let s = match vm.charged_cstr(a) {
+                    Ok(s) => String::from_utf8_lossy(s).into_owned(),
+                    Err(e) if matches!(e.kind, K::StepBudget(_)) => return Err(e),
+                    Err(_) => String::new(),
+                };
                 self.note(&s)?;
             }
             n::NUMBER => {
@@ -1525,7 +1551,7 @@ impl Host for Runtime {
                 let buffer = vm.pop()? as u32;
                 let m = vm.pop()? as u32;
                 let s = vm.cell(m.wrapping_sub(REC_NOTATION))? as u32;
-                let text = vm.cstr(s)?.to_vec();
+                let text = vm.charged_cstr(s)?.to_vec();
                 let text = &text[..text.len().min(1000)];
                 vm.write_cstr(buffer, text)?;
             }
@@ -1536,6 +1562,7 @@ impl Host for Runtime {
                 let size = vm.cell(l.board_size)?.max(0) as u32;
                 vm.comma(board)?;
                 let copy = vm.allot(size)?;
+                vm.charge_bytes((size as u64).saturating_sub(FREE_BOARD_BYTES))?;
                 let bytes = vm.bytes(board as u32, size)?.to_vec();
                 vm.write_bytes(copy, &bytes)?;
                 vm.set_cell(l.board, copy as i32)?;
@@ -1566,6 +1593,8 @@ impl Host for Runtime {
             n::STR_EQ => {
                 let b = vm.pop()? as u32;
                 let a = vm.pop()? as u32;
+                vm.charged_cstr(a)?;
+                vm.charged_cstr(b)?;
                 let eq = vm.cstr(a)?.eq_ignore_ascii_case(vm.cstr(b)?);
                 vm.push_flag(eq)?;
             }
@@ -1598,6 +1627,10 @@ impl Host for Runtime {
             }
             n::MATERIAL_BALANCE => {
                 let player = vm.pop()?;
+                // A cell read per position (the count is the program's to set, up to
+                // 65,536).
+                let n_pos = vm.cell(self.layout.positions)?.clamp(0, 1 << 16) as u64;
+                vm.charge_bytes((n_pos * CELL as u64).saturating_sub(FREE_BOARD_BYTES))?;
                 let v = self.material_balance(vm, player)?;
                 vm.push(v)?;
             }
@@ -1607,6 +1640,18 @@ impl Host for Runtime {
             }
             n::REP_RESET => self.history.clear(),
             n::REP_PUSH => {
+                if self.history.len() >= MAX_HISTORY {
+                    return Err(K::BufferLimit(
+                        "the repetition history",
+                        MAX_HISTORY * std::mem::size_of::<u64>(),
+                    )
+                    .into());
+                }
+                // The board hashed and the history scanned: a loop of pushes costs steps
+                // as the history grows, not one step each.
+                let size = vm.cell(self.layout.board_size)?.max(0) as u64;
+                let work = size + 8 * self.history.len() as u64;
+                vm.charge_bytes(work.saturating_sub(FREE_BOARD_BYTES))?;
                 let k = self.position_key(vm)?;
                 self.history.push(k);
                 let count = self.history.iter().filter(|&&h| h == k).count();

@@ -978,3 +978,109 @@ fn the_scan_skips_to_the_next_friendly_piece() {
     assert!(vm.cell(near + 8).is_err());
     assert_eq!(state::next_friendly(&vm, end + 100, (0, 5), friendly), 0);
 }
+
+/// A started game of the capture fixture, with a string of `len` bytes of `A` at `S`
+/// (and room for as much again after it).
+fn game_with_a_long_string(len: u32) -> state::State {
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/capture/Capture.4th");
+    let p = Program::load(&fixture, None).unwrap();
+    let mut s = state::State::new(&p, 1).unwrap();
+    let setup = format!("HERE 1024 + CONSTANT S  S {len} 65 FILL  0 S {len} + C!");
+    s.vm.interpret_str("setup.4th", &setup, &mut s.rt).unwrap();
+    s
+}
+
+/// Steps `src` takes in `s` (the stacks emptied after).
+fn steps_of(s: &mut state::State, src: &str) -> u64 {
+    s.vm.set_step_budget(u64::MAX);
+    s.vm.interpret_str("t.4th", src, &mut s.rt)
+        .unwrap_or_else(|e| panic!("{src}: {e}"));
+    s.vm.clear_stacks();
+    s.vm.steps()
+}
+
+/// The host words that scan strings or walk the board count one step more per
+/// `BYTES_PER_STEP` bytes (the board's beyond its first kilobyte): a loop of them stops at
+/// the step budget.
+#[test]
+fn host_words_are_charged_by_the_bytes_they_touch() {
+    let len = 16_384u32;
+    let per_string = len as u64 / crate::forth::vm::BYTES_PER_STEP;
+    let mut s = game_with_a_long_string(len);
+    for (src, charged) in [
+        ("S S \"= DROP", 2 * per_string),
+        ("S BestMove!", per_string),
+        ("S material-balance DROP", 0),
+    ] {
+        let steps = steps_of(&mut s, src);
+        assert!(
+            (charged..charged + 20).contains(&steps),
+            "{src}: {steps} steps, {charged} charged"
+        );
+    }
+    // `^string` in a move word.
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    let steps = steps_of(&mut s, "S ^string");
+    assert!((per_string..per_string + 20).contains(&steps), "{steps}");
+    s.rt.abandon_generation();
+    // A board of 65,536 positions: a cell each, the first kilobyte free.
+    let positions = s.vm.find(b"$positions").unwrap() + 16;
+    s.vm.set_cell(positions, 65_536).unwrap();
+    let steps = steps_of(&mut s, "White material-balance DROP");
+    let charged = (65_536 * 4 - 1024) / crate::forth::vm::BYTES_PER_STEP;
+    assert!((charged..charged + 20).contains(&steps), "{steps}");
+    // A loop of string compares ends at the budget.
+    s.vm.interpret_str("t.4th", ": f BEGIN S S \"= DROP 0 UNTIL ;", &mut s.rt)
+        .unwrap();
+    s.vm.set_step_budget(20 * per_string);
+    let e = s.vm.interpret_str("t.4th", "f", &mut s.rt).unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1007", "{e}");
+}
+
+/// A move word that notes a long string again and again fails with DZ1014 once its
+/// notation reaches `MAX_NOTATION`, long before the step budget (the buffer grew until the
+/// process ran out of memory).
+#[test]
+fn a_moves_notation_has_a_limit() {
+    let mut s = game_with_a_long_string(4096);
+    s.vm.interpret_str("t.4th", ": m BEGIN S ^string 0 UNTIL ;", &mut s.rt)
+        .unwrap();
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    s.vm.set_step_budget(1_000_000);
+    let e = s.vm.interpret_str("t.4th", "m", &mut s.rt).unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1014", "{e}");
+    assert!(e.to_string().contains("notation"), "{e}");
+    // Far from the budget: the limit stopped it.
+    assert!(s.vm.steps() < 10_000, "{}", s.vm.steps());
+    s.rt.abandon_generation();
+}
+
+/// `repetition-push-position` counts the history it scans and the board it hashes (beyond
+/// their first kilobyte): a loop of it stops at the step budget after a few thousand
+/// pushes, not tens of thousands that each scan the whole history.
+#[test]
+fn repetition_pushes_are_charged_by_the_history_they_scan() {
+    let mut s = game_with_a_long_string(1);
+    s.vm.interpret_str(
+        "t.4th",
+        ": f BEGIN repetition-push-position DROP 0 UNTIL ;",
+        &mut s.rt,
+    )
+    .unwrap();
+    s.rt.history.clear();
+    s.vm.set_step_budget(200_000);
+    let e = s.vm.interpret_str("t.4th", "f", &mut s.rt).unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1007", "{e}");
+    let pushed = s.rt.history.len();
+    assert!((128..5_000).contains(&pushed), "{pushed} pushes");
+    // The history has a limit of its own.
+    s.rt.history = vec![0; natives::MAX_HISTORY];
+    s.vm.set_step_budget(u64::MAX);
+    let e =
+        s.vm.interpret_str("t.4th", "repetition-push-position", &mut s.rt)
+            .unwrap_err();
+    assert_eq!(e.kind.code().id, "DZ1014", "{e}");
+}

@@ -25,6 +25,44 @@ use std::collections::HashMap;
 /// Headers the walk visits at most (a guard against a cycle in the chain).
 pub(crate) const MAX_CHAIN: usize = 1_000_000;
 
+/// Brent's cycle detection for a walk of the chain of headers: fed each header the walk
+/// visits, it says when the walk came back to one it saw, within about twice the length
+/// of the chain's tail and loop. A chain that loops (a link overwritten to point back)
+/// would make every lookup walk up to [`MAX_CHAIN`] headers; this stops it at once, at a
+/// compare per header.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CycleGuard {
+    saved: u32,
+    power: u32,
+    since: u32,
+}
+
+impl CycleGuard {
+    pub fn new() -> Self {
+        // (0 ends every walk: it is never a header visited.)
+        CycleGuard {
+            saved: 0,
+            power: 1,
+            since: 0,
+        }
+    }
+
+    /// Whether `nfa`, the next header of the walk, is one it visited before.
+    #[inline]
+    pub fn looped(&mut self, nfa: u32) -> bool {
+        if nfa == self.saved {
+            return true;
+        }
+        self.since += 1;
+        if self.since == self.power {
+            self.saved = nfa;
+            self.power = self.power.saturating_mul(2);
+            self.since = 0;
+        }
+        false
+    }
+}
+
 /// Lookups that walk a stale index's chain before it is rebuilt (a rebuild costs about
 /// three walks, so a dictionary that keeps changing is not rebuilt at every lookup).
 pub(crate) const WALKS_BEFORE_REBUILD: u32 = 4;

@@ -25,6 +25,8 @@ pub mod codes {
     code!(LOAD, "DZ1011", "forth-load");
     code!(HOST, "DZ1012", "forth-host");
     code!(DICTIONARY_FULL, "DZ1013", "forth-dictionary-full");
+    code!(BUFFER_LIMIT, "DZ1014", "forth-buffer-limit");
+    code!(DICTIONARY_CORRUPT, "DZ1015", "forth-dictionary-corrupt");
     code!(LOAD_REFUSED, "DZ1016", "forth-load-outside-project");
     // An Axiom program that loaded but cannot be played (`AxiomError`).
     code!(AXIOM_MISSING, "DZ1020", "axiom-runtime-incomplete");
@@ -74,6 +76,12 @@ pub enum ForthErrorKind {
     Host(String),
     /// The dictionary memory is full.
     DictionaryFull,
+    /// A buffer outside the dictionary that the program makes grow (a move's notation, the
+    /// repetition history) reached its limit: what it is, and the limit.
+    BufferLimit(&'static str, usize),
+    /// The chain of word headers loops back on itself (the header where the walk found it
+    /// came back): a link was overwritten, and a lookup would never end.
+    DictionaryCorrupt(u32),
     /// Not an error: `$Exit` left the current move word (caught by the move generator).
     ExitMove,
 }
@@ -96,6 +104,8 @@ impl ForthErrorKind {
             ForthErrorKind::LoadRefused(_) => codes::LOAD_REFUSED,
             ForthErrorKind::Host(_) => codes::HOST,
             ForthErrorKind::DictionaryFull => codes::DICTIONARY_FULL,
+            ForthErrorKind::BufferLimit(..) => codes::BUFFER_LIMIT,
+            ForthErrorKind::DictionaryCorrupt(_) => codes::DICTIONARY_CORRUPT,
         }
     }
 }
@@ -123,6 +133,14 @@ impl fmt::Display for ForthErrorKind {
             ForthErrorKind::Load(m) | ForthErrorKind::LoadRefused(m) => f.write_str(m),
             ForthErrorKind::Host(m) => f.write_str(m),
             ForthErrorKind::DictionaryFull => f.write_str("dictionary memory is full"),
+            ForthErrorKind::BufferLimit(what, limit) => {
+                write!(f, "{what} grew past its limit of {limit} bytes")
+            }
+            ForthErrorKind::DictionaryCorrupt(nfa) => write!(
+                f,
+                "the dictionary's chain of words loops back on itself (at the header at \
+                 {nfa}): a link was overwritten, and words cannot be looked up"
+            ),
             ForthErrorKind::ExitMove => f.write_str("`$Exit` outside a move word"),
         }
     }

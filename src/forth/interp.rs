@@ -98,7 +98,7 @@ impl Vm {
         host: &mut dyn Host,
     ) -> FResult<()> {
         self.sync_dict_index();
-        if let Some(nfa) = self.find(name) {
+        if let Some(nfa) = self.lookup(name, true)? {
             let xt = nfa + 12;
             if self.compiling() && !self.is_immediate(nfa) {
                 let at = self.here();

@@ -641,7 +641,10 @@ impl Vm {
     /// An error while interpreting `token`: recorded (unless it follows from a finding
     /// already made). Returns false when loading cannot go on.
     pub(crate) fn lint_error(&mut self, e: ForthError, token: Token) -> bool {
-        if matches!(e.kind, K::StepBudget(_) | K::DictionaryFull) {
+        if matches!(
+            e.kind,
+            K::StepBudget(_) | K::DictionaryFull | K::DictionaryCorrupt(_)
+        ) {
             return false;
         }
         if matches!(&e.kind, K::UndefinedWord(w) if w == PLACEHOLDER) {
@@ -734,7 +737,7 @@ impl Vm {
                 d.declared = declared;
             }
         }
-        let found = self.find(name);
+        let found = self.lookup(name, true)?;
         let is_number = found.is_none() && parse_number(name, self.base()).is_some();
         if !self.compiling() {
             let Some(nfa) = found else {

@@ -264,6 +264,46 @@ fn errors_are_contained_and_placed() {
     assert!(matches!(e.kind, ForthErrorKind::Load(_)), "{e}");
 }
 
+/// Every word that reads the return stack checks that the cells it needs are there, above
+/// the running word's floor: used outside its structure, it fails with DZ1004 (never an
+/// index out of bounds).
+#[test]
+fn return_stack_words_outside_their_structure_fail_cleanly() {
+    for src in [
+        ": x LEAVE ; x",
+        "LEAVE",
+        "I",
+        "J",
+        ": x J ; x",
+        "R>",
+        "R@",
+        "R",
+        "(LOOP)",
+        "1 (+LOOP)",
+        ";S",
+        ": x R> R> ; x",
+        ": x R> DROP LEAVE ; x",
+    ] {
+        let e = error(src);
+        assert_eq!(e.kind, ForthErrorKind::ReturnStack, "{src}: {e}");
+        assert_eq!(e.kind.code().id, "DZ1004", "{src}");
+    }
+    // Inside a loop they work as before.
+    assert_eq!(
+        stack(": t 5 0 DO I DUP 2 = IF LEAVE THEN LOOP ; t"),
+        [0, 1, 2]
+    );
+    // A head cell pointed at the top of the address range: the header arithmetic wraps
+    // (no overflow), as it does in a release build.
+    let mut vm = vm();
+    vm.interpret_str(
+        "t.4th",
+        ": t ['] IMMEDIATE -1 36 ! EXECUTE ; t",
+        &mut NoHost,
+    )
+    .unwrap();
+}
+
 #[test]
 fn step_budget_stops_runaway_loops() {
     let mut vm = vm();
@@ -275,6 +315,53 @@ fn step_budget_stops_runaway_loops() {
         .expect_err("runaway");
     assert_eq!(e.kind, ForthErrorKind::StepBudget(10_000));
     assert_eq!(e.word.as_deref(), Some("spin"));
+}
+
+/// Words that touch many bytes at once count one step more per `BYTES_PER_STEP` bytes,
+/// so that a loop of them stops at the step budget as soon as a loop of cheap words does.
+#[test]
+fn bulk_words_are_charged_by_the_bytes_they_touch() {
+    // A string of 65,536 bytes at S, and room for a copy at S + 70,000.
+    let setup = "HERE 1024 + CONSTANT S  S 65536 65 FILL  0 S 65536 + C!";
+    let per_64k = 65_536 / vm::BYTES_PER_STEP;
+    for word in [
+        "S 65536 0 FILL",
+        "S S 70000 + 65536 CMOVE",
+        "S TYPE",
+        "S \"COUNT DROP",
+        "S S 70000 + \"MOVE",
+    ] {
+        let mut m = vm();
+        m.interpret_str("t.4th", setup, &mut NoHost).unwrap();
+        m.set_step_budget(u64::MAX);
+        m.interpret_str("t2.4th", word, &mut NoHost)
+            .unwrap_or_else(|e| panic!("{word}: {e}"));
+        let steps = m.steps();
+        assert!(
+            (per_64k..per_64k + 20).contains(&steps),
+            "{word}: {steps} steps"
+        );
+    }
+    // A loop of them stops at the budget after a few passes.
+    let mut m = vm();
+    m.interpret_str(
+        "t.4th",
+        &format!("{setup} : f BEGIN S 65536 0 FILL 0 UNTIL ;"),
+        &mut NoHost,
+    )
+    .unwrap();
+    m.set_step_budget(10 * per_64k);
+    let e = m
+        .interpret_str("t2.4th", "f", &mut NoHost)
+        .expect_err("runaway");
+    assert_eq!(e.kind.code().id, "DZ1007", "{e}");
+    // Short strings cost nothing more than the word's step.
+    let mut m = vm();
+    m.interpret_str("t.4th", ": t S\" a short name\" \"COUNT ;", &mut NoHost)
+        .unwrap();
+    m.set_step_budget(u64::MAX);
+    m.interpret_str("t2.4th", "t", &mut NoHost).unwrap();
+    assert_eq!(m.steps(), 20, "the steps of `t` before words were charged");
 }
 
 #[test]
@@ -723,6 +810,33 @@ fn the_dictionary_index_finds_what_the_walk_finds() {
     // A cycle is walked up to the guard, as before.
     vm.set_cell(bar + 8, bar as i32).unwrap();
     assert_eq!(vm.find(b"DUP"), None);
+}
+
+/// A header linked to itself (`36 @ 36 @ 8 + !`) makes the chain of words loop: the next
+/// lookup that walks it fails with DZ1015 after a few headers, where each walked a million
+/// (and the word was then reported undefined).
+#[test]
+fn a_dictionary_chain_that_loops_is_an_error() {
+    for src in [
+        ": a ; 36 @ 36 @ 8 + ! DUP",
+        ": a ; : b ; : c ; 36 @  36 @ 8 + @ 8 + @ 8 + ! nosuchword",
+        ": t -FIND ; : a ; 36 @ 36 @ 8 + ! t DUP",
+    ] {
+        let mut m = vm();
+        m.set_step_budget(1_000_000);
+        let e = m.interpret_str("t.4th", src, &mut NoHost).expect_err(src);
+        assert_eq!(e.kind.code().id, "DZ1015", "{src}: {e}");
+        assert!(e.to_string().contains("loops back"), "{e}");
+        // The host's own lookups and the error's annotation end too.
+        assert_eq!(m.find(b"nosuchword"), None);
+        assert!(m.words().len() < 10);
+        assert_eq!(m.word_containing(vm::DICT_START), None);
+    }
+    // The word the walk meets before the loop is still found.
+    let mut m = vm();
+    m.interpret_str("t.4th", ": a 7 ; 36 @ 36 @ 8 + ! a", &mut NoHost)
+        .unwrap();
+    assert_eq!(m.stack(), [7]);
 }
 
 #[test]

@@ -48,7 +48,7 @@
 //! A host may watch data cells ([`Vm::watch_data`]): writes that may change one are noted
 //! in a journal (`forth::journal`) that the host drains ([`Vm::drain_written`]).
 
-use super::dict::{DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
+use super::dict::{CycleGuard, DictIndex, MAX_CHAIN, WALKS_BEFORE_REBUILD};
 use super::error::{FResult, ForthError, ForthErrorKind as K, Place};
 use super::frozen::{FrozenCells, FrozenData};
 use super::journal::Journal;
@@ -201,6 +201,14 @@ pub struct Vm {
 }
 
 const MAX_OUTPUT: usize = 1 << 20;
+
+/// Bytes of bulk work a step pays for: a word that touches many bytes at once (`FILL`,
+/// `CMOVE`, `TYPE`, `"COUNT`, `"MOVE`, a host word that scans a string or copies or hashes
+/// the board) counts one step more per this many bytes it touches, on top of its own step,
+/// so that the step budget bounds time however the work is split. 64 bytes take a few
+/// nanoseconds to fill, copy or scan, about what the inner interpreter spends on a
+/// step; strings shorter than that (names, notations) cost nothing extra.
+pub const BYTES_PER_STEP: u64 = 64;
 
 macro_rules! primitives {
     ($( $id:ident $name:literal $imm:literal ),* $(,)?) => {
@@ -839,7 +847,7 @@ impl Vm {
             .mem
             .get(a as usize..)
             .ok_or_else(|| ForthError::new(K::Memory(a as i64)))?;
-        match rest.iter().position(|&b| b == 0) {
+        match nul_position(rest) {
             Some(n) => Ok(&rest[..n]),
             None => Err(K::Memory(self.mem.len() as i64).into()),
         }
@@ -1178,6 +1186,50 @@ impl Vm {
         self.steps
     }
 
+    /// Counts `n` more steps; fails with [`ForthErrorKind::StepBudget`] when that exceeds
+    /// the budget (a host word's own work, counted before or as it is done).
+    ///
+    /// [`ForthErrorKind::StepBudget`]: super::error::ForthErrorKind::StepBudget
+    #[inline]
+    pub fn charge_steps(&mut self, n: u64) -> FResult<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.step_limit {
+            return Err(K::StepBudget(self.step_limit).into());
+        }
+        Ok(())
+    }
+
+    /// Counts bulk work of `bytes` bytes: one step per [`BYTES_PER_STEP`].
+    #[inline]
+    pub fn charge_bytes(&mut self, bytes: u64) -> FResult<()> {
+        match bytes / BYTES_PER_STEP {
+            0 => Ok(()),
+            n => self.charge_steps(n),
+        }
+    }
+
+    /// [`Vm::cstr`], its scan charged ([`Vm::charge_bytes`]): the bytes up to the NUL, or
+    /// to the end of the memory when there is none.
+    pub fn charged_cstr(&mut self, a: u32) -> FResult<&[u8]> {
+        let i = a as usize;
+        let (scanned, len) = match self.mem.get(i..) {
+            Some(rest) => match nul_position(rest) {
+                Some(n) => (n + 1, Some(n)),
+                None => (rest.len(), None),
+            },
+            None => (0, None),
+        };
+        self.charge_bytes(scanned as u64)?;
+        match len.and_then(|n| self.mem.get(i..i + n)) {
+            Some(s) => {
+                self.note_string_read();
+                Ok(s)
+            }
+            // (The error `cstr` gives.)
+            None => self.cstr(a),
+        }
+    }
+
     // ----- dictionary -----
 
     /// The NFA of the latest word.
@@ -1187,16 +1239,17 @@ impl Vm {
     }
 
     fn set_flags_of_latest(&mut self, flag: i32) {
-        let nfa = self.latest();
-        if let Ok(f) = self.cell(nfa + 4) {
-            let _ = self.set_cell(nfa + 4, f | flag);
+        // (`wrapping_add`: the head cell is the program's to write, any value.)
+        let flags = self.latest().wrapping_add(4);
+        if let Ok(f) = self.cell(flags) {
+            let _ = self.set_cell(flags, f | flag);
         }
     }
 
     pub(crate) fn clear_flags_of_latest(&mut self, flag: i32) {
-        let nfa = self.latest();
-        if let Ok(f) = self.cell(nfa + 4) {
-            let _ = self.set_cell(nfa + 4, f & !flag);
+        let flags = self.latest().wrapping_add(4);
+        if let Ok(f) = self.cell(flags) {
+            let _ = self.set_cell(flags, f & !flag);
         }
     }
 
@@ -1252,8 +1305,9 @@ impl Vm {
     fn chain_of(&self, voc: u32) -> Option<Vec<(u32, u32, u32)>> {
         let mut nfa = self.raw_cell(voc).ok()? as u32;
         let mut chain = Vec::new();
+        let mut guard = CycleGuard::new();
         while nfa != 0 {
-            if chain.len() >= MAX_CHAIN {
+            if chain.len() >= MAX_CHAIN || guard.looped(nfa) {
                 return None;
             }
             let name_at = self.raw_cell(nfa).ok()? as u32;
@@ -1321,17 +1375,28 @@ impl Vm {
 
     /// [`Vm::find`], and with `fold` false, [`Vm::find_exact`].
     fn find_spelled(&self, name: &[u8], fold: bool) -> Option<u32> {
-        let voc = self.cell(A_CONTEXT).ok()? as u32;
+        self.lookup(name, fold).ok().flatten()
+    }
+
+    /// [`Vm::find`] (with `fold` false, [`Vm::find_exact`]) for the text interpreter and
+    /// `-FIND`: a chain of headers that loops back on itself is an error (`DZ1015`), not a
+    /// name that is not there.
+    pub(crate) fn lookup(&self, name: &[u8], fold: bool) -> FResult<Option<u32>> {
+        let Ok(voc) = self.cell(A_CONTEXT) else {
+            return Ok(None);
+        };
+        let voc = voc as u32;
         if self.dict.answers(self.dict_epoch, voc) {
-            return self.dict.lookup(name, fold, |nfa| {
+            return Ok(self.dict.lookup(name, fold, |nfa| {
                 let flags = self.raw_cell(nfa.wrapping_add(4)).ok()?;
                 if flags & FLAG_HIDDEN != 0 {
                     return None;
                 }
                 self.cstr(self.raw_cell(nfa).ok()? as u32).ok()
-            });
+            }));
         }
-        self.walk_dictionary(voc, name, fold)
+        self.walk(voc, name, fold)
+            .map_err(|nfa| K::DictionaryCorrupt(nfa).into())
     }
 
     /// Whether the dictionary index answers lookups now (for tests).
@@ -1341,33 +1406,55 @@ impl Vm {
         self.dict.answers(self.dict_epoch, voc)
     }
 
-    /// [`Vm::find_spelled`] by walking the chain of the vocabulary at `voc`.
+    /// [`Vm::find_spelled`] by walking the chain of the vocabulary at `voc` (None, too,
+    /// when the chain loops): what the index must agree with (for tests).
+    #[cfg(test)]
     pub(crate) fn walk_dictionary(&self, voc: u32, name: &[u8], fold: bool) -> Option<u32> {
-        let mut nfa = self.cell(voc).ok()? as u32;
+        self.walk(voc, name, fold).ok().flatten()
+    }
+
+    /// [`Vm::walk_dictionary`]; Err: the chain loops back to the header given. (A cell
+    /// the walk cannot read ends it with no word found, as it always did.)
+    fn walk(&self, voc: u32, name: &[u8], fold: bool) -> Result<Option<u32>, u32> {
+        let Ok(head) = self.cell(voc) else {
+            return Ok(None);
+        };
+        let mut nfa = head as u32;
         let mut guard = 0usize;
+        let mut cycle = CycleGuard::new();
         let mut folded = None;
         while nfa != 0 && guard < MAX_CHAIN {
-            let flags = self.cell(nfa.wrapping_add(4)).ok()?;
+            if cycle.looped(nfa) {
+                return Err(nfa);
+            }
+            let Ok(flags) = self.cell(nfa.wrapping_add(4)) else {
+                return Ok(None);
+            };
             if flags & FLAG_HIDDEN == 0 {
-                let name_at = self.cell(nfa).ok()? as u32;
-                if let Ok(n) = self.cstr(name_at) {
+                let Ok(name_at) = self.cell(nfa) else {
+                    return Ok(None);
+                };
+                if let Ok(n) = self.cstr(name_at as u32) {
                     if n == name {
-                        return Some(nfa);
+                        return Ok(Some(nfa));
                     }
                     if fold && folded.is_none() && n.eq_ignore_ascii_case(name) {
                         folded = Some(nfa);
                     }
                 }
             }
-            nfa = self.cell(nfa.wrapping_add(8)).ok()? as u32;
+            let Ok(link) = self.cell(nfa.wrapping_add(8)) else {
+                return Ok(None);
+            };
+            nfa = link as u32;
             guard += 1;
         }
-        folded
+        Ok(folded)
     }
 
     /// Whether the word at `nfa` is immediate.
     pub fn is_immediate(&self, nfa: u32) -> bool {
-        self.cell(nfa + 4).unwrap_or(0) & FLAG_IMMEDIATE != 0
+        self.cell(nfa.wrapping_add(4)).unwrap_or(0) & FLAG_IMMEDIATE != 0
     }
 
     /// The name of the word at `nfa`.
@@ -1381,9 +1468,10 @@ impl Vm {
     pub fn words(&self) -> Vec<(String, u32)> {
         let mut out = Vec::new();
         let mut nfa = self.latest();
-        while nfa != 0 && out.len() < 1_000_000 {
+        let mut cycle = CycleGuard::new();
+        while nfa != 0 && out.len() < MAX_CHAIN && !cycle.looped(nfa) {
             out.push((self.name_of(nfa), nfa));
-            nfa = match self.cell(nfa + 8) {
+            nfa = match self.cell(nfa.wrapping_add(8)) {
                 Ok(l) => l as u32,
                 Err(_) => break,
             };
@@ -1398,11 +1486,12 @@ impl Vm {
         }
         let mut nfa = self.latest();
         let mut guard = 0;
-        while nfa != 0 && guard < 1_000_000 {
+        let mut cycle = CycleGuard::new();
+        while nfa != 0 && guard < MAX_CHAIN && !cycle.looped(nfa) {
             if nfa < a {
                 return Some(self.name_of(nfa));
             }
-            nfa = self.cell(nfa + 8).ok()? as u32;
+            nfa = self.cell(nfa.wrapping_add(8)).ok()? as u32;
             guard += 1;
         }
         None
@@ -1675,6 +1764,10 @@ impl Vm {
                     }
                 }
                 p::LEAVE => {
+                    // The loop's two cells must be this run's (above the floor): `LEAVE`
+                    // outside a loop fails rather than write a caller's frame or index
+                    // below the stack.
+                    self.rpeek(1)?;
                     let i = self.rpeek(0)?;
                     let n = self.rs.len();
                     self.rs[n - 2] = i;
@@ -1682,7 +1775,7 @@ impl Vm {
                 p::DOES => {
                     // Runtime of DOES>: the latest word runs the code after DOES>.
                     let nfa = self.latest();
-                    self.set_cell(nfa + 12, !(*ip as i32))?;
+                    self.set_cell(nfa.wrapping_add(12), !(*ip as i32))?;
                     *ip = self.rpop()? as u32;
                 }
                 p::COMPILE => {
@@ -1690,7 +1783,17 @@ impl Vm {
                     *ip += CELL;
                     self.comma(v)?;
                 }
-                p::LOAD => {
+                // The words that may run nested code or charge bulk work (the step count
+                // in memory, around the call).
+                p::LOAD
+                | p::CMOVE
+                | p::FILL
+                | p::TYPE
+                | p::SCOUNT
+                | p::SMOVE
+                | p::HEADER
+                | p::ERROR
+                | p::UNDEFINED => {
                     self.steps = *steps;
                     let r = self.primitive(code, host);
                     *steps = self.steps;
@@ -2008,6 +2111,7 @@ impl Vm {
                     let n = n as u32;
                     self.bytes(src, n)?;
                     self.bytes(dst, n)?;
+                    self.charge_bytes(n as u64)?;
                     self.note_write(dst, n, None);
                     self.mem.cmove(src as usize, dst as usize, n as usize);
                 }
@@ -2018,6 +2122,7 @@ impl Vm {
                 let a = self.pop()? as u32;
                 if n > 0 {
                     self.bytes(a, n as u32)?;
+                    self.charge_bytes(n as u64)?;
                     self.note_write(a, n as u32, None);
                     let a = a as usize;
                     if let Some(b) = self.mem.range_mut(a..a + n as usize) {
@@ -2062,7 +2167,7 @@ impl Vm {
             }
             p::HEADER => {
                 let a = self.pop()? as u32;
-                let name = self.cstr(a)?.to_vec();
+                let name = self.charged_cstr(a)?.to_vec();
                 self.create_header(&name, p::DOVAR)?;
             }
             p::DOESC => {
@@ -2080,7 +2185,7 @@ impl Vm {
                 // Spelled exactly: a program asks `-FIND` whether it has defined a name
                 // yet (Axiom's `{move-type}` defines a move type it does not find), and
                 // Splut's `continue-type` is not its `CONTINUE-TYPE`.
-                let nfa = self.find_exact(&name).unwrap_or(0);
+                let nfa = self.lookup(&name, false)?.unwrap_or(0);
                 self.push(nfa as i32)?;
             }
             p::CFATOPFA => bin1(self, |a| a.wrapping_add(CELL as i32))?,
@@ -2101,6 +2206,7 @@ impl Vm {
                     self.lint_undefined_tick(a)?;
                     return Ok(());
                 }
+                self.charged_cstr(a)?;
                 return Err(K::UndefinedWord(self.cstring(a)).into());
             }
             p::UNDEF => {
@@ -2108,6 +2214,7 @@ impl Vm {
             }
             p::ERROR => {
                 let a = self.pop()? as u32;
+                self.charged_cstr(a)?;
                 return Err(K::Abort(self.cstring(a)).into());
             }
             p::ABORT => return Err(K::Abort("ABORT".into()).into()),
@@ -2117,7 +2224,7 @@ impl Vm {
             }
             p::TYPE => {
                 let a = self.pop()? as u32;
-                let s = self.cstr(a)?.to_vec();
+                let s = self.charged_cstr(a)?.to_vec();
                 self.emit(&s);
             }
             p::DOT | p::UDOT => {
@@ -2128,13 +2235,15 @@ impl Vm {
             }
             p::SCOUNT => {
                 let a = self.pop()? as u32;
-                let n = self.cstr(a)?.len();
+                let n = self.charged_cstr(a)?.len();
                 self.push(n as i32)?;
             }
             p::SMOVE => {
                 let dst = self.pop()? as u32;
                 let src = self.pop()? as u32;
-                let s = self.cstr(src)?.to_vec();
+                // (The scan charged pays for the copy as well: both are `BYTES_PER_STEP`
+                // bytes a step.)
+                let s = self.charged_cstr(src)?.to_vec();
                 self.write_cstr(dst, &s)?;
             }
             p::FADD => fbin!(|a, b| a + b),
@@ -2290,6 +2399,30 @@ fn any_bit(bits: &[u64], a: u32, len: u32) -> bool {
     false
 }
 
+/// Where the first NUL of `b` is. Eight bytes at a time: a program may scan megabytes (a
+/// string without its end, `"COUNT` in a loop), and the scan is what the step budget
+/// charges by the byte ([`BYTES_PER_STEP`]), so it must be about as fast as a copy.
+#[inline]
+fn nul_position(b: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([1; 8]));
+        // (A word has a zero byte iff this is non-zero.)
+        if w.wrapping_sub(LO) & !w & HI != 0 {
+            return c.iter().position(|&x| x == 0).map(|n| at + n);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&x| x == 0)
+        .map(|n| at + n)
+}
+
 /// Applies `f` to the top of the data stack.
 #[inline(always)]
 fn bin1(vm: &mut Vm, f: impl Fn(i32) -> i32) -> FResult<()> {
@@ -2352,6 +2485,32 @@ mod bit_tests {
         );
         vm.tracing = false;
         assert_eq!(&vm.bytes(src, 36).unwrap(), &&before[..36]);
+    }
+
+    /// `nul_position` eight bytes at a time finds what a byte-by-byte search finds, at
+    /// every offset of a word and in the tail.
+    #[test]
+    fn nul_position_is_the_first_zero_byte() {
+        for len in 0..40usize {
+            for zero in (0..len).map(Some).chain([None]) {
+                let mut b: Vec<u8> = (0..len).map(|i| (i as u8 % 255) + 1).collect();
+                if let Some(z) = zero {
+                    b[z] = 0;
+                    // A second zero later, and bytes with the high bit set before.
+                    if z + 3 < len {
+                        b[z + 3] = 0;
+                    }
+                    for x in &mut b[..z] {
+                        *x |= 0x80;
+                    }
+                }
+                assert_eq!(
+                    nul_position(&b),
+                    b.iter().position(|&x| x == 0),
+                    "{len} {zero:?}"
+                );
+            }
+        }
     }
 
     /// `any_bit` word by word finds a set bit anywhere in the cells a range touches, and

@@ -657,6 +657,18 @@ pub static RULES: &[Rule] = &[
         "The program needs more dictionary memory than the VM has. Loading stops there."
     ),
     rule!(
+        forth::BUFFER_LIMIT,
+        Error,
+        "(Axiom) a buffer the program makes grow outside the dictionary reached its limit: a move's notation (65,536 bytes), the repetition history (1,048,576 positions)",
+        "A move word noted more than 65,536 bytes (`^string` of a long string, or in a loop), or `repetition-push-position` was called 1,048,576 times without `repetition-reset`. Such a program would grow the buffer until the process ran out of memory; it stops with this error instead."
+    ),
+    rule!(
+        forth::DICTIONARY_CORRUPT,
+        Error,
+        "(Axiom) the chain of word headers loops back on itself (a link overwritten): a lookup that meets the loop stops at once",
+        "A store overwrote the link of a word header (NFA + 8) so that the chain of words comes back to a header it passed (`36 @ 36 @ 8 + !` links the latest word to itself). Every lookup of a word defined before the loop would walk it without end; the first one that meets it stops with this error."
+    ),
+    rule!(
         forth::AXIOM_MISSING,
         Error,
         "(Axiom) the runtime lacks a word dagaz needs",
