@@ -67,6 +67,8 @@ pub struct AxiomGame {
     seats: Vec<usize>,
     outcome: Option<Outcome>,
     error: Option<String>,
+    /// The same error as a value.
+    forth_error: Option<ForthError>,
     /// Memory of each secondary state's last move list.
     spans: Vec<(u32, u32)>,
     /// Threefold repetition ends the game in a draw (ZoG's rule); off with
@@ -177,6 +179,7 @@ impl AxiomGame {
             seats,
             outcome: None,
             error: None,
+            forth_error: None,
             spans: vec![(0, 0); n],
             repetition: true,
             caches: PoolSeat {
@@ -369,7 +372,14 @@ impl AxiomGame {
     fn fail(&mut self, e: ForthError) {
         if self.error.is_none() {
             self.error = Some(e.to_string());
+            self.forth_error = Some(e);
         }
+    }
+
+    /// The Forth error that stopped the game, with its kind and place (the text of
+    /// [`Game::take_error`], as a value), taken once.
+    pub fn take_forth_error(&mut self) -> Option<ForthError> {
+        self.forth_error.take()
     }
 
     fn outcome_of(&self, verdict: Verdict, no_moves: bool) -> Option<Outcome> {

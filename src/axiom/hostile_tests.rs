@@ -454,3 +454,35 @@ fn mutated_programs_end_in_coded_errors_within_their_budgets() {
 fn mutated_programs_long_run() {
     mutated_programs(20_000);
 }
+
+#[test]
+fn lint_deep_plays_the_program_and_reports_a_failing_move_word_at_its_place() {
+    let (top, dir) = project("lint-deep");
+    let race = std::fs::read_to_string(dir.join("Race.4th")).unwrap();
+    let broken = race.replace(
+        ": entered ( -- ) my-waiting -- ;",
+        ": entered ( -- ) BEGIN 0 UNTIL ;",
+    );
+    assert_ne!(race, broken);
+    std::fs::write(dir.join("Race.4th"), broken).unwrap();
+    let variant = dir.join("Game.4th");
+    std::fs::write(
+        &variant,
+        "LOAD Race.4th\n{players {player} White {random} {player} Black {random} {player} ?Dice {random} players}\n",
+    )
+    .unwrap();
+    let mut opts = crate::lint::LintOptions::default();
+    let plain = crate::lint::lint_forth_path(&variant, "Game.4th", &opts).unwrap();
+    assert!(plain.diagnostics.is_empty(), "{:?}", plain.diagnostics);
+    opts.deep = Some(crate::lint::deep::DeepOptions::default());
+    let deep = crate::lint::lint_forth_path(&variant, "Game.4th", &opts).unwrap();
+    let d = deep
+        .diagnostics
+        .iter()
+        .find(|d| d.code.id == "DZ1007")
+        .unwrap_or_else(|| panic!("{:?}", deep.diagnostics));
+    let span = d.span.expect("a place");
+    assert!(deep.sources.get(span.file).path.ends_with("Race.4th"));
+    assert!(d.notes.iter().any(|n| n.contains("lint --deep")), "{d:?}");
+    let _ = std::fs::remove_dir_all(&top);
+}

@@ -360,7 +360,13 @@ pub fn lint_forth_program(
         }
         kept
     };
-    let mut diags = silence(linted.diagnostics, &mut sup);
+    let mut found = linted.diagnostics;
+    if let Some(deep) = &opts.deep {
+        if !crate::diagnostics::has_errors(&found) {
+            found.extend(deep_axiom(path, engine_dir, opts, deep, &linted.sources));
+        }
+    }
+    let mut diags = silence(found, &mut sup);
     let about = sup.findings(false);
     diags.extend(silence(about, &mut sup));
     let diagnostics = apply_levels(diags, opts, &mut suppressed);
@@ -371,6 +377,66 @@ pub fn lint_forth_program(
         suppressed,
         axiom_programs: vec![],
     })
+}
+
+/// `--deep` for an Axiom program: random playouts of the program against itself (its
+/// `{random}` players and random moves for the others), as `autoplay` plays it; the first
+/// error of a playout (a move word, an event, the end of the game) is a finding at its
+/// place. Playouts that reach `max_plies` are not reported (Axiom games may be long).
+fn deep_axiom(
+    path: &std::path::Path,
+    engine_dir: Option<&std::path::Path>,
+    opts: &LintOptions,
+    deep: &deep::DeepOptions,
+    sources: &crate::source::SourceMap,
+) -> Vec<Diagnostic> {
+    use crate::ai::game::Game;
+    let program = match crate::axiom::Program::load_in(path, engine_dir, &opts.include_dirs) {
+        Ok(p) => p,
+        Err(e) => return vec![e.to_diagnostic()],
+    };
+    for i in 0..deep.playouts {
+        let mut rng = crate::rng::Rng::derive(deep.seed, u64::from(i));
+        let mut game =
+            match crate::axiom::AxiomGame::new(&program, &program, deep.seed + u64::from(i)) {
+                Ok(g) => g,
+                Err(e) => return vec![e.to_diagnostic()],
+            };
+        let mut moves = Default::default();
+        for _ in 0..deep.max_plies {
+            game.legal_moves(&mut moves);
+            if game.take_error().is_some() {
+                break;
+            }
+            if game.outcome(&moves).is_some() {
+                break;
+            }
+            let n = crate::axiom::AxiomGame::num_moves(&moves);
+            if n == 0 {
+                break;
+            }
+            game.make(&moves, rng.below(n));
+        }
+        let Some(e) = game.take_forth_error() else {
+            continue;
+        };
+        let mut d = e.to_diagnostic();
+        // The game's VM read the files in the order lint's did: the same file ids, which
+        // are checked by path before the place is kept.
+        if let Some(span) = d.span {
+            let same = (span.file.0 as usize) < sources.len()
+                && (span.file.0 as usize) < program.vm.sources.len()
+                && sources.get(span.file).path == program.vm.sources.get(span.file).path;
+            if !same {
+                d.span = None;
+            }
+        }
+        return vec![d.with_note(format!(
+            "in a random playout (lint --deep, seed {}, playout {i})",
+            deep.seed
+        ))];
+    }
+    vec![]
 }
 
 /// Drops each finding that an earlier report of `reports` already has: the same code and
