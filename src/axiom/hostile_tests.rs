@@ -486,3 +486,71 @@ fn lint_deep_plays_the_program_and_reports_a_failing_move_word_at_its_place() {
     assert!(d.notes.iter().any(|n| n.contains("lint --deep")), "{d:?}");
     let _ = std::fs::remove_dir_all(&top);
 }
+
+/// What held before the attacks above were closed, kept as one table: each program, put
+/// at the end of the race game's file, ends in its code (never a panic, within the load
+/// budget) or, for the last ones, loads.
+#[test]
+fn the_contained_failures_stay_contained() {
+    let (top, dir) = project("held");
+    let big_token = "x".repeat(10 << 20);
+    let garbage: String = (0..4096u32)
+        .map(|i| char::from_u32(0x80 + (i * 7919) % 0x700).unwrap())
+        .collect();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("load-loop", ": f BEGIN 0 UNTIL ; f".into(), "DZ1007"),
+        ("recursion", ": rec RECURSE ; rec".into(), "DZ1004"),
+        ("overflow", ": o BEGIN 1 AGAIN ; o".into(), "DZ1003"),
+        ("underflow", "DROP DROP DROP".into(), "DZ1002"),
+        ("huge-allot", "2000000000 ALLOT 1 ,".into(), "DZ1013"),
+        ("negative-allot", "-2000000000 ALLOT 1 ,".into(), "DZ1013"),
+        ("store-out", "1 -8 !".into(), "DZ1005"),
+        ("store-far", "1 2000000000 !".into(), "DZ1005"),
+        ("execute-garbage", "123456789 EXECUTE".into(), "DZ1008"),
+        ("load-self", "LOAD load-self.4th".into(), "DZ1011"),
+        ("load-dev-zero", "LOAD /dev/zero".into(), "DZ1016"),
+        ("big-token", big_token, "DZ1001"),
+        ("garbage", garbage, "DZ1001"),
+        // Kernel words redefined: the program's own business, it still loads.
+        ("kernel-redefined", ": DUP 1 ; : + 2 ;".into(), ""),
+    ];
+    let race = std::fs::read_to_string(dir.join("Race.4th")).unwrap();
+    for (name, program, code) in cases {
+        let file = dir.join(format!("{name}.4th"));
+        std::fs::write(&file, format!("{race}\n{program}\n")).unwrap();
+        let opts = LoadOptions {
+            load_steps: 5_000_000,
+            ..LoadOptions::default()
+        };
+        let got = std::panic::catch_unwind(|| Program::load_with(&file, None, &opts))
+            .unwrap_or_else(|_| panic!("{name} panicked"));
+        match (got, code) {
+            (Ok(_), "") => {}
+            (Ok(_), _) => panic!("{name} loaded"),
+            (Err(e), "") => panic!("{name}: {e}"),
+            (Err(e), _) => assert_eq!(code_of(&e), code, "{name}: {e}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&top);
+}
+
+#[test]
+fn a_folder_scan_reads_no_more_of_a_file_than_a_load_does() {
+    let (top, dir) = project("scan");
+    std::fs::copy(
+        fixture("race/Race-[random].4th"),
+        dir.join("Race-[random].4th"),
+    )
+    .unwrap();
+    // A sparse file far past the cap: the scan must skip it, not read it whole.
+    let big = std::fs::File::create(dir.join("Huge.4th")).unwrap();
+    big.set_len(1 << 34).unwrap();
+    let (programs, skipped) = Program::variants_in(&dir).unwrap();
+    assert_eq!(programs.len(), 2, "Race.4th and its variant");
+    let huge = skipped
+        .iter()
+        .find(|s| s.name == "Huge.4th")
+        .expect("skipped");
+    assert!(huge.reason.contains("16 MiB"), "{}", huge.reason);
+    let _ = std::fs::remove_dir_all(&top);
+}

@@ -206,7 +206,7 @@ impl ForthError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         let mut msg = self.kind.to_string();
         if let Some(w) = &self.word {
-            msg.push_str(&format!(" (in `{w}`)"));
+            msg.push_str(&in_word(w));
         }
         let mut d = Diagnostic::error(self.kind.code(), msg);
         if let Some(c) = self.called_from_text() {
@@ -223,9 +223,19 @@ impl ForthError {
         let (p, w) = self.called_from.as_ref()?;
         let mut s = format!("called from {}:{}:{}", p.file, p.span.line, p.span.col);
         if let Some(w) = w {
-            s.push_str(&format!(" (in `{w}`)"));
+            s.push_str(&in_word(w));
         }
         Some(s)
+    }
+}
+
+/// ` (in `word`)`, the name escaped (a program names its words); a word without a name
+/// (made by `HEADER` or `CREATE` from an empty string) is said to be unnamed.
+fn in_word(w: &str) -> String {
+    if w.is_empty() {
+        " (in a word without a name)".to_owned()
+    } else {
+        format!(" (in `{}`)", crate::text::printable(w))
     }
 }
 
@@ -236,7 +246,7 @@ impl fmt::Display for ForthError {
         }
         write!(f, "error[{}]: {}", self.kind.code().id, self.kind)?;
         if let Some(w) = &self.word {
-            write!(f, " (in `{w}`)")?;
+            f.write_str(&in_word(w))?;
         }
         if let Some(c) = self.called_from_text() {
             write!(f, ", {c}")?;
