@@ -207,3 +207,51 @@ fn the_json_lines_example_drives_a_game() {
     );
     assert_eq!(replies.last().unwrap()["ok"], true, "quit ends the session");
 }
+
+/// The conventions users of other tools type: `lint` with no path lints the current folder
+/// and `-` reads standard input (as ruff); `perft GAME DEPTH`; `--concurrency` and
+/// `--threads` for `-j`; `games` on a file that is no rules file says so and exits 2.
+#[test]
+fn cli_conventions_of_the_tools_users_know() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = assert_cmd::cargo::cargo_bin("dagaz");
+    let run = |args: &[&str], dir: &std::path::Path, stdin: &str| {
+        let mut c = std::process::Command::new(&bin);
+        c.args(args).current_dir(dir);
+        c.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), stdin.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let games = root.join("games");
+    let (code, _, err) = run(&["lint"], &games, "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("6 file(s) checked"), "{err}");
+    let (code, out, _) = run(&["lint", "--format", "concise", "-"], root, "(game (title");
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("<stdin>:1:1: error[DZ0101"), "{out}");
+    let ttt = std::fs::read_to_string(games.join("tictactoe.zrf")).unwrap();
+    assert_eq!(run(&["lint", "-"], root, &ttt).0, Some(0));
+    let (code, out, err) = run(&["perft", "tictactoe", "3"], root, "");
+    assert_eq!((code, out.as_str()), (Some(0), "504\n"), "{err}");
+    let (code, out, _) = run(
+        &["perft", "tictactoe", "--depth", "3", "--concurrency", "2"],
+        root,
+        "",
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "504\n"));
+    assert_eq!(
+        run(&["perft", "tictactoe", "3", "--threads", "2"], root, "").0,
+        Some(0)
+    );
+    let (code, out, err) = run(&["games", "README.md"], root, "");
+    assert_eq!(code, Some(2), "{out}");
+    assert!(err.contains("defines no game"), "{err}");
+}

@@ -308,7 +308,8 @@ fn hostile_tree_xml_is_refused_with_a_diagnostic() {
 }
 
 /// `-o` writes through a symbolic link and a FIFO instead of replacing them with a regular
-/// file, `/dev/null` stays a device, and a failed write to stdout (a closed pipe) exits 2.
+/// file, `/dev/null` stays a device, a closed pipe on stdout is a quiet exit 0 and a full
+/// disk (`/dev/full`) exits 2.
 #[cfg(unix)]
 #[test]
 fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
@@ -401,7 +402,8 @@ fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
             .file_type()
             .is_char_device()
     );
-    // stdout closed before dagaz writes: exit 2 with a message, no panic.
+    // stdout closed before dagaz writes (`| head` that has read enough): a quiet exit 0,
+    // as ripgrep's, so `set -o pipefail` scripts do not fail; no panic.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
         .args(["perft", "--suite", "tictactoe"])
         .stdout(std::process::Stdio::piped())
@@ -410,6 +412,20 @@ fn output_goes_through_links_and_devices_and_failed_writes_exit_2() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    // A full disk stays an error: exit 2 with a message.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("dagaz"))
+        .args(["perft", "--suite", "tictactoe"])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(

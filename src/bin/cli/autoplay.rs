@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long)]
     pub self_play: bool,
     /// worker threads (default: all cores)
-    #[arg(short = 'j', long = "jobs")]
+    #[arg(short = 'j', long = "jobs", visible_aliases = ["concurrency", "threads"])]
     pub jobs: Option<usize>,
     /// run seed; game i uses Rng::derive(seed, i)
     #[arg(long, default_value_t = 1)]

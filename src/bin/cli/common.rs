@@ -44,12 +44,15 @@ pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
         Some(p) if p != Path::new("-") => dagaz::fsutil::write_atomic(p, data)
             .map_err(|e| format!("cannot write `{}`: {e}", p.display())),
         _ => {
-            // A closed pipe (`| head`) or a full disk loses data: the caller exits 2 with
-            // the message, so a script never mistakes a cut output for a complete one.
+            // A reader that closed the pipe (`| head -1`) has all it wanted: exit at once,
+            // quietly and with success, as ripgrep does, so `set -o pipefail` scripts work.
+            // Any other failure (a full disk) loses data: the caller exits 2 with the
+            // message, so a script never mistakes a cut output for a complete one.
             let mut o = std::io::stdout().lock();
-            o.write_all(data)
-                .and_then(|_| o.flush())
-                .map_err(|e| format!("cannot write to stdout: {e}"))
+            match o.write_all(data).and_then(|_| o.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+                r => r.map_err(|e| format!("cannot write to stdout: {e}")),
+            }
         }
     }
 }

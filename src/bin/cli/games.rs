@@ -167,6 +167,13 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
         Source::Bundled(b) => b.name.to_owned(),
         other => other.name(),
     };
+    if loaded.games.is_empty() {
+        // A file that is no rules file (a README, a records file) parses as ZRF text with
+        // no game in it: say so rather than list nothing.
+        return Err(format!(
+            "`{name}` defines no game: it is not a rules file (a .zrf with a `(game …)`), a game name or an Axiom folder"
+        ));
+    }
     let mut these = rows_of(&game, &loaded, true);
     // Sorted by slug: the same list whatever the order of the variants in the file.
     these.sort_by(|x, y| x.slug.cmp(&y.slug));

@@ -51,8 +51,8 @@ pub enum Format {
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// rules files (.zrf), Axiom variant files (.4th), folders (searched for .zrf and .4th
-    /// variant files), or game names (a bundled game or variant: its whole file)
-    #[arg(required_unless_present = "explain")]
+    /// variant files), game names (a bundled game or variant: its whole file), or `-` for
+    /// ZRF text on standard input (default: the current folder)
     pub paths: Vec<PathBuf>,
     /// output format
     #[arg(long, value_enum, default_value = "human")]
@@ -231,8 +231,35 @@ pub fn run(a: Args) -> u8 {
     let mut notes = vec![];
     // Parts named on their own, linted after the whole programs (see `ForthJob::Part`).
     let mut parts: Vec<(PathBuf, Vec<PathBuf>)> = vec![];
-    for p in &a.paths {
+    // As ruff does: no path lints the current folder.
+    let paths = if a.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        a.paths.clone()
+    };
+    for p in &paths {
         let mut files = vec![];
+        if p.as_os_str() == "-" {
+            let mut text = Vec::new();
+            if let Err(e) = std::io::Read::read_to_end(
+                &mut std::io::Read::take(
+                    std::io::stdin().lock(),
+                    dagaz::source::MAX_SOURCE_BYTES + 1,
+                ),
+                &mut text,
+            ) {
+                return usage_error(&format!("cannot read standard input: {e}"));
+            }
+            if text.len() as u64 > dagaz::source::MAX_SOURCE_BYTES {
+                return usage_error(&format!(
+                    "standard input is larger than {} MiB",
+                    dagaz::source::MAX_SOURCE_BYTES >> 20
+                ));
+            }
+            let loaded = dagaz::expand::load_bytes("<stdin>", &text, Default::default());
+            reports.push(lint_loaded(loaded, "<stdin>", &opts));
+            continue;
+        }
         if p.is_file() && is_forth(p) {
             match forth_job(p, &mut notes) {
                 ForthJob::Whole(v) => files = v,

@@ -25,6 +25,7 @@ const PERFT_SCHEMA_VERSION: u32 = 1;
 ///
 /// Examples:
 ///   dagaz perft chess --depth 3
+///   dagaz perft chess 3
 ///   dagaz perft chess --variant kiwipete --depth 2 --divide
 ///   dagaz perft kiwipete --depth 2
 ///   dagaz perft checkers --depth 6 --expect 36768 -j 2
@@ -41,6 +42,9 @@ pub struct Args {
     /// plies to search
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
+    /// plies to search, given after GAME (`dagaz perft chess 4`, as other perft tools take it)
+    #[arg(value_name = "DEPTH", conflicts_with = "depth")]
+    pub depth_arg: Option<u32>,
     /// game or variant (title or slug); `-` for the default game
     #[arg(long)]
     pub variant: Option<String>,
@@ -54,7 +58,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// threads over root moves (results do not depend on it)
-    #[arg(short = 'j', long = "jobs", default_value_t = 1)]
+    #[arg(short = 'j', long = "jobs", visible_aliases = ["concurrency", "threads"], default_value_t = 1)]
     pub jobs: usize,
     /// run a suite file, or the bundled suite of the named game
     #[arg(long, value_name = "FILE")]
@@ -168,8 +172,8 @@ pub fn run(a: Args) -> u8 {
     if let Some(suite) = &a.suite {
         return run_suite(suite, &a);
     }
-    let (Some(game), Some(depth)) = (&a.game, a.depth) else {
-        return usage_error("give GAME and --depth, or --suite");
+    let (Some(game), Some(depth)) = (&a.game, a.depth.or(a.depth_arg)) else {
+        return usage_error("give GAME and a depth (`--depth N` or `GAME N`), or --suite");
     };
     let name = match locate(game, None, &a) {
         Ok(n) => n,
