@@ -24,7 +24,7 @@ mod stats;
 #[derive(Parser)]
 #[command(name = "dagaz", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 ok, 1 problems found (invalid input, failed check), 2 usage or I/O error, 3 a gate that could not decide (autoplay --gate, --sprt), 130 stopped by Ctrl-C, SIGTERM or SIGHUP (autoplay; the games in progress are recorded as interrupted)."
+    after_help = "Exit codes: 0 ok, 1 problems found (invalid input, failed check), 2 usage or I/O error, 3 a gate that could not decide (autoplay and stats compare: --gate, --sprt), 130 stopped by Ctrl-C, SIGTERM or SIGHUP (autoplay; the games in progress are recorded as interrupted)."
 )]
 struct Cli {
     #[command(subcommand)]
