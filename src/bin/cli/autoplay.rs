@@ -531,8 +531,78 @@ pub(crate) fn zrf_axiom(
     .map(|r| r.map_err(|e| format!("`{}`: {e}", p.spec)))
 }
 
+/// The progress of a run: a bar with the running score on a terminal; elsewhere (a CI log)
+/// a line about every [`PROGRESS_EVERY`] on stderr, with the games done, the running score
+/// of A (wins-losses-draws) and the Elo difference it implies.
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    todo: u64,
+    terminal: bool,
+    state: Mutex<ProgressState>,
+}
+
+struct ProgressState {
+    done: u64,
+    wld: [u64; 3],
+    last_line: std::time::Instant,
+}
+
+/// How often a run without a terminal prints its progress line.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl Progress {
+    pub(crate) fn new(todo: u64) -> Progress {
+        Progress {
+            bar: progress_bar(todo),
+            todo,
+            terminal: std::io::stderr().is_terminal(),
+            state: Mutex::new(ProgressState {
+                done: 0,
+                wld: [0; 3],
+                last_line: std::time::Instant::now(),
+            }),
+        }
+    }
+
+    /// Counts a finished game.
+    fn game(&self, r: &GameRecord) {
+        self.bar.inc(1);
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.done += 1;
+        match r.score_a {
+            Some(x) if x > 0.75 => st.wld[0] += 1,
+            Some(x) if x < 0.25 => st.wld[1] += 1,
+            Some(_) => st.wld[2] += 1,
+            None => {}
+        }
+        let [w, l, d] = st.wld;
+        let played = w + l + d;
+        let score = if played == 0 {
+            String::new()
+        } else {
+            let s = (w as f64 + 0.5 * d as f64) / played as f64;
+            let elo = if s <= 0.0 || s >= 1.0 {
+                "±inf".to_owned()
+            } else {
+                format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10())
+            };
+            format!("A {w}-{l}-{d} ({:.1}%, Elo {elo})", 100.0 * s)
+        };
+        if self.terminal {
+            self.bar.set_message(score);
+        } else if st.last_line.elapsed() >= PROGRESS_EVERY {
+            st.last_line = std::time::Instant::now();
+            eprintln!("progress: {}/{} games; {score}", st.done, self.todo);
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 /// The progress bar of a run of `todo` games, on stderr when it is a terminal.
-pub(crate) fn progress_bar(todo: u64) -> ProgressBar {
+fn progress_bar(todo: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(todo),
         if std::io::stderr().is_terminal() {
@@ -553,12 +623,12 @@ pub(crate) fn progress_bar(todo: u64) -> ProgressBar {
 /// After each game: advances the bar and appends the record to the games file; a failed
 /// write stops the run (the first error is kept in `write_error`).
 fn game_done(
-    bar: &ProgressBar,
+    progress: &Progress,
     games_file: Option<&GamesFile>,
     write_error: &Mutex<Option<String>>,
     r: &GameRecord,
 ) {
-    bar.inc(1);
+    progress.game(r);
     if let Some(Err(e)) = games_file.map(|f| f.append(r)) {
         STOP.store(true, Ordering::SeqCst);
         write_error
@@ -716,7 +786,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.keep_moves = a.games_out.is_some() || a.resume.is_some();
     cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
-    let bar = progress_bar(todo);
+    let bar = Progress::new(todo);
     stop_on_signals();
     // The games file is opened, locked and filled with the resumed games before the first
     // game, so that a bad path fails at once and a kill loses only games in progress.
@@ -745,7 +815,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
     let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
-    bar.finish_and_clear();
+    bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }

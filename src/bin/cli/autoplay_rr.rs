@@ -3,8 +3,8 @@
 //! summaries, a crosstable and joint Elo ratings.
 
 use super::{
-    Args, Conduct, GamesFile, STOP, Side, compile, game_done, no_setup_variants, opening_book,
-    program_ai, progress_bar, setup_variant_game, stop_on_signals, zrf_axiom,
+    Args, Conduct, GamesFile, Progress, STOP, Side, compile, game_done, no_setup_variants,
+    opening_book, program_ai, setup_variant_game, stop_on_signals, zrf_axiom,
 };
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
@@ -263,7 +263,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
     cfg.adjudication = adjudication;
     let todo = schedule.games_to_play(shard, &cfg.skip);
-    let bar = progress_bar(todo);
+    let bar = Progress::new(todo);
     stop_on_signals();
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
@@ -274,7 +274,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
     let configs: Vec<_> = sides.iter().map(|s| s.ai.clone()).collect();
     let outcome = round_robin::run(schedule, &configs, &pairings, &cfg, &STOP, &on_done)?;
-    bar.finish_and_clear();
+    bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
