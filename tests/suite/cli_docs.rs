@@ -251,6 +251,18 @@ fn cli_conventions_of_the_tools_users_know() {
         run(&["perft", "tictactoe", "3", "--threads", "2"], root, "").0,
         Some(0)
     );
+    let (code, out, _) = run(&["lint", "--list-rules"], root, "");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("DZ1016 forth-load-outside-project")),
+        "{out}"
+    );
+    let (code, out, _) = run(&["lint", "--statistics", "-"], root, "(game (title");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(1), "1 DZ0101 unclosed-list (error)")
+    );
     let (code, out, err) = run(&["games", "README.md"], root, "");
     assert_eq!(code, Some(2), "{out}");
     assert!(err.contains("defines no game"), "{err}");

@@ -84,6 +84,12 @@ pub struct Args {
     /// print the documentation of a rule, with a bad and a good example
     #[arg(long, value_name = "CODE")]
     pub explain: Option<String>,
+    /// list every rule: code, name, default severity and summary
+    #[arg(long)]
+    pub list_rules: bool,
+    /// print how many findings of each code there are (most first) instead of the findings
+    #[arg(long)]
+    pub statistics: bool,
     /// a folder where includes may also be read (after the including file's own folder);
     /// repeatable. Includes never leave the main file's folder and these folders
     #[arg(long = "include-dir", value_name = "DIR")]
@@ -186,6 +192,24 @@ fn forth_job(f: &Path, notes: &mut Vec<String>) -> ForthJob {
 }
 
 pub fn run(a: Args) -> u8 {
+    if a.list_rules {
+        let text: String = rules::RULES
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {:<34} {:<7} {}\n",
+                    r.code.id,
+                    r.code.name,
+                    r.severity.as_str(),
+                    r.summary
+                )
+            })
+            .collect();
+        return match write_output(None, text.as_bytes()) {
+            Ok(()) => OK,
+            Err(e) => usage_error(&e),
+        };
+    }
     if let Some(key) = &a.explain {
         return match rules::find(key) {
             Some(r) => match write_output(None, rules::explain(r).as_bytes()) {
@@ -367,6 +391,7 @@ pub fn run(a: Args) -> u8 {
         ));
     }
     let text = match a.format {
+        _ if a.statistics => statistics(&reports),
         Format::Human => report::human(&reports),
         Format::Concise => report::concise(&reports),
         Format::Json => report::json_doc(&reports),
@@ -389,4 +414,21 @@ pub fn run(a: Args) -> u8 {
     }
     let errors = reports.iter().any(|r| r.count(Severity::Error) > 0);
     if errors { PROBLEMS } else { OK }
+}
+
+/// `--statistics`: `COUNT CODE name severity`, a line a code, most first (then by code).
+fn statistics(reports: &[FileReport]) -> String {
+    let mut counts: std::collections::BTreeMap<(&str, &str, &str), usize> = Default::default();
+    for r in reports {
+        for d in &r.diagnostics {
+            *counts
+                .entry((d.code.id, d.code.name, d.severity.as_str()))
+                .or_default() += 1;
+        }
+    }
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    rows.iter()
+        .map(|((id, name, sev), n)| format!("{n:>6} {id} {name} ({sev})\n"))
+        .collect()
 }
