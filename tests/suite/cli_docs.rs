@@ -263,6 +263,18 @@ fn cli_conventions_of_the_tools_users_know() {
         (code, out.trim()),
         (Some(1), "1 DZ0101 unclosed-list (error)")
     );
+    // `--format json` everywhere the output is data, `--json` its alias.
+    for args in [
+        &["perft", "tictactoe", "2", "--format", "json"][..],
+        &["perft", "tictactoe", "2", "--json"],
+        &["games", "chess", "--format", "json"],
+    ] {
+        let (code, out, err) = run(args, root, "");
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+        assert!(v["schema_version"].is_number(), "{args:?}: {out}");
+    }
     let (code, out, err) = run(&["games", "README.md"], root, "");
     assert_eq!(code, Some(2), "{out}");
     assert!(err.contains("defines no game"), "{err}");

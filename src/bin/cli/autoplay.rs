@@ -112,9 +112,12 @@ pub struct Args {
     /// end the game in a draw (ZoG's rule) or let the game go on
     #[arg(long, value_enum, default_value_t = RepetitionArg::Draw)]
     pub repetition: RepetitionArg,
-    /// print a JSON summary (schema_version 3) instead of the text
+    /// print a JSON summary (schema_version 3) instead of the text (= `--format json`)
     #[arg(long)]
     pub json: bool,
+    /// text or json (the summary on stdout)
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::common::OutFormat,
     /// write one JSON record per game (JSON Lines): each game is appended and flushed as it
     /// finishes, and the file is rewritten in game order at the end
     #[arg(long, value_name = "FILE")]
@@ -216,7 +219,8 @@ fn compile(p: &PlayerSpec) -> Result<Model, String> {
     })
 }
 
-pub fn run(a: Args) -> u8 {
+pub fn run(mut a: Args) -> u8 {
+    a.json |= a.format == crate::common::OutFormat::Json;
     match run_inner(a) {
         Ok(code) => code,
         Err(e) => usage_error(&e),

@@ -16,6 +16,17 @@ pub const USAGE: u8 = 2;
 /// ran out of games).
 pub const INCONCLUSIVE: u8 = 3;
 
+/// The output of a subcommand whose data is text or JSON (`--format`; `--json` is the
+/// same as `--format json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum OutFormat {
+    /// text for people
+    #[default]
+    Text,
+    /// one JSON document
+    Json,
+}
+
 /// How diagnostics are printed on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum DiagFormat {

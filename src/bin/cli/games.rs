@@ -28,9 +28,12 @@ pub struct Args {
     /// rules files, game names (GAME[:VARIANT][@AI]) or Axiom folders to list (default:
     /// the bundled games)
     pub files: Vec<PathBuf>,
-    /// JSON instead of text
+    /// JSON instead of text (= `--format json`)
     #[arg(long)]
     pub json: bool,
+    /// text or json
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::common::OutFormat,
 }
 
 /// One listed variant.
@@ -206,7 +209,8 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
     Ok(())
 }
 
-pub fn run(a: Args) -> u8 {
+pub fn run(mut a: Args) -> u8 {
+    a.json |= a.format == crate::common::OutFormat::Json;
     let mut rows = vec![];
     let mut warnings = vec![];
     if a.files.is_empty() {

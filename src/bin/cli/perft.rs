@@ -54,7 +54,7 @@ pub struct Args {
     /// exit with 1 unless the count equals this
     #[arg(long, value_name = "N")]
     pub expect: Option<u64>,
-    /// print one JSON object instead of text
+    /// print one JSON object instead of text (`--format json` does too)
     #[arg(long)]
     pub json: bool,
     /// threads over root moves (results do not depend on it)
@@ -66,7 +66,8 @@ pub struct Args {
     /// make and unmake every leaf move too (slower; same counts)
     #[arg(long)]
     pub full: bool,
-    /// how diagnostics are printed on stderr
+    /// human, or json: the result on stdout as one JSON object and diagnostics on stderr
+    /// as JSON lines
     #[arg(long, value_enum, default_value = "human")]
     pub format: DiagFormat,
 }
@@ -165,7 +166,8 @@ fn count(
     }
 }
 
-pub fn run(a: Args) -> u8 {
+pub fn run(mut a: Args) -> u8 {
+    a.json |= a.format == DiagFormat::Json;
     if a.jobs == 0 {
         return usage_error("-j needs at least 1");
     }

@@ -59,6 +59,9 @@ pub struct Args {
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// the same as `--format json`
+    #[arg(long)]
+    pub json: bool,
     /// which table, with --format csv
     #[arg(long, value_enum, default_value = "matches")]
     pub table: Table,
@@ -105,9 +108,12 @@ pub enum Sub {
         /// largest allowed relative change of the mean game length
         #[arg(long, default_value_t = 0.10)]
         mean_length: f64,
-        /// JSON instead of text
+        /// JSON instead of text (= `--format json`)
         #[arg(long)]
         json: bool,
+        /// text or json
+        #[arg(long, value_enum, default_value = "text")]
+        format: crate::common::OutFormat,
     },
 }
 
@@ -160,7 +166,10 @@ pub fn run(a: Args) -> u8 {
     }
 }
 
-fn run_inner(a: Args) -> Result<u8, String> {
+fn run_inner(mut a: Args) -> Result<u8, String> {
+    if a.json {
+        a.format = Format::Json;
+    }
     match a.command {
         Some(Sub::Merge {
             files,
@@ -195,7 +204,9 @@ fn run_inner(a: Args) -> Result<u8, String> {
             draw_rate,
             mean_length,
             json,
+            format,
         }) => {
+            let json = json || format == crate::common::OutFormat::Json;
             let (b, f) = (one_summary(&before)?, one_summary(&after)?);
             let shifts = compare(
                 &b,
