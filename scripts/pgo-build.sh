@@ -3,7 +3,7 @@
 # training run, and the compiler lays out and inlines the code by what that run did.
 # The binary is target/pgo/release/dagaz (target/release/dagaz, the plain build, is left
 # alone). Random Ur games of the published Axiom programs run about 1.1-1.2x as fast
-# (README, "Axiom runtime"); what it plays is the same, move for move (the compiler changes how
+# (docs/performance.md, "Axiom runtime"); what it plays is the same, move for move (the compiler changes how
 # the code runs, not what it computes).
 #
 #   bash scripts/pgo-build.sh                        # trained on dagaz's own games
