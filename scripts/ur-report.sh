@@ -68,7 +68,7 @@ ai() { "$DAGAZ" games | awk -v s="$1" '$1 == s { $1 = ""; sub(/^ +"[^"]*" +/, ""
   echo
   echo "## Axiom's AutoPlay (reference, 100 games per match, no side swapping)"
   echo
-  echo "Player 1 always moved first. From /work/shared/docs/reference-numbers.md."
+  echo "Player 1 always moved first. From shared/docs/reference-numbers.md."
   echo
   echo "| Player 1 | Player 2 | P1 wins | P2 wins | draws |"
   echo "|---|---|---|---|---|"
