@@ -399,11 +399,8 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
             crate::forth::error::codes::NO_PIECES,
             "the program declares no pieces: no side can ever move",
         );
-        let variant = (0..vm.sources.len())
-            .map(|i| crate::span::FileId(i as u32))
-            .find(|&id| vm.sources.get(id).path == path);
-        if let Some(id) = variant {
-            d = d.with_span(vm.sources.span_at(id, 0, 0));
+        if let Some(span) = start_of(&vm.sources, path) {
+            d = d.with_span(span);
         }
         diagnostics.push(d);
     }
@@ -431,12 +428,7 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
         if let Err(e) = checked {
             let mut d = as_diagnostic(e);
             if d.span.is_none() {
-                let variant = (0..vm.sources.len())
-                    .map(|i| crate::span::FileId(i as u32))
-                    .find(|&id| vm.sources.get(id).path == path);
-                if let Some(id) = variant {
-                    d = d.with_span(vm.sources.span_at(id, 0, 0));
-                }
+                d.span = start_of(&vm.sources, path);
             }
             diagnostics.push(d);
         }
@@ -446,6 +438,15 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
         sources,
         diagnostics,
     }
+}
+
+/// The start of the file at `path` among `sources` (where a finding about the whole
+/// variant file is shown).
+fn start_of(sources: &crate::source::SourceMap, path: &Path) -> Option<crate::span::Span> {
+    (0..sources.len())
+        .map(|i| crate::span::FileId(i as u32))
+        .find(|&id| sources.get(id).path == path)
+        .map(|id| sources.span_at(id, 0, 0))
 }
 
 /// `a/b/../c` as `a/c`, without touching the file system.
