@@ -95,23 +95,10 @@ pub const QUOTED_CHARS: usize = 120;
 /// shown escaped (`\u{1b}`, `\n`), and text past [`QUOTED_CHARS`] characters is cut with
 /// `…`. Text that a program or a file controls goes through it before it reaches a terminal.
 pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
-    let clean = s.chars().take(QUOTED_CHARS + 1).all(|c| !c.is_control());
-    if clean && s.chars().nth(QUOTED_CHARS).is_none() {
-        return std::borrow::Cow::Borrowed(s);
+    match s.char_indices().nth(QUOTED_CHARS) {
+        None => escape_controls(s),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", escape_controls(&s[..cut]))),
     }
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == QUOTED_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

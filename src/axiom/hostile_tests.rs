@@ -213,21 +213,23 @@ fn lint_fails_where_loading_fails_and_at_the_same_place() {
         p
     };
     // A fatal error while loading: lint names its file and line, as perft does.
-    let full = write("Full.4th", "LOAD Race.4th\n: f BEGIN 0 , AGAIN ;\nf\n");
-    assert_eq!(code_of(&load_err(&full)), "DZ1013");
-    let found = lint_findings(&full);
-    assert!(
-        found.contains(&("DZ1013".into(), Some(("Full.4th".into(), 2)))),
-        "{found:?}"
+    // Loading fails with `code`, and lint reports it at line 2 of the same file.
+    let same_place = |name: &str, text: &str, code: &str| {
+        let path = write(name, text);
+        assert_eq!(code_of(&load_err(&path)), code, "{name}");
+        let found = lint_findings(&path);
+        assert!(
+            found.contains(&(code.into(), Some((name.into(), 2)))),
+            "{name}: {found:?}"
+        );
+    };
+    same_place(
+        "Full.4th",
+        "LOAD Race.4th\n: f BEGIN 0 , AGAIN ;\nf\n",
+        "DZ1013",
     );
     // The VM's own pseudo execution tokens are no words, in lint as in a game.
-    let exec = write("Exec.4th", "LOAD Race.4th\n76 EXECUTE\n");
-    assert_eq!(code_of(&load_err(&exec)), "DZ1008");
-    let found = lint_findings(&exec);
-    assert!(
-        found.contains(&("DZ1008".into(), Some(("Exec.4th".into(), 2)))),
-        "{found:?}"
-    );
+    same_place("Exec.4th", "LOAD Race.4th\n76 EXECUTE\n", "DZ1008");
     // A program that loads but makes no game (an empty file): what perft refuses.
     let empty = write("Empty.4th", "");
     assert_eq!(code_of(&load_err(&empty)), "DZ1021");
