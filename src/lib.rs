@@ -30,12 +30,14 @@ pub mod games;
 pub mod lint;
 pub mod model;
 pub mod record;
+pub mod replay;
 pub mod rng;
 pub mod source;
 pub(crate) mod span;
 pub mod stats;
 pub mod syntax;
 pub mod tournament;
+pub mod zsg;
 
 // Helpers of the `dagaz` binary (a separate crate, so they must be `pub`): atomic file
 // writes, the diagnostics printer and name suggestions. Not part of the library's API.
@@ -51,7 +53,9 @@ pub mod text;
 pub use ai::engine_game::EngineGame;
 pub use ai::{Ai, AiConfig};
 pub use diagnostics::Diagnostic;
-pub use engine::{Engine, IllegalMove, Move, MoveList, Outcome, Piece, PlayerResult, State};
+pub use engine::{
+    Engine, IllegalMove, Move, MoveList, MovePart, Outcome, Piece, PlayerResult, State,
+};
 pub use model::{Model, PlayerId, PositionId};
 pub use rng::Rng;
 

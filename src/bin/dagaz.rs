@@ -17,6 +17,8 @@ mod games;
 mod lint;
 #[path = "cli/perft.rs"]
 mod perft;
+#[path = "cli/replay.rs"]
+mod replay;
 #[path = "cli/stats.rs"]
 mod stats;
 
@@ -38,6 +40,7 @@ enum Command {
     Games(games::Args),
     Lint(lint::Args),
     Perft(perft::Args),
+    Replay(replay::Args),
     Stats(stats::Args),
 }
 
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Games(a) => games::run(a),
         Command::Lint(a) => lint::run(a),
         Command::Perft(a) => perft::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Stats(a) => stats::run(a),
     };
     ExitCode::from(code)

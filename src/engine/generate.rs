@@ -364,6 +364,9 @@ impl Pipeline {
             let mut composed = std::mem::take(&mut self.chain_moves[depth]);
             for c in conts.iter() {
                 composed.copy_from(m);
+                composed
+                    .part_ends
+                    .push([m.changes.len() as u32, m.notes.len() as u32]);
                 composed.changes.extend_from_slice(&c.changes);
                 composed.notes.extend_from_slice(&c.notes);
                 composed.captures += c.captures;

@@ -31,6 +31,7 @@ pub mod perft;
 pub(crate) mod play;
 mod reach;
 mod scan;
+pub(crate) mod steps;
 mod vm;
 
 use crate::diagnostics::Diagnostic;
@@ -38,7 +39,9 @@ use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PlayerId, Positio
 use std::sync::Arc;
 
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
+pub use notation::{find_notation, normalise as normalise_notation};
 pub use play::{IllegalMove, Piece};
+pub use steps::Steps;
 
 /// One cell change of a move: `cells[cell]` goes from `old` to `new`. A move's changes are
 /// applied in order and undone in reverse order; a cell may appear several times.
@@ -88,6 +91,9 @@ pub struct Move {
     pub(crate) partial: MoveType,
     /// What king safety may know of the move without reading its changes.
     pub(crate) shape: Shape,
+    /// Where each part of a partial chain but the last ends: `[changes, notes]` lengths
+    /// (empty for a move of one part). See [`Move::parts`].
+    pub(crate) part_ends: Vec<[u32; 2]>,
 }
 
 /// What king safety may know of a move without reading its changes (derived from them,
@@ -123,6 +129,7 @@ impl Move {
         self.pass = false;
         self.partial = MoveType::NONE;
         self.shape = Shape::Unknown;
+        self.part_ends.clear();
     }
     /// Copies `other` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &Move) {
@@ -136,7 +143,45 @@ impl Move {
         self.pass = other.pass;
         self.partial = other.partial;
         self.shape = other.shape;
+        self.part_ends.clone_from(&other.part_ends);
     }
+
+    /// The number of parts: 1, or the steps of a partial chain.
+    pub fn num_parts(&self) -> usize {
+        self.part_ends.len() + 1
+    }
+
+    /// Part `i` of the move (`0..num_parts()`): its changes and notes. The parts of a
+    /// chain applied one after the other make the whole move.
+    pub fn part(&self, i: usize) -> Option<MovePart<'_>> {
+        if i > self.part_ends.len() {
+            return None;
+        }
+        let start = if i == 0 {
+            [0, 0]
+        } else {
+            self.part_ends[i - 1]
+        };
+        let end = self
+            .part_ends
+            .get(i)
+            .copied()
+            .unwrap_or([self.changes.len() as u32, self.notes.len() as u32]);
+        Some(MovePart {
+            changes: &self.changes[start[0] as usize..end[0] as usize],
+            notes: &self.notes[start[1] as usize..end[1] as usize],
+            pass: self.pass,
+        })
+    }
+}
+
+/// One step of a move (the whole move when it is not a chain): see [`Move::part`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovePart<'a> {
+    pub changes: &'a [Change],
+    pub notes: &'a [MoveNote],
+    /// The move is a pass.
+    pub pass: bool,
 }
 
 /// A reusable list of moves: slots keep their buffers when the list is cleared.

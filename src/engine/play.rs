@@ -69,14 +69,6 @@ impl std::fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// Notation compared without case and with runs of spaces as one.
-fn normalise(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
 impl Engine {
     /// The piece on board position `pos`, if any (see [`crate::model::Model::position`] to look one up
     /// by name; a position out of range, or [`PositionId::NONE`], holds nothing).
@@ -91,20 +83,21 @@ impl Engine {
     }
 
     /// The legal move of `s` whose notation ([`Engine::notation`]) is `notation`, compared
-    /// without case and extra spaces.
+    /// without case and extra spaces (and, when `notation` writes no attribute, without
+    /// the attribute writes: [`crate::engine::find_notation`]).
     pub fn find_move(&mut self, s: &State, notation: &str) -> Result<Move, IllegalMove> {
         let mut list = MoveList::new();
         self.legal_moves(s, &mut list);
         if list.is_empty() {
             return Err(IllegalMove::GameOver);
         }
-        let want = normalise(notation);
-        if let Some(m) = list.iter().find(|m| normalise(&self.notation(m)) == want) {
-            return Ok(m.clone());
+        let texts: Vec<String> = list.iter().map(|m| self.notation(m)).collect();
+        if let Some(i) = super::notation::find_notation(notation, &texts) {
+            return Ok(list.as_slice()[i].clone());
         }
         Err(IllegalMove::UnknownNotation {
             notation: notation.to_owned(),
-            legal: list.iter().map(|m| self.notation(m)).collect(),
+            legal: texts,
         })
     }
 
@@ -125,5 +118,17 @@ impl Engine {
             });
         }
         Ok(self.make(s, m))
+    }
+
+    /// Puts the packed piece `v` (0: nothing) on `pos`, as an edit of the position outside
+    /// the rules (a saved game's `(Black Tokin 9i)`): the turn stays, the hash and the goal
+    /// counters follow.
+    pub fn set_position(&self, s: &mut State, pos: PositionId, v: u32) {
+        let Some(cell) = s.cells.get_mut(pos.index()) else {
+            return;
+        };
+        *cell = v;
+        s.goal_counts = self.t.goals.counts(&s.cells);
+        s.hash = self.full_hash(s);
     }
 }

@@ -259,9 +259,9 @@ fn play_line<G: Game>(
                 line.line
             )));
         }
-        let want = normalise(m);
         let n = G::num_moves(buf);
-        let Some(i) = (0..n).find(|&i| normalise(&g.notation(buf, i)) == want) else {
+        let texts: Vec<String> = (0..n).map(|i| g.notation(buf, i)).collect();
+        let Some(i) = crate::engine::find_notation(m, &texts) else {
             let mut legal: Vec<String> = (0..n).map(|i| g.notation(buf, i)).collect();
             legal.sort();
             legal.dedup();
@@ -285,13 +285,6 @@ fn play_line<G: Game>(
         )));
     }
     Ok(played)
-}
-
-fn normalise(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 /// Indices of up to `k` random plies from `start` (see the module documentation).

@@ -730,12 +730,12 @@ fn create_without_type_and_not_attributes() {
         (describe(at("a1")), describe(at("b1")), at("b2"))
     };
     let man = |owner: &str| Some(("Man".to_owned(), owner.to_owned()));
-    let (a1, b1, _) = after("Create for a player", "Man a1 - b1");
+    let (a1, b1, _) = after("Create for a player", "Man a1 - b1 Black Man a1");
     assert_eq!((a1, b1), (man("Black"), man("White")));
-    let (a1, b1, _) = after("Create here", "Man a1 - b1");
+    let (a1, b1, _) = after("Create here", "Man a1 - b1 White Man a1");
     assert_eq!((a1, b1), (man("White"), man("White")));
     // The Post's `not-locked?` is its own attribute: true at the start, false after moving.
-    let (_, _, post) = after("Create for a player", "Post a2 - b2");
+    let (_, _, post) = after("Create for a player", "Post a2 - b2 @ b2 0 0");
     let e = engine_of_text(&text, None);
     let attr = e
         .model()
@@ -772,9 +772,9 @@ fn attribute_writes_reach_other_pieces() {
         let mut l = MoveList::new();
         e.legal_moves(&s0, &mut l);
         for (mv, post, changes) in [
-            ("Man a1 - c1", "b1", 4),
-            ("Pusher a2 - b1", "b2", 3),
-            ("Post a3 - b3 Caster c3 - d3", "b3", 5),
+            ("Man a1 - c1 White Post b1", "b1", 4),
+            ("Pusher a2 - b1 @ b2 0 0", "b2", 3),
+            ("Caster c3 - d3 Post a3 - b3 @ b3 0 0", "b3", 5),
         ] {
             let m = l.iter().find(|m| e.notation(m) == mv).expect(mv).clone();
             // The mover's own write changes nothing and is not among the changes.
@@ -880,10 +880,10 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
         (sq("a1"), sq("a2"), sq("b1"), hand)
     };
     // In place: the Man on a1 is removed, nothing else changes.
-    let (a1, a2, b1, hand) = after("Man a1 x a1");
+    let (a1, a2, b1, hand) = after("Man a1 - a1 x a1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
     // A drop onto a1 that captures a1: both the Man standing there and the dropped one go.
-    let (a1, a2, b1, hand) = after("Man a1");
+    let (a1, a2, b1, hand) = after("Man a1 x a1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 0));
     // Moving from a1 to b1 with a capture of b1: the Man lands on b1.
     let (a1, a2, b1, hand) = after("Man a1 x b1");
