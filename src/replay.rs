@@ -139,7 +139,10 @@ impl Replayer<'_> {
         match &line.kind {
             LineKind::Edit { text } => {
                 if self.chain.is_some() && !self.finish_chain() {
-                    return Err(("an edit inside a partial chain that must go on".into(), vec![]));
+                    return Err((
+                        "an edit inside a partial chain that must go on".into(),
+                        vec![],
+                    ));
                 }
                 self.edit(text)?;
                 Ok(None)
@@ -150,7 +153,10 @@ impl Replayer<'_> {
                     if self.finish_chain() {
                         return Ok(Some(Matched::Text));
                     }
-                    return Err(("`Pass` inside a partial chain that must go on".into(), vec![]));
+                    return Err((
+                        "`Pass` inside a partial chain that must go on".into(),
+                        vec![],
+                    ));
                 }
                 self.engine.legal_moves(&self.state, &mut self.list);
                 if let Some(m) = self.list.iter().find(|m| m.pass) {
@@ -440,8 +446,8 @@ pub struct ReplayOptions {
 #[non_exhaustive]
 pub struct FileReplay {
     pub game: SavedGame,
-    /// The rules file found for `RulesFile=`.
-    pub rules: std::path::PathBuf,
+    /// The rules file found for `RulesFile=` (`bundled:NAME` for a bundled game).
+    pub rules: String,
     /// The title of the variant played.
     pub title: String,
     pub report: ReplayReport,
@@ -453,9 +459,10 @@ pub struct FileReplay {
     pub piece_types: Vec<String>,
 }
 
-/// Finds the rules file a saved game names: its file name (whatever path is written
-/// before it), matched without regard to case, first in `beside` (the saved game's
-/// folder), then in each of `dirs`.
+/// Finds the rules file a saved game names: the path as written, from `beside` (the
+/// saved game's folder), when it is relative and names a `.zrf` file; else its file name
+/// (whatever path is written before it), matched without regard to case, first in
+/// `beside`, then in each of `dirs`.
 pub fn find_rules(
     name: &str,
     beside: &std::path::Path,
@@ -464,6 +471,13 @@ pub fn find_rules(
     let file = name.rsplit(['\\', '/']).next().unwrap_or(name).trim();
     if file.is_empty() {
         return None;
+    }
+    let written = name.trim().replace('\\', "/");
+    if !crate::confine::is_absolute(&written) && written.to_lowercase().ends_with(".zrf") {
+        let p = beside.join(&written);
+        if p.is_file() {
+            return Some(p);
+        }
     }
     let want = file.to_lowercase();
     std::iter::once(beside)
@@ -500,20 +514,36 @@ pub fn replay_file(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
-    let rules = find_rules(&game.rules_file, &beside, &opts.rules_dirs).ok_or_else(|| {
-        ReplayError::Rules(format!(
-            "the rules file `{}` (RulesFile=) is in neither `{}` nor a --rules-dir",
-            game.rules_file_name(),
-            beside.display()
-        ))
-    })?;
     let limits = crate::expand::Limits {
         include_dirs: opts.rules_dirs.clone(),
         ..Default::default()
     };
-    let display = rules.display().to_string();
-    let loaded = crate::expand::load_path(&rules, &display, limits)
-        .map_err(|d| ReplayError::Rules(format!("{display}: {}", d.message)))?;
+    let file_name = game.rules_file_name().to_owned();
+    let stem = file_name
+        .strip_suffix(".zrf")
+        .or_else(|| file_name.strip_suffix(".ZRF"))
+        .unwrap_or(&file_name)
+        .to_lowercase();
+    let (display, loaded) = match find_rules(&game.rules_file, &beside, &opts.rules_dirs) {
+        Some(rules) => {
+            let display = rules.display().to_string();
+            let loaded = crate::expand::load_path(&rules, &display, limits)
+                .map_err(|d| ReplayError::Rules(format!("{display}: {}", d.message)))?;
+            (display, loaded)
+        }
+        None => match crate::games::find(&stem) {
+            Some(b) => (
+                format!("bundled:{}", b.name),
+                crate::expand::load_text(&format!("{}.zrf", b.name), b.text, limits),
+            ),
+            None => {
+                return Err(ReplayError::Rules(format!(
+                    "the rules file `{file_name}` (RulesFile=) is in neither `{}` nor a --rules-dir, nor a bundled game",
+                    beside.display()
+                )));
+            }
+        },
+    };
     let want = game.variant.trim();
     let def = loaded
         .games
@@ -553,11 +583,67 @@ pub fn replay_file(
     let report = replay(&mut engine, &game);
     Ok(FileReplay {
         game,
-        rules,
+        rules: display,
         title,
         report,
         players,
         positions,
         piece_types,
     })
+}
+
+/// The saved game of a game played from the start position, given its moves as
+/// [`Engine::notation`] writes them (a game record's `moves`): one line per move, one per
+/// step of a partial chain (`partial N` in front of each step made by `add-partial`), the
+/// move number going up when a player who has moved moves again. `rules_file` is written
+/// as `RulesFile=`, `variant` as `VariantName=`.
+pub fn saved_game(
+    engine: &mut Engine,
+    rules_file: &str,
+    variant: &str,
+    moves: &[String],
+) -> Result<SavedGame, String> {
+    let mut game = SavedGame::new(rules_file, variant);
+    let mut state = engine.initial_state();
+    let mut list = MoveList::new();
+    let mut number = 1u32;
+    let mut moved: Vec<usize> = Vec::new();
+    for (ply, text) in moves.iter().enumerate() {
+        engine.legal_moves(&state, &mut list);
+        let texts: Vec<String> = list.iter().map(|m| engine.notation(m)).collect();
+        let Some(i) = find_notation(text, &texts) else {
+            return Err(format!(
+                "ply {}: `{text}` is not a legal move of `{variant}` there",
+                ply + 1
+            ));
+        };
+        let m = list.as_slice()[i].clone();
+        let player = engine.current_player(&state);
+        if moved.contains(&player) {
+            number += 1;
+            moved.clear();
+        }
+        moved.push(player);
+        let mut line = |kind: LineKind| {
+            game.lines.push(SavedLine {
+                line: 0,
+                number: Some(number),
+                kind,
+            })
+        };
+        if m.pass {
+            line(LineKind::Pass);
+        } else {
+            for k in 0..m.num_parts() {
+                if let Some(p) = m.part(k) {
+                    line(LineKind::Move {
+                        partial: p.partial,
+                        text: engine.part_notation(p),
+                    });
+                }
+            }
+        }
+        engine.make(&mut state, &m);
+    }
+    Ok(game)
 }

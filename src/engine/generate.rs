@@ -357,6 +357,7 @@ impl Pipeline {
         if conts.is_empty() || t.model.options.pass_partial {
             let o = out.push_slot();
             o.copy_from(m);
+            o.last_partial = m.partial;
             o.partial = MoveType::NONE;
         }
         if !conts.is_empty() {
@@ -364,9 +365,11 @@ impl Pipeline {
             let mut composed = std::mem::take(&mut self.chain_moves[depth]);
             for c in conts.iter() {
                 composed.copy_from(m);
-                composed
-                    .part_ends
-                    .push([m.changes.len() as u32, m.notes.len() as u32]);
+                composed.part_ends.push([
+                    m.changes.len() as u32,
+                    m.notes.len() as u32,
+                    m.partial.get(),
+                ]);
                 composed.changes.extend_from_slice(&c.changes);
                 composed.notes.extend_from_slice(&c.notes);
                 composed.captures += c.captures;

@@ -38,8 +38,8 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PlayerId, PositionId, piece};
 use std::sync::Arc;
 
-pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
 pub use notation::{find_notation, normalise as normalise_notation};
+pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
 pub use play::{IllegalMove, Piece};
 pub use steps::Steps;
 
@@ -92,8 +92,12 @@ pub struct Move {
     /// What king safety may know of the move without reading its changes.
     pub(crate) shape: Shape,
     /// Where each part of a partial chain but the last ends: `[changes, notes]` lengths
-    /// (empty for a move of one part). See [`Move::parts`].
-    pub(crate) part_ends: Vec<[u32; 2]>,
+    /// and the part's continuation move type (empty for a move of one part). See
+    /// [`Move::part`].
+    pub(crate) part_ends: Vec<[u32; 3]>,
+    /// The continuation move type the last part asked for (`add-partial`) when none
+    /// followed it, or [`MoveType::NONE`].
+    pub(crate) last_partial: MoveType,
 }
 
 /// What king safety may know of a move without reading its changes (derived from them,
@@ -130,6 +134,7 @@ impl Move {
         self.partial = MoveType::NONE;
         self.shape = Shape::Unknown;
         self.part_ends.clear();
+        self.last_partial = MoveType::NONE;
     }
     /// Copies `other` into `self`, reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &Move) {
@@ -144,6 +149,7 @@ impl Move {
         self.partial = other.partial;
         self.shape = other.shape;
         self.part_ends.clone_from(&other.part_ends);
+        self.last_partial = other.last_partial;
     }
 
     /// The number of parts: 1, or the steps of a partial chain.
@@ -158,19 +164,21 @@ impl Move {
             return None;
         }
         let start = if i == 0 {
-            [0, 0]
+            [0, 0, 0]
         } else {
             self.part_ends[i - 1]
         };
-        let end = self
-            .part_ends
-            .get(i)
-            .copied()
-            .unwrap_or([self.changes.len() as u32, self.notes.len() as u32]);
+        let end = self.part_ends.get(i).copied().unwrap_or([
+            self.changes.len() as u32,
+            self.notes.len() as u32,
+            self.last_partial.get(),
+        ]);
+        let partial = MoveType::new(end[2]);
         Some(MovePart {
             changes: &self.changes[start[0] as usize..end[0] as usize],
             notes: &self.notes[start[1] as usize..end[1] as usize],
             pass: self.pass,
+            partial: (!partial.is_none()).then(|| partial.get()),
         })
     }
 }
@@ -182,6 +190,9 @@ pub struct MovePart<'a> {
     pub notes: &'a [MoveNote],
     /// The move is a pass.
     pub pass: bool,
+    /// The part was made by `add-partial`: the index of the continuation's move type (in
+    /// [`crate::model::Model::move_types`]), which a saved game writes as `partial N`.
+    pub partial: Option<u32>,
 }
 
 /// A reusable list of moves: slots keep their buffers when the list is cleared.

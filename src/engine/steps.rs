@@ -58,7 +58,10 @@ impl Steps {
         let mut out: Vec<(usize, MovePart<'_>)> = Vec::new();
         for (i, m) in self.moves.iter().enumerate() {
             if let Some(p) = m.part(self.depth) {
-                if !out.iter().any(|(_, q)| q.changes == p.changes && q.pass == p.pass) {
+                if !out
+                    .iter()
+                    .any(|(_, q)| q.changes == p.changes && q.pass == p.pass)
+                {
                     out.push((i, p));
                 }
             }
@@ -78,7 +81,10 @@ impl Steps {
     /// spaces); the error lists the steps there are.
     pub fn play(&mut self, engine: &Engine, notation: &str) -> Result<(), super::IllegalMove> {
         let parts = self.next_parts();
-        let texts: Vec<String> = parts.iter().map(|(_, p)| engine.part_notation(*p)).collect();
+        let texts: Vec<String> = parts
+            .iter()
+            .map(|(_, p)| engine.part_notation(*p))
+            .collect();
         let found = super::notation::find_notation(notation, &texts).map(|k| parts[k].0);
         match found {
             Some(i) => {

@@ -122,6 +122,10 @@ pub struct Args {
     /// finishes, and the file is rewritten in game order at the end
     #[arg(long, value_name = "FILE")]
     pub games_out: Option<PathBuf>,
+    /// write each game as a Zillions saved game, DIR/game-NNNNNN.zsg (by game index), that
+    /// ZoG opens and `dagaz replay` follows (ZRF games)
+    #[arg(long, value_name = "DIR")]
+    pub zsg_out: Option<PathBuf>,
     /// play only slice K of N of the game indices (pairs stay together), e.g. 2/8
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
@@ -279,6 +283,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
         return Err("--gauntlet and --self-play need two or more players".to_owned());
     }
     if a.is_tournament() {
+        if a.zsg_out.is_some() {
+            return Err(
+                "--zsg-out writes the games of one pairing; a round robin is not supported yet"
+                    .to_owned(),
+            );
+        }
         let checks = !expects.is_empty() || sprt.is_some();
         return round_robin::run(a, shard, checks, repetition, adjudication);
     }
@@ -299,7 +309,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 Side::axiom(&pb.spec, &pb.program, &pb.ai, a.search_steps),
             ];
             let book = opening_book(&a, &proto, no_setup_variants)?;
-            let conduct = Conduct { book, adjudication };
+            no_zsg_out(&a)?;
+            let conduct = Conduct {
+                book,
+                adjudication,
+                zsg: None,
+            };
             return play(a, proto, sides, false, shard, expects, sprt, repetition, conduct);
         }
         _ => return Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
@@ -329,7 +344,12 @@ fn run_inner(a: Args) -> Result<u8, String> {
             Side::axiom(&pb.spec, &xb, &ai_of(&pb), a.search_steps),
         ];
         let book = opening_book(&a, &proto, no_setup_variants)?;
-        let conduct = Conduct { book, adjudication };
+        no_zsg_out(&a)?;
+        let conduct = Conduct {
+            book,
+            adjudication,
+            zsg: None,
+        };
         return play(
             a, proto, sides, false, shard, expects, sprt, repetition, conduct,
         );
@@ -341,6 +361,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
         ));
     }
     let model = compile(&pa)?;
+    let zsg = ZsgOut::new(a.zsg_out.as_deref(), &pa, &model)?;
     let goalless = model.goals.is_empty();
     let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
@@ -352,7 +373,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let setup_variant = |spec: &str| setup_variant_game(spec, &opts, &pa, rule);
     let book = opening_book(&a, &proto, setup_variant)?;
     let sides = [Side::zrf(&pa), Side::zrf(&pb)];
-    let conduct = Conduct { book, adjudication };
+    let conduct = Conduct {
+        book,
+        adjudication,
+        zsg,
+    };
     play(
         a, proto, sides, goalless, shard, expects, sprt, repetition, conduct,
     )
@@ -388,6 +413,87 @@ struct Conduct<G> {
     /// The book and random plies, with the setting recorded for them (`name#hash`).
     book: (OpeningBook<G>, Option<String>),
     adjudication: Option<AdjudicationSpec>,
+    /// `--zsg-out`.
+    zsg: Option<ZsgOut>,
+}
+
+/// Where `--zsg-out` writes each game as a Zillions saved game.
+pub(crate) struct ZsgOut {
+    dir: PathBuf,
+    engine: Mutex<dagaz::Engine>,
+    rules_file: String,
+    variant: String,
+}
+
+impl ZsgOut {
+    /// For the ZRF game `p` (its rules named relative to `dir`), or `None` without
+    /// `--zsg-out`.
+    fn new(
+        dir: Option<&Path>,
+        p: &PlayerSpec,
+        model: &dagaz::Model,
+    ) -> Result<Option<ZsgOut>, String> {
+        let Some(dir) = dir else { return Ok(None) };
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--zsg-out: cannot make `{}`: {e}", dir.display()))?;
+        let rules_file = match p.source.strip_prefix("bundled:") {
+            Some(name) => format!("{name}.zrf"),
+            None => relative_to(dir, Path::new(&p.source)),
+        };
+        Ok(Some(ZsgOut {
+            dir: dir.to_path_buf(),
+            engine: Mutex::new(dagaz::Engine::new(model.clone())),
+            rules_file,
+            variant: p.title.clone(),
+        }))
+    }
+
+    fn write(&self, r: &GameRecord) -> Result<(), String> {
+        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+        let game =
+            dagaz::replay::saved_game(&mut engine, &self.rules_file, &self.variant, &r.moves)
+                .map_err(|e| format!("--zsg-out: game {}: {e}", r.game_index))?;
+        let path = self.dir.join(format!("game-{:06}.zsg", r.game_index));
+        dagaz::fsutil::write_atomic(&path, dagaz::zsg::write(&game).as_bytes())
+            .map_err(|e| format!("--zsg-out: cannot write `{}`: {e}", path.display()))
+    }
+}
+
+/// `file` as a path relative to the folder `dir`, with `\\` between its parts as ZoG
+/// writes them (the file's name alone when the two share no root).
+fn relative_to(dir: &Path, file: &Path) -> String {
+    let (Ok(d), Ok(f)) = (dir.canonicalize(), file.canonicalize()) else {
+        return file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    };
+    let dc: Vec<_> = d.components().collect();
+    let fc: Vec<_> = f.components().collect();
+    let common = dc.iter().zip(&fc).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    }
+    let mut parts: Vec<String> = vec!["..".to_owned(); dc.len() - common];
+    parts.extend(
+        fc[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("\\")
+}
+
+/// `--zsg-out` is for ZRF games: an Axiom program's moves are its own notation.
+fn no_zsg_out(a: &Args) -> Result<(), String> {
+    match a.zsg_out {
+        Some(_) => {
+            Err("--zsg-out writes ZRF games; Axiom programs are not supported yet".to_owned())
+        }
+        None => Ok(()),
+    }
 }
 
 fn no_setup_variants<G>(_: &str) -> Result<G, String> {
@@ -629,11 +735,13 @@ fn progress_bar(todo: u64) -> ProgressBar {
 fn game_done(
     progress: &Progress,
     games_file: Option<&GamesFile>,
+    zsg: Option<&ZsgOut>,
     write_error: &Mutex<Option<String>>,
     r: &GameRecord,
 ) {
     progress.game(r);
-    if let Some(Err(e)) = games_file.map(|f| f.append(r)) {
+    let zsg = zsg.map(|z| z.write(r)).unwrap_or(Ok(()));
+    if let Some(Err(e)) = games_file.map(|f| f.append(r)).or(Some(zsg)) {
         STOP.store(true, Ordering::SeqCst);
         write_error
             .lock()
@@ -673,6 +781,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let Conduct {
         book: (book, book_setting),
         adjudication,
+        zsg,
     } = conduct;
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
@@ -787,7 +896,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.identity = Some(identity);
     cfg.summary_only = true;
     // The moves are read only from the games file.
-    cfg.keep_moves = a.games_out.is_some() || a.resume.is_some();
+    cfg.keep_moves = a.games_out.is_some() || a.resume.is_some() || zsg.is_some();
     cfg.adjudication = adjudication;
     let todo = dagaz::tournament::games_to_play(a.games, shard, &cfg.skip);
     let bar = Progress::new(todo);
@@ -817,7 +926,8 @@ fn play<G: dagaz::ai::Game + Sync>(
         None => Vec::new(),
     };
     let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
+    let on_done =
+        |r: &GameRecord| game_done(&bar, games_file.as_ref(), zsg.as_ref(), &write_error, r);
     let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
     bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {

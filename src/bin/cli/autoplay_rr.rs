@@ -125,6 +125,7 @@ pub(super) fn run(
         let conduct = Conduct {
             book: (OpeningBook::default(), book_setting),
             adjudication,
+            zsg: None,
         };
         return play(
             a, &schedule, &protos, &books, sides, repetition, conduct, shard,
@@ -160,6 +161,7 @@ pub(super) fn run(
     let conduct = Conduct {
         book: (OpeningBook::default(), book_setting),
         adjudication,
+        zsg: None,
     };
     play(
         a, &schedule, &protos, &books, sides, repetition, conduct, shard,
@@ -184,6 +186,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let Conduct {
         book: (_, book_setting),
         adjudication,
+        ..
     } = conduct;
     let seats = dagaz::ai::Game::seats(protos[0]).len();
     if seats < 2 {
@@ -271,7 +274,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         .transpose()?;
     drop(previous);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
-    let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), &write_error, r);
+    let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), None, &write_error, r);
     let configs: Vec<_> = sides.iter().map(|s| s.ai.clone()).collect();
     let outcome = round_robin::run(schedule, &configs, &pairings, &cfg, &STOP, &on_done)?;
     bar.finish();

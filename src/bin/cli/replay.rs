@@ -154,7 +154,7 @@ fn file_text(name: &str, r: &FileReplay, out: &mut String) {
         "{name}: {}/{} moves replayed ({}, variant `{}`; {} written as dagaz writes them{})",
         rep.replayed,
         rep.moves,
-        r.rules.display(),
+        r.rules,
         r.title,
         rep.same_text,
         if rep.edits > 0 {
@@ -223,7 +223,7 @@ fn file_json(name: &str, r: &FileReplay) -> Value {
         .collect();
     json!({
         "file": name,
-        "rules": r.rules.display().to_string(),
+        "rules": r.rules.clone(),
         "variant": r.title,
         "moves": rep.moves,
         "replayed": rep.replayed,
