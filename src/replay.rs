@@ -647,3 +647,7 @@ pub fn saved_game(
     }
     Ok(game)
 }
+
+#[cfg(test)]
+#[path = "replay_tests.rs"]
+mod tests;

@@ -1,0 +1,153 @@
+//! Tests of `replay`: the hand-checked saved game of tests/fixtures/replay, a move that
+//! is not legal, chains played step by step, and saved games written from played games.
+
+use super::*;
+use crate::zsg;
+use std::path::Path;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/replay")
+        .join(name)
+}
+
+fn engine_of(zrf: &Path, title: &str) -> Engine {
+    let loaded = crate::expand::load_path(zrf, "t.zrf", Default::default()).unwrap();
+    let def = loaded.games.iter().find(|g| g.title == title).unwrap();
+    Engine::new(crate::model::Model::compile(def).unwrap())
+}
+
+#[test]
+fn the_effects_fixture_replays_to_its_hand_checked_position() {
+    let r = replay_file(&fixture("effects.zsg"), &ReplayOptions::default()).unwrap();
+    let rep = &r.report;
+    assert!(rep.complete(), "{:?}", rep.stop);
+    assert_eq!((rep.moves, rep.replayed, rep.edits), (12, 12, 2));
+    // `Man c5 - c4 = Man on c4` writes a type change that changes nothing: it is matched
+    // by its effects; every other move is written as dagaz writes it.
+    assert_eq!(rep.same_text, 11);
+    let mut got: Vec<String> = rep
+        .pieces
+        .iter()
+        .map(|&(p, t, o)| format!("{} {} {}", r.players[o], r.piece_types[t], r.positions[p]))
+        .collect();
+    got.sort();
+    let mut want = vec![
+        "White Man a6",
+        "White King b6",
+        "White King d6",
+        "Black Stone b4",
+        "White Marker e4",
+        "White Taker d3",
+        "White Turner b2",
+        "White Man c2",
+        "White Man e1",
+    ];
+    want.sort();
+    assert_eq!(got, want);
+    assert_eq!(rep.to_move, Some(1));
+    // The Marker's attribute was cleared by its move.
+    let e4 = r.positions.iter().position(|p| p == "e4").unwrap();
+    let v = rep.state.cells[e4];
+    assert!(!crate::model::piece::attr(v, 0), "{v:#x}");
+}
+
+#[test]
+fn a_move_that_is_not_legal_stops_the_replay_with_the_nearest_moves() {
+    let text = std::fs::read_to_string(fixture("effects.zsg")).unwrap();
+    let bad = text.replace("Turner b1 - b2 flip c2", "Turner b1 - b3");
+    let game = zsg::parse(&bad).unwrap();
+    let mut e = engine_of(&fixture("effects.zrf"), "Replay effects");
+    let rep = replay(&mut e, &game);
+    let stop = rep.stop.expect("stopped");
+    assert_eq!(stop.line, 7);
+    assert_eq!(stop.text, "2. Turner b1 - b3");
+    assert_eq!(stop.nearest[0], "Turner b1 - b2 flip c2", "{stop:?}");
+    assert_eq!(rep.replayed, 3);
+    // A word that names nothing of the game is said so.
+    let bad = text.replace("Turner b1 - b2 flip c2", "Rook b1 - b2");
+    let rep = replay(&mut e, &zsg::parse(&bad).unwrap());
+    assert!(
+        rep.stop.unwrap().reason.contains("`Rook` (word 1)"),
+        "the unknown word is named"
+    );
+    // A chain stopped half-way where it must go on is not a whole move.
+    let cut = text.replace("1. partial 2 Man a4 - a6 x a5\r\n", "");
+    let rep = replay(&mut e, &zsg::parse(&cut).unwrap());
+    assert_eq!(rep.stop.unwrap().line, 5);
+}
+
+#[test]
+fn chains_played_step_by_step_reach_the_whole_moves_state() {
+    // International draughts: random games, every legal chain of every position played
+    // step by step and compared with the whole move.
+    let b = crate::games::find("international-draughts").unwrap();
+    let loaded = crate::expand::load_text("d.zrf", b.text, Default::default());
+    let mut e = Engine::new(crate::model::Model::compile(&loaded.games[0]).unwrap());
+    let mut rng = crate::rng::Rng::new(7);
+    let mut chains = 0;
+    for _ in 0..4 {
+        let mut s = e.initial_state();
+        let mut list = MoveList::new();
+        for _ in 0..120 {
+            e.legal_moves(&s, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            for m in list.iter() {
+                let mut steps = e.steps(&s);
+                for k in 0..m.num_parts() {
+                    let text = e.part_notation(m.part(k).unwrap());
+                    steps.play(&e, &text).unwrap();
+                }
+                let whole = steps.whole().expect("the chain ends").clone();
+                let mut a = s.clone();
+                e.make(&mut a, &whole);
+                let mut b = s.clone();
+                e.make(&mut b, m);
+                assert_eq!(a.cells, b.cells);
+                let mut cells = steps.cells_after(&s);
+                cells.truncate(e.model().num_positions());
+                assert_eq!(&cells[..], &b.cells[..e.model().num_positions()]);
+                if m.num_parts() > 1 {
+                    chains += 1;
+                }
+            }
+            let m = list.as_slice()[rng.below(list.len())].clone();
+            e.make(&mut s, &m);
+        }
+    }
+    assert!(chains > 20, "{chains} chains");
+}
+
+#[test]
+fn saved_games_of_played_games_replay() {
+    for b in crate::games::all() {
+        let loaded = crate::expand::load_text(&format!("{}.zrf", b.name), b.text, Default::default());
+        for def in &loaded.games {
+            let mut e = Engine::new(crate::model::Model::compile(def).unwrap());
+            let mut rng = crate::rng::Rng::new(3);
+            let mut s = e.initial_state();
+            let mut list = MoveList::new();
+            let mut moves = Vec::new();
+            for _ in 0..150 {
+                e.legal_moves(&s, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list.as_slice()[rng.below(list.len())].clone();
+                moves.push(e.notation(&m));
+                e.make(&mut s, &m);
+            }
+            let name = format!("{}.zrf", b.name);
+            let g = saved_game(&mut e, &name, &def.title, &moves).unwrap();
+            let text = zsg::write(&g);
+            let back = zsg::parse(&text).unwrap();
+            assert_eq!(back.variant, def.title);
+            let rep = replay(&mut e, &back);
+            assert!(rep.complete(), "{} [{}]: {:?}", b.name, def.title, rep.stop);
+            assert_eq!(rep.same_text, rep.moves, "{}", b.name);
+            assert_eq!(rep.state.cells, s.cells, "{} [{}]", b.name, def.title);
+        }
+    }
+}
