@@ -292,47 +292,75 @@ pub enum Effect {
     },
 }
 
-/// The names of a compiled game, matched without regard to case, for reading notation.
+/// The names of a compiled game, for reading notation: matched as written, else without
+/// regard to case (some games have positions whose names differ only in case).
 #[derive(Clone, Debug)]
 pub struct Notation {
-    players: HashMap<String, PlayerId>,
-    pieces: HashMap<String, PieceTypeId>,
-    positions: HashMap<String, PositionId>,
+    players: Names<PlayerId>,
+    pieces: Names<PieceTypeId>,
+    positions: Names<PositionId>,
+}
+
+/// Names as written and lowercased (the first of names equal without case).
+#[derive(Clone, Debug)]
+struct Names<T> {
+    exact: HashMap<String, T>,
+    lower: HashMap<String, T>,
+}
+
+impl<T: Copy> Names<T> {
+    fn new<'a>(names: impl Iterator<Item = (&'a str, T)>) -> Names<T> {
+        let (mut exact, mut lower) = (HashMap::new(), HashMap::new());
+        for (n, v) in names {
+            exact.entry(n.to_owned()).or_insert(v);
+            lower.entry(n.to_lowercase()).or_insert(v);
+        }
+        Names { exact, lower }
+    }
+    fn get(&self, w: Option<&&str>) -> Option<T> {
+        let w = *w?;
+        self.exact
+            .get(w)
+            .or_else(|| self.lower.get(&w.to_lowercase()))
+            .copied()
+    }
 }
 
 impl Notation {
     pub fn new(model: &Model) -> Notation {
-        let players = model
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.name.to_lowercase(), PlayerId::new(i as u32)))
-            .collect();
-        let mut pieces = HashMap::new();
-        for (i, t) in model.piece_types.iter().enumerate() {
-            pieces.insert(t.name.to_lowercase(), PieceTypeId::new(i as u32));
-        }
-        let positions = model
-            .positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.to_lowercase(), PositionId::new(i as u32)))
-            .collect();
         Notation {
-            players,
-            pieces,
-            positions,
+            players: Names::new(
+                model
+                    .players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.name.as_str(), PlayerId::new(i as u32))),
+            ),
+            pieces: Names::new(
+                model
+                    .piece_types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.name.as_str(), PieceTypeId::new(i as u32))),
+            ),
+            positions: Names::new(
+                model
+                    .positions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.as_str(), PositionId::new(i as u32))),
+            ),
         }
     }
 
     fn player(&self, w: Option<&&str>) -> Option<PlayerId> {
-        w.and_then(|w| self.players.get(&w.to_lowercase()).copied())
+        self.players.get(w)
     }
     fn piece(&self, w: Option<&&str>) -> Option<PieceTypeId> {
-        w.and_then(|w| self.pieces.get(&w.to_lowercase()).copied())
+        self.pieces.get(w)
     }
     fn pos(&self, w: Option<&&str>) -> Option<PositionId> {
-        w.and_then(|w| self.positions.get(&w.to_lowercase()).copied())
+        self.positions.get(w)
     }
 
     /// Reads a move's text (without `partial N`) into its effects, in the order written.

@@ -185,10 +185,16 @@ pub fn without_attribute_writes(s: &str) -> String {
     out.join(" ").to_lowercase()
 }
 
-/// The index of the text in `texts` that `written` names: the one equal to it without case
-/// and extra spaces, else, when `written` writes no attribute, the first equal to it once
+/// The index of the text in `texts` that `written` names: the one equal to it (runs of
+/// spaces aside), else the one equal to it without case, else, when `written` writes no attribute, the first equal to it once
 /// attribute writes are left out of both.
 pub fn find_notation<S: AsRef<str>>(written: &str, texts: &[S]) -> Option<usize> {
+    // Exactly first: some games have position names that differ only in case.
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let exact = squash(written);
+    if let Some(i) = texts.iter().position(|t| squash(t.as_ref()) == exact) {
+        return Some(i);
+    }
     let want = normalise(written);
     if let Some(i) = texts.iter().position(|t| normalise(t.as_ref()) == want) {
         return Some(i);
