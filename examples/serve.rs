@@ -14,6 +14,9 @@
 //! | `{"cmd": "state"}` | `to_move`, `pieces` (`pos`, `type`, `owner`), `over`, `results` |
 //! | `{"cmd": "moves"}` | `moves`: the legal moves' notations |
 //! | `{"cmd": "play", "move": "Man b2"}` | `played`, then the state |
+//! | `{"cmd": "steps"}` | `steps`: the steps that may come next (the first steps of the legal moves, or the next steps of the chain being played), `depth` (steps played), `can_stop` (a move ends with the steps played) |
+//! | `{"cmd": "step", "move": "Man c3 - e5 x d4"}` | plays one step, as ZoG's interface plays a partial move: `step`, then either `played` (the whole move, made when no step can follow) and the state, or `steps`, `depth`, `can_stop` and `pieces` (the board with the steps so far applied) |
+//! | `{"cmd": "stop"}` | ends the chain being played where it may end (`"pass partial"`): `played`, then the state |
 //! | `{"cmd": "ai"}` | the variant's AI (random players: a random move) plays: `played`, then the state |
 //! | `{"cmd": "quit"}` | `{"ok": true}`, and the session ends |
 //!
@@ -23,6 +26,7 @@
 //! `draw` once the game is over.
 
 use dagaz::ai::Game;
+use dagaz::engine::Steps;
 use dagaz::{Ai, EngineGame, MoveList, Rng, ai_config, load_game};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
@@ -33,6 +37,8 @@ struct Session {
     ai: Ai<EngineGame>,
     rng: Rng,
     moves: MoveList,
+    /// The move being played step by step (`step`), once a step is played.
+    steps: Option<Steps>,
 }
 
 fn main() {
@@ -78,6 +84,7 @@ fn handle(req: &Value, session: &mut Option<Session>) -> Result<Value, String> {
             ai,
             rng: Rng::new(seed),
             moves: MoveList::new(),
+            steps: None,
         });
         let m = s.game.engine.model();
         let mut v = json!({
@@ -94,8 +101,55 @@ fn handle(req: &Value, session: &mut Option<Session>) -> Result<Value, String> {
     let s = session
         .as_mut()
         .ok_or("no game: send {\"cmd\": \"load\", …} first")?;
+    if !matches!(cmd, "steps" | "step" | "stop" | "state") {
+        s.steps = None;
+    }
     match cmd {
         "state" => Ok(state(s)),
+        "steps" => {
+            let steps = match s.steps.take() {
+                Some(st) => st,
+                None => s.game.engine.steps(&s.game.state),
+            };
+            let v = steps_json(s, &steps);
+            s.steps = (steps.depth() > 0).then_some(steps);
+            Ok(v)
+        }
+        "step" => {
+            let text = req["move"].as_str().ok_or("step needs a \"move\"")?;
+            let mut steps = match s.steps.take() {
+                Some(st) => st,
+                None => s.game.engine.steps(&s.game.state),
+            };
+            if let Err(e) = steps.play(&s.game.engine, text) {
+                s.steps = (steps.depth() > 0).then_some(steps);
+                return Err(e.to_string());
+            }
+            if steps.may_go_on() {
+                let mut v = steps_json(s, &steps);
+                v["step"] = text.into();
+                s.steps = Some(steps);
+                return Ok(v);
+            }
+            let m = steps.whole().cloned().ok_or("the chain has no move")?;
+            let played = s.game.engine.notation(&m);
+            s.game.engine.make(&mut s.game.state, &m);
+            let mut v = json!({"ok": true, "step": text, "played": played});
+            merge(&mut v, state(s));
+            Ok(v)
+        }
+        "stop" => {
+            let steps = s.steps.take().ok_or("no chain is being played")?;
+            let Some(m) = steps.whole().cloned() else {
+                s.steps = Some(steps);
+                return Err("the chain must go on: no move ends here".to_owned());
+            };
+            let played = s.game.engine.notation(&m);
+            s.game.engine.make(&mut s.game.state, &m);
+            let mut v = json!({"ok": true, "played": played});
+            merge(&mut v, state(s));
+            Ok(v)
+        }
         "moves" => {
             s.game.legal_moves(&mut s.moves);
             let moves: Vec<String> = s.moves.iter().map(|m| s.game.engine.notation(m)).collect();
@@ -135,7 +189,7 @@ fn handle(req: &Value, session: &mut Option<Session>) -> Result<Value, String> {
             Ok(v)
         }
         other => Err(format!(
-            "unknown cmd `{other}`: load, state, moves, play, ai or quit"
+            "unknown cmd `{other}`: load, state, moves, play, steps, step, stop, ai or quit"
         )),
     }
 }
@@ -172,6 +226,32 @@ fn state(s: &mut Session) -> Value {
         "pieces": pieces,
         "over": outcome.is_some(),
         "results": results,
+    })
+}
+
+/// The next steps of `steps`, and the board with its steps applied.
+fn steps_json(s: &Session, steps: &Steps) -> Value {
+    let e = &s.game.engine;
+    let m = e.model();
+    let cells = steps.cells_after(&s.game.state);
+    let pieces: Vec<Value> = m
+        .position_ids()
+        .filter(|p| cells[p.index()] != 0)
+        .map(|p| {
+            let v = cells[p.index()];
+            json!({
+                "pos": m.positions[p.index()],
+                "type": m.piece_types[dagaz::model::piece::ty(v).index()].name,
+                "owner": m.players[dagaz::model::piece::owner(v).index()].name,
+            })
+        })
+        .collect();
+    json!({
+        "ok": true,
+        "steps": steps.next_steps(e),
+        "depth": steps.depth(),
+        "can_stop": steps.whole().is_some(),
+        "pieces": pieces,
     })
 }
 

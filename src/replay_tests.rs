@@ -123,7 +123,8 @@ fn chains_played_step_by_step_reach_the_whole_moves_state() {
 #[test]
 fn saved_games_of_played_games_replay() {
     for b in crate::games::all() {
-        let loaded = crate::expand::load_text(&format!("{}.zrf", b.name), b.text, Default::default());
+        let loaded =
+            crate::expand::load_text(&format!("{}.zrf", b.name), b.text, Default::default());
         for def in &loaded.games {
             let mut e = Engine::new(crate::model::Model::compile(def).unwrap());
             let mut rng = crate::rng::Rng::new(3);

@@ -279,3 +279,113 @@ fn cli_conventions_of_the_tools_users_know() {
     assert_eq!(code, Some(2), "{out}");
     assert!(err.contains("defines no game"), "{err}");
 }
+
+/// The JSON-lines protocol plays a partial chain step by step: `steps` lists the first
+/// steps, `step` plays one and shows the board between steps, and the move is made when
+/// no step can follow; a wrong step is refused and the chain goes on.
+#[test]
+fn the_json_lines_example_plays_a_chain_step_by_step() {
+    let game =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/effects.zrf");
+    let input = [
+        format!(r#"{{"cmd":"load","game":"{}"}}"#, game.display()),
+        r#"{"cmd":"steps"}"#.to_owned(),
+        r#"{"cmd":"step","move":"Man a2 - a4 x a3"}"#.to_owned(),
+        r#"{"cmd":"step","move":"Man a4 - a5"}"#.to_owned(),
+        r#"{"cmd":"stop"}"#.to_owned(),
+        r#"{"cmd":"step","move":"Man a4 - a6 x a5"}"#.to_owned(),
+        r#"{"cmd":"quit"}"#.to_owned(),
+    ]
+    .join("\n");
+    let out = run_example("serve", &[], &input);
+    let r: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(r[0]["ok"], true, "{out}");
+    let first = r[1]["steps"].as_array().unwrap();
+    assert!(first.contains(&"Man a2 - a4 x a3".into()), "{out}");
+    assert!(first.contains(&"Pass".into()), "{out}");
+    // Between the steps: the jumped Man is gone, the turn has not passed.
+    assert_eq!(
+        r[2]["steps"],
+        serde_json::json!(["Man a4 - a6 x a5"]),
+        "{out}"
+    );
+    assert_eq!(
+        (r[2]["depth"].as_u64(), &r[2]["can_stop"]),
+        (Some(1), &false.into())
+    );
+    let on = |v: &serde_json::Value, pos: &str| {
+        v["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["pos"] == pos)
+    };
+    assert!(
+        on(&r[2], "a4") && !on(&r[2], "a3") && !on(&r[2], "a2"),
+        "{out}"
+    );
+    assert_eq!(r[3]["ok"], false, "no such step: {out}");
+    assert_eq!(r[4]["ok"], false, "the chain must go on: {out}");
+    assert_eq!(r[5]["played"], "Man a2 - a4 x a3 Man a4 - a6 x a5", "{out}");
+    assert_eq!(r[5]["to_move"], "Black");
+}
+
+/// `autoplay --zsg-out` writes saved games that `replay` follows to the end; `replay`
+/// stops at a move that is not legal (exit 1) and refuses a file that is not a saved game
+/// (exit 2).
+#[test]
+fn autoplay_saved_games_replay_and_an_illegal_move_stops() {
+    let dir = std::env::temp_dir().join(format!("dagaz-zsg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("dagaz");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(&bin)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = run(&[
+        "autoplay",
+        "checkers",
+        "checkers",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--zsg-out",
+        "saved",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let files: Vec<String> = (0..3).map(|i| format!("saved/game-{i:06}.zsg")).collect();
+    let mut args = vec!["replay", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["complete"], 3, "{out}");
+    assert_eq!(v["files"][0]["rules"], "bundled:checkers");
+    assert!(v["files"][0]["moves"].as_u64().unwrap() > 10);
+    // A recorded move made illegal: the file stops there, with the nearest moves.
+    let text = std::fs::read_to_string(dir.join(&files[0])).unwrap();
+    let bad = text.replacen("4. ", "4. Man a1 - h8\r\n4. ", 1);
+    std::fs::write(dir.join("bad.zsg"), bad).unwrap();
+    let (code, out, _) = run(&["replay", "bad.zsg"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("`4. Man a1 - h8`: no legal move"), "{out}");
+    assert!(out.contains("nearest legal: "), "{out}");
+    std::fs::write(dir.join("notes.zsg"), "hello\n").unwrap();
+    let (code, out, _) = run(&["replay", "notes.zsg"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("not a Zillions saved game"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

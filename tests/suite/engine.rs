@@ -1158,5 +1158,8 @@ fn saved_games_of_corpus_games_replay() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(games > 80 && moves_total > 2000, "{games} games, {moves_total} moves");
+    assert!(
+        games > 80 && moves_total > 2000,
+        "{games} games, {moves_total} moves"
+    );
 }

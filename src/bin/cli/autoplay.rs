@@ -50,6 +50,7 @@ mod round_robin;
 ///   dagaz autoplay ur-random ur-simple ur-aggressive -n 2
 ///   dagaz autoplay tic-tac-toe@random tic-tac-toe@alphabeta:depth=2,material=1 -n 4
 ///   dagaz autoplay ur-simple ur-random -n 4 --seed 7 --json
+///   dagaz autoplay checkers checkers -n 2 --zsg-out saved
 ///   dagaz autoplay ur-aggressive ur-random -n 4 --no-swap --games-out games.jsonl
 ///   dagaz autoplay ur-random ur-random -n 4 --shard 1/2 --games-out shard1.jsonl
 #[derive(clap::Args)]

@@ -20,8 +20,8 @@ use std::path::PathBuf;
 /// found or played; 2 a file cannot be read or is not a saved game.
 ///
 /// Examples:
-///   dagaz replay saved/*.zsg
-///   dagaz replay game.zsg --rules-dir ../Rules --format json
+///   dagaz replay saved/game-000000.zsg saved/game-000001.zsg
+///   dagaz replay saved/game-000000.zsg --rules-dir . --format json
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
