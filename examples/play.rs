@@ -6,7 +6,7 @@
 //! ```
 //!
 //! Each turn prints the pieces on the board and the legal moves, numbered; answer with a
-//! number or a move's notation (`Man b2`), or `quit`. The other seats are played by the
+//! number or a move's notation (`X Man b2`), or `quit`. The other seats are played by the
 //! variant's AI (docs/ai.md), random players (dice) at random; `--seed N` fixes their
 //! choices. It uses only the library's top-level API: `load_game`, `ai_config`, `Engine`,
 //! `EngineGame`, `Ai`.

@@ -13,7 +13,7 @@
 //! | `{"cmd": "load", "game": "tic-tac-toe", "seed": 1}` | `title`, `players`, `positions`, `rects` (where each position is drawn: left, top, right, bottom, or null), then the state |
 //! | `{"cmd": "state"}` | `to_move`, `pieces` (`pos`, `type`, `owner`), `over`, `results` |
 //! | `{"cmd": "moves"}` | `moves`: the legal moves' notations |
-//! | `{"cmd": "play", "move": "Man b2"}` | `played`, then the state |
+//! | `{"cmd": "play", "move": "X Man b2"}` | `played`, then the state |
 //! | `{"cmd": "steps"}` | `steps`: the steps that may come next (the first steps of the legal moves, or the next steps of the chain being played), `depth` (steps played), `can_stop` (a move ends with the steps played) |
 //! | `{"cmd": "step", "move": "Man c3 - e5 x d4"}` | plays one step, as ZoG's interface plays a partial move: `step`, then either `played` (the whole move, made when no step can follow) and the state, or `steps`, `depth`, `can_stop` and `pieces` (the board with the steps so far applied) |
 //! | `{"cmd": "stop"}` | ends the chain being played where it may end (`"pass partial"`): `played`, then the state |

@@ -289,7 +289,8 @@ fn apply(board: &mut [u32], p: MovePart<'_>) {
 }
 
 /// The board a move's effects describe, from `board` (docs/formats.md, "Saved games"):
-/// first every captured square and every origin is emptied, then the pieces land in the
+/// first every captured square and every origin is emptied (a square captured after a
+/// piece landed on it in the text is emptied after the landings), then the pieces land in the
 /// order written (each the piece that stood on its origin, or, when an earlier movement
 /// of the text came to that origin without taking anything, that piece) and created
 /// pieces are put, then types, owners and attributes change in the order written.
@@ -325,14 +326,29 @@ pub(crate) fn claimed_board(
             }
         }
     }
+    // A capture of a square that a piece landed on earlier in the text removes that piece
+    // (`capture add` in place): it comes after the landings, the others before.
+    let mut landed: Vec<PositionId> = Vec::new();
+    let mut late: Vec<bool> = Vec::new();
     for e in effects {
         match *e {
-            Effect::Move { from, .. } => set(&mut b, from, 0),
-            Effect::Capture { at } => set(&mut b, at, 0),
+            Effect::Move { from, to, .. } => {
+                set(&mut b, from, 0);
+                landed.push(to);
+            }
+            Effect::Create { at, .. } => landed.push(at),
+            Effect::Capture { at } => {
+                let after = landed.contains(&at);
+                late.push(after);
+                if !after {
+                    set(&mut b, at, 0);
+                }
+            }
             _ => {}
         }
     }
     let mut k = 0;
+    let mut c = 0;
     let mut last_to = None;
     for e in effects {
         match *e {
@@ -346,6 +362,12 @@ pub(crate) fn claimed_board(
                 let attrs = model.piece_types.get(ty.index()).map_or(0, |t| t.attrs);
                 set(&mut b, at, piece::make(ty, owner, attrs));
                 last_to = Some(at);
+            }
+            Effect::Capture { at } => {
+                if late[c] {
+                    set(&mut b, at, 0);
+                }
+                c += 1;
             }
             _ => {}
         }

@@ -2,8 +2,8 @@
 //! (docs/formats.md, "Move notation"):
 //!
 //! - the movements of a part, in the order they happened (a cascade's earlier pieces
-//!   first): `Pawn e2 - e4`, `Pawn e4 x d5` when a piece stood on the destination, a drop
-//!   as `Pawn a1`; `King e1 - g1 Rook h1 - f1`;
+//!   first): `Pawn e2 - e4`, `Pawn e4 x d5` when a piece stood on the destination;
+//!   `King e1 - g1 Rook h1 - f1`;
 //! - a promotion by `add`, right after its movement: `Pawn e7 - e8 = Queen`;
 //! - then the other effects, in the order they were made: `x b4` (a capture elsewhere),
 //!   `White Bishop c4` (a piece created), `= Ball on c5` (a type changed), `= Black` (the
@@ -69,11 +69,23 @@ fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&model.piece_types[n.ty.index()].name);
-        out.push(' ');
         if n.from.is_none() {
+            // A drop is written as a piece put on the board: with its owner.
+            let owner = p
+                .changes
+                .iter()
+                .find(|c| c.cell.index() == n.to.index() && c.new != 0)
+                .map(|c| piece::owner(c.new));
+            if let Some(o) = owner {
+                out.push_str(&model.players[o.index()].name);
+                out.push(' ');
+            }
+            out.push_str(&model.piece_types[n.ty.index()].name);
+            out.push(' ');
             out.push_str(name(n.to));
         } else {
+            out.push_str(&model.piece_types[n.ty.index()].name);
+            out.push(' ');
             out.push_str(name(n.from));
             let taken = n.to != n.from && before(n.to) != 0;
             out.push_str(if taken { " x " } else { " - " });

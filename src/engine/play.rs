@@ -7,7 +7,7 @@
 //!
 //! let mut engine = Engine::new(load_game("tic-tac-toe").unwrap());
 //! let mut state = engine.initial_state();
-//! let m = engine.find_move(&state, "Man b2").unwrap();
+//! let m = engine.find_move(&state, "X Man b2").unwrap();
 //! engine.make_checked(&mut state, &m).unwrap();
 //! let b2 = engine.model().position_index["b2"];
 //! let piece = engine.piece_at(&state, b2).unwrap();

@@ -349,7 +349,7 @@ mod tests {
             crate::model::Model::compile(&super::super::spec::resolve("tictactoe").unwrap().game)
                 .unwrap(),
         );
-        let lines = parse_book("Man a1\nMan b2; Man a1\n", "b").unwrap();
+        let lines = parse_book("X Man a1\nX Man b2; O Man a1\n", "b").unwrap();
         let book = OpeningBook {
             openings: lines
                 .into_iter()
@@ -374,7 +374,7 @@ mod tests {
         // A move that is not legal is refused with the legal ones listed.
         let bad = OpeningBook {
             openings: vec![Opening {
-                line: parse_book("Man a1; man  A1\n", "b").unwrap().remove(0),
+                line: parse_book("X Man a1; o man  A1\n", "b").unwrap().remove(0),
                 start: None,
             }],
             random_plies: 0,
@@ -382,7 +382,7 @@ mod tests {
         let e = bad.check(&proto, "b.txt").unwrap_err();
         assert!(
             e.message()
-                .contains("b.txt:1: `man  A1` is not a legal move"),
+                .contains("b.txt:1: `o man  A1` is not a legal move"),
             "{e}"
         );
     }

@@ -1543,7 +1543,7 @@ fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
     let book = tmp("ttt.book");
     std::fs::write(
         &book,
-        "# two openings\nMan b2\nman A1 ;  Man c3   # corner, corner\n",
+        "# two openings\nX Man b2\nx man A1 ;  O Man c3   # corner, corner\n",
     )
     .unwrap();
     let (a, b) = (tmp("open-j1.jsonl"), tmp("open-j2.jsonl"));
@@ -1575,8 +1575,8 @@ fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
         assert_eq!(pair[0].settings.random_plies, 2);
     }
     // Pair p plays line p mod 2, and the book's moves come first in the record.
-    assert_eq!(r[0].moves[0], "Man b2");
-    assert_eq!(r[2].moves[..2], ["Man a1", "Man c3"]);
+    assert_eq!(r[0].moves[0], "X Man b2");
+    assert_eq!(r[2].moves[..2], ["X Man a1", "O Man c3"]);
     assert_eq!(r[2].opening.as_ref().unwrap().line, Some(3));
     assert!(out.contains("per opening (2)"), "{out}");
     let csv = dagaz()
@@ -1595,7 +1595,7 @@ fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
         .clone();
     let csv = String::from_utf8(csv).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
-    assert!(csv.contains(",2,Man b2,4,"), "{csv}");
+    assert!(csv.contains(",2,X Man b2,4,"), "{csv}");
     let page = tmp("open.html");
     dagaz()
         .args([
@@ -1608,11 +1608,11 @@ fn openings_start_both_games_of_a_pair_alike_and_are_reported_per_line() {
         .success();
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        html.contains("line 2: Man b2"),
+        html.contains("line 2: X Man b2"),
         "the page lists the openings"
     );
     // Resuming with another book is refused.
-    std::fs::write(&book, "Man a3\n").unwrap();
+    std::fs::write(&book, "X Man a3\n").unwrap();
     let o = dagaz()
         .args([
             "autoplay",
@@ -1637,8 +1637,8 @@ fn bad_openings_are_refused_with_their_line() {
     let book = tmp("bad.book");
     for (text, want) in [
         (
-            "Man b2; Man b2\n",
-            "bad.book:1: `Man b2` is not a legal move after 1 ply(s); legal: Man a1",
+            "X Man b2; O Man b2\n",
+            "bad.book:1: `O Man b2` is not a legal move after 1 ply(s); legal: O Man a1",
         ),
         ("\n# none\n", "no opening"),
         ("Man a1;; Man b1\n", "bad.book:1: empty move"),
@@ -1702,7 +1702,7 @@ fn setup_variants_give_start_positions() {
     );
     let r = records(&out);
     assert_eq!(r[0].opening.as_ref().unwrap().book_plies, 0);
-    assert_eq!(r[2].moves[0], "King a5 - a6");
+    assert_eq!(r[2].moves[0], "King a5 - a6 @ a6 0 0");
     assert!(r.iter().all(|g| g.error.is_none()));
 }
 

@@ -161,10 +161,10 @@ fn the_text_example_plays_a_game() {
     let out = run_example(
         "play",
         &["tic-tac-toe", "--seed", "3"],
-        "man b2\nnonsense\n1\n1\n1\n1\n1\n",
+        "x man b2\nnonsense\n1\n1\n1\n1\n1\n",
     );
     assert!(out.starts_with("Tic-Tac-Toe: you play X (seat 1)"), "{out}");
-    assert!(out.contains("X plays Man b2"), "{out}");
+    assert!(out.contains("X plays X Man b2"), "{out}");
     assert!(
         out.contains("no legal move `nonsense`; legal moves:"),
         "{out}"
@@ -177,7 +177,7 @@ fn the_text_example_plays_a_game() {
 #[test]
 fn the_json_lines_example_drives_a_game() {
     let mut input = String::from(
-        "{\"cmd\":\"moves\"}\n{\"cmd\":\"load\",\"game\":\"tic-tac-toe\",\"seed\":5}\n{\"cmd\":\"play\",\"move\":\"Man b2\"}\n{\"cmd\":\"play\",\"move\":\"Man b2\"}\nnot json\n",
+        "{\"cmd\":\"moves\"}\n{\"cmd\":\"load\",\"game\":\"tic-tac-toe\",\"seed\":5}\n{\"cmd\":\"play\",\"move\":\"X Man b2\"}\n{\"cmd\":\"play\",\"move\":\"O Man b2\"}\nnot json\n",
     );
     for _ in 0..8 {
         input += "{\"cmd\":\"ai\"}\n";
@@ -192,7 +192,7 @@ fn the_json_lines_example_drives_a_game() {
     assert_eq!(replies[1]["title"], "Tic-Tac-Toe");
     assert_eq!(replies[1]["positions"].as_array().unwrap().len(), 9);
     assert_eq!(replies[1]["rects"][0], serde_json::json!([4, 4, 104, 104]));
-    assert_eq!(replies[2]["played"], "Man b2");
+    assert_eq!(replies[2]["played"], "X Man b2");
     assert_eq!(replies[2]["to_move"], "O");
     assert_eq!(replies[3]["ok"], false, "b2 is taken");
     assert_eq!(replies[4]["ok"], false, "not JSON");

@@ -883,7 +883,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
     let (a1, a2, b1, hand) = after("Man a1 - a1 x a1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
     // A drop onto a1 that captures a1: both the Man standing there and the dropped one go.
-    let (a1, a2, b1, hand) = after("Man a1 x a1");
+    let (a1, a2, b1, hand) = after("White Man a1 x a1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 0));
     // Moving from a1 to b1 with a capture of b1: the Man lands on b1.
     let (a1, a2, b1, hand) = after("Man a1 x b1");

@@ -155,7 +155,7 @@ pub struct Args {
     /// give byte-identical files
     #[arg(long)]
     pub no_timing: bool,
-    /// opening book: one opening per line, moves separated by `;` (`Man a1; Man b2`) or
+    /// opening book: one opening per line, moves separated by `;` (`X Man a1; O Man b2`) or
     /// `variant: SPEC` (another start position); colour-swapped pair p plays line p mod N
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
