@@ -7,7 +7,7 @@
 //! the step leaves, pieces and owners on every position. A move no step matches stops the
 //! replay there, with the steps that come nearest.
 
-use crate::engine::{Engine, MoveList, MovePart, Outcome, State, Steps, find_notation};
+use crate::engine::{Engine, MoveList, MovePart, PlayerResult, State, Steps, find_notation};
 use crate::model::{Model, PlayerId, PositionId, piece};
 use crate::zsg::{Effect, LineKind, Notation, SavedGame, SavedLine};
 
@@ -49,10 +49,11 @@ pub struct ReplayReport {
     pub stop: Option<ReplayStop>,
     /// The game ended inside a partial chain that must go on.
     pub unfinished_chain: bool,
-    /// The state after the last replayed move.
-    pub state: State,
-    /// The result, if the game is over there.
-    pub outcome: Option<Outcome>,
+    /// The state after the last replayed move (`None` for a game played by an Axiom
+    /// program, whose state is the program's).
+    pub state: Option<State>,
+    /// Each player's result, if the game is over there.
+    pub results: Option<Vec<PlayerResult>>,
     /// The player to move in `state` (an index into the model's players).
     pub to_move: Option<usize>,
     /// The pieces of `state`: (position, piece type, owner) indices, in position order.
@@ -99,7 +100,7 @@ pub fn replay(engine: &mut Engine, game: &SavedGame) -> ReplayReport {
         }
     }
     let unfinished_chain = stop.is_none() && r.chain.is_some() && !r.finish_chain();
-    let outcome = r.engine.outcome(&r.state);
+    let results = r.engine.outcome(&r.state).map(|o| o.results);
     let to_move = Some(r.engine.current_player(&r.state));
     let np = r.engine.model().num_positions();
     let pieces = r.state.cells[..np]
@@ -117,8 +118,8 @@ pub fn replay(engine: &mut Engine, game: &SavedGame) -> ReplayReport {
         edits,
         stop,
         unfinished_chain,
-        state: r.state,
-        outcome,
+        state: Some(r.state),
+        results,
     }
 }
 
@@ -475,9 +476,9 @@ pub struct FileReplay {
     pub report: ReplayReport,
     /// The names of the players, by index.
     pub players: Vec<String>,
-    /// The position names, by index.
+    /// The position names, by index (empty for a game played by an Axiom program).
     pub positions: Vec<String>,
-    /// The piece type names, by index.
+    /// The piece type names, by index (empty for a game played by an Axiom program).
     pub piece_types: Vec<String>,
 }
 
@@ -585,6 +586,15 @@ pub fn replay_file(
                 titles.join(", ")
             ))
         })?;
+    let title = def.title.clone();
+    if let Some(found) = crate::axiom::program::zrf_engine_variant(
+        &def.form,
+        &title,
+        std::path::Path::new(&display),
+        &axiom_dirs(&beside, &opts.rules_dirs),
+    ) {
+        return replay_axiom(path, game, display, title, found, &beside, opts);
+    }
     let model = crate::model::Model::compile(def).map_err(|diags| {
         let msgs: Vec<&str> = diags
             .iter()
@@ -597,7 +607,6 @@ pub fn replay_file(
             msgs.join("; ")
         ))
     })?;
-    let title = def.title.clone();
     let players = model.players.iter().map(|p| p.name.clone()).collect();
     let positions = model.positions.clone();
     let piece_types = model.piece_types.iter().map(|t| t.name.clone()).collect();
@@ -668,6 +677,132 @@ pub fn saved_game(
         engine.make(&mut state, &m);
     }
     Ok(game)
+}
+
+/// The folders an Axiom engine folder may be in: the saved game's, then the rules folders.
+fn axiom_dirs(beside: &std::path::Path, dirs: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    std::iter::once(beside.to_path_buf())
+        .chain(dirs.iter().cloned())
+        .collect()
+}
+
+/// Replays a saved game of a rules file whose moves come from an Axiom engine
+/// (`(engine "../Axiom/Ur/axiom.dll")`): the variant's program plays both seats and each
+/// move is matched by its text ([`find_notation`]) among the program's moves. `found` is
+/// what [`crate::axiom::program::zrf_engine_variant`] found: the variant's `.4th` file and
+/// the engine folder; when that folder is not there, the saved game's own folder is tried
+/// (saved games are kept beside the program).
+fn replay_axiom(
+    path: &std::path::Path,
+    game: SavedGame,
+    rules: String,
+    title: String,
+    found: Result<(std::path::PathBuf, std::path::PathBuf), crate::axiom::AxiomError>,
+    beside: &std::path::Path,
+    opts: &ReplayOptions,
+) -> Result<FileReplay, ReplayError> {
+    let file_name = format!("{}.4th", title.trim().replace(' ', "-"));
+    let (file, dir) = match found {
+        Ok((f, d)) if f.is_file() => (f, d),
+        other => {
+            let here = beside.join(&file_name);
+            if here.is_file() {
+                (here, beside.to_path_buf())
+            } else {
+                let why = match other {
+                    Err(e) => e.to_string(),
+                    Ok((f, _)) => format!("`{}` is not there", f.display()),
+                };
+                return Err(ReplayError::Rules(format!(
+                    "{rules}: `{title}` is played by an Axiom engine, whose variant file cannot be found: {why}; nor is `{file_name}` beside `{}`",
+                    path.display()
+                )));
+            }
+        }
+    };
+    let dirs = axiom_dirs(beside, &opts.rules_dirs);
+    let program = crate::axiom::Program::load_in(&file, Some(&dir), &dirs)
+        .map_err(|e| ReplayError::Rules(format!("`{}` cannot be played: {e}", file.display())))?;
+    let mut g = crate::axiom::AxiomGame::new(&program, &program, 1)
+        .map_err(|e| ReplayError::Rules(format!("`{}` cannot be played: {e}", file.display())))?;
+    let report = replay_game(&mut g, &game);
+    let players = (0..crate::ai::Game::num_players(&g))
+        .map(|i| crate::ai::Game::player_name(&g, i).to_owned())
+        .collect();
+    Ok(FileReplay {
+        game,
+        rules: format!("{rules} (Axiom: {})", file.display()),
+        title,
+        report,
+        players,
+        positions: Vec::new(),
+        piece_types: Vec::new(),
+    })
+}
+
+/// Replays `saved` on a game of the AI layer (an Axiom program): every move and pass
+/// matched by its text among the legal moves' notations; edits are not supported.
+pub fn replay_game<G: crate::ai::Game>(g: &mut G, saved: &SavedGame) -> ReplayReport {
+    let mut moves = G::Moves::default();
+    let (mut replayed, mut edits) = (0, 0);
+    let mut stop = None;
+    for line in &saved.lines {
+        let text = match &line.kind {
+            LineKind::Edit { .. } => {
+                edits += 1;
+                stop = Some(ReplayStop {
+                    line: line.line,
+                    text: line.to_text(),
+                    reason:
+                        "edits of the board are not supported for a game played by an Axiom program"
+                            .into(),
+                    nearest: vec![],
+                });
+                break;
+            }
+            LineKind::Pass => "Pass",
+            LineKind::Move { text, .. } => text.as_str(),
+        };
+        g.legal_moves(&mut moves);
+        let failure = if let Some(e) = g.take_error() {
+            Some((format!("the program failed: {e}"), vec![]))
+        } else {
+            let n = G::num_moves(&moves);
+            let texts: Vec<String> = (0..n).map(|i| g.notation(&moves, i)).collect();
+            match find_notation(text, &texts) {
+                Some(i) => {
+                    g.play(&moves, i);
+                    replayed += 1;
+                    None
+                }
+                None if n == 0 => Some(("the game is over here: no move is legal".into(), vec![])),
+                None => Some(("no legal move has this text".into(), nearest(text, &texts))),
+            }
+        };
+        if let Some((reason, nearest)) = failure {
+            stop = Some(ReplayStop {
+                line: line.line,
+                text: line.to_text(),
+                reason,
+                nearest,
+            });
+            break;
+        }
+    }
+    g.legal_moves(&mut moves);
+    let results = g.outcome(&moves).map(|o| o.results);
+    ReplayReport {
+        moves: saved.num_moves(),
+        replayed,
+        same_text: replayed,
+        edits,
+        stop,
+        unfinished_chain: false,
+        state: None,
+        results,
+        to_move: Some(g.current_player()),
+        pieces: Vec::new(),
+    }
 }
 
 #[cfg(test)]

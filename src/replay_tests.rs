@@ -48,7 +48,7 @@ fn the_effects_fixture_replays_to_its_hand_checked_position() {
     assert_eq!(rep.to_move, Some(1));
     // The Marker's attribute was cleared by its move.
     let e4 = r.positions.iter().position(|p| p == "e4").unwrap();
-    let v = rep.state.cells[e4];
+    let v = rep.state.as_ref().unwrap().cells[e4];
     assert!(!crate::model::piece::attr(v, 0), "{v:#x}");
 }
 
@@ -148,7 +148,13 @@ fn saved_games_of_played_games_replay() {
             let rep = replay(&mut e, &back);
             assert!(rep.complete(), "{} [{}]: {:?}", b.name, def.title, rep.stop);
             assert_eq!(rep.same_text, rep.moves, "{}", b.name);
-            assert_eq!(rep.state.cells, s.cells, "{} [{}]", b.name, def.title);
+            assert_eq!(
+                rep.state.unwrap().cells,
+                s.cells,
+                "{} [{}]",
+                b.name,
+                def.title
+            );
         }
     }
 }

@@ -1147,7 +1147,7 @@ fn saved_games_of_corpus_games_replay() {
             let rep = replay(&mut e, &back);
             games += 1;
             moves_total += rep.moves;
-            if !rep.complete() || rep.state.cells != s.cells {
+            if !rep.complete() || rep.state.as_ref().unwrap().cells != s.cells {
                 problems.push(format!(
                     "{} [{}]: {:?}",
                     common::corpus_rel(&path),

@@ -132,9 +132,8 @@ fn pieces(r: &FileReplay) -> Vec<(String, String, String)> {
 }
 
 fn result_text(r: &FileReplay) -> Option<String> {
-    let o = r.report.outcome.as_ref()?;
-    let winners: Vec<&str> = o
-        .results
+    let results = r.report.results.as_ref()?;
+    let winners: Vec<&str> = results
         .iter()
         .enumerate()
         .filter(|(_, x)| **x == PlayerResult::Win)
@@ -201,9 +200,8 @@ fn file_json(name: &str, r: &FileReplay) -> Value {
         .stop
         .as_ref()
         .map(|s| json!({"line": s.line, "text": s.text, "reason": s.reason, "nearest": s.nearest}));
-    let result = rep.outcome.as_ref().map(|o| {
-        let per: serde_json::Map<String, Value> = o
-            .results
+    let result = rep.results.as_ref().map(|results| {
+        let per: serde_json::Map<String, Value> = results
             .iter()
             .enumerate()
             .map(|(i, x)| {
