@@ -808,3 +808,50 @@ pub fn replay_game<G: crate::ai::Game>(g: &mut G, saved: &SavedGame) -> ReplayRe
 #[cfg(test)]
 #[path = "replay_tests.rs"]
 mod tests;
+
+/// [`saved_game`] for a game of the AI layer (an Axiom program) at its start position:
+/// one line per move (such games have no partial chains), numbered the same way.
+pub fn saved_game_of<G: crate::ai::Game>(
+    g: &mut G,
+    rules_file: &str,
+    variant: &str,
+    moves: &[String],
+) -> Result<SavedGame, String> {
+    let mut game = SavedGame::new(rules_file, variant);
+    let mut list = G::Moves::default();
+    let mut number = 1u32;
+    let mut moved: Vec<usize> = Vec::new();
+    for (ply, text) in moves.iter().enumerate() {
+        g.legal_moves(&mut list);
+        let texts: Vec<String> = (0..G::num_moves(&list))
+            .map(|i| g.notation(&list, i))
+            .collect();
+        let Some(i) = find_notation(text, &texts) else {
+            return Err(format!(
+                "ply {}: `{text}` is not a legal move of `{variant}` there",
+                ply + 1
+            ));
+        };
+        let player = g.current_player();
+        if moved.contains(&player) {
+            number += 1;
+            moved.clear();
+        }
+        moved.push(player);
+        let kind = if texts[i] == "Pass" {
+            LineKind::Pass
+        } else {
+            LineKind::Move {
+                partial: None,
+                text: texts[i].clone(),
+            }
+        };
+        game.lines.push(SavedLine {
+            line: 0,
+            number: Some(number),
+            kind,
+        });
+        g.play(&list, i);
+    }
+    Ok(game)
+}

@@ -158,3 +158,56 @@ fn saved_games_of_played_games_replay() {
         }
     }
 }
+
+#[test]
+fn saved_games_of_an_axiom_engine_game_replay_through_its_program() {
+    use crate::ai::Game;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/race");
+    let program = crate::axiom::Program::load(&dir.join("Race.4th"), Some(&dir)).unwrap();
+    let mut g = crate::axiom::AxiomGame::new(&program, &program, 9).unwrap();
+    let proto = g.clone();
+    // A game of random moves, as its notations.
+    let mut rng = crate::rng::Rng::new(5);
+    let mut list = Default::default();
+    let mut moves = Vec::new();
+    for _ in 0..80 {
+        g.legal_moves(&mut list);
+        let n = crate::axiom::AxiomGame::num_moves(&list);
+        if n == 0 || g.outcome(&list).is_some() {
+            break;
+        }
+        let i = rng.below(n);
+        moves.push(g.notation(&list, i));
+        g.play(&list, i);
+    }
+    assert!(moves.len() > 20);
+    let saved = saved_game_of(&mut proto.clone(), "RACE.ZRF", "Race", &moves).unwrap();
+    let tmp = std::env::temp_dir().join(format!("dagaz-replay-axiom-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let file = tmp.join("race.zsg");
+    std::fs::write(&file, zsg::write(&saved)).unwrap();
+    let mut opts = ReplayOptions::default();
+    opts.rules_dirs = vec![dir.clone()];
+    let r = replay_file(&file, &opts).unwrap();
+    assert!(r.report.complete(), "{:?}", r.report.stop);
+    assert_eq!(r.report.replayed, moves.len());
+    assert!(r.rules.contains("Axiom"), "{}", r.rules);
+    // A move the program does not make stops the replay there.
+    let mut bad = saved.clone();
+    bad.lines.insert(
+        3,
+        SavedLine {
+            line: 0,
+            number: Some(2),
+            kind: LineKind::Move {
+                partial: None,
+                text: "White Runner z9".into(),
+            },
+        },
+    );
+    std::fs::write(&file, zsg::write(&bad)).unwrap();
+    let r = replay_file(&file, &opts).unwrap();
+    assert_eq!(r.report.replayed, 3);
+    assert_eq!(r.report.stop.unwrap().line, 7);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

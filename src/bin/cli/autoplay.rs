@@ -124,7 +124,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub games_out: Option<PathBuf>,
     /// write each game as a Zillions saved game, DIR/game-NNNNNN.zsg (by game index), that
-    /// ZoG opens and `dagaz replay` follows (ZRF games)
+    /// ZoG opens and `dagaz replay` follows (ZRF games, and ZRF games played by their
+    /// Axiom engine)
     #[arg(long, value_name = "DIR")]
     pub zsg_out: Option<PathBuf>,
     /// play only slice K of N of the game indices (pairs stay together), e.g. 2/8
@@ -345,11 +346,13 @@ fn run_inner(a: Args) -> Result<u8, String> {
             Side::axiom(&pb.spec, &xb, &ai_of(&pb), a.search_steps),
         ];
         let book = opening_book(&a, &proto, no_setup_variants)?;
-        no_zsg_out(&a)?;
+        // The saved games' moves are read by A's program (both play the same rules).
+        let start = AxiomGame::new(&xa, &xa, a.seed).map_err(|e| e.to_string())?;
+        let zsg = ZsgOut::new(a.zsg_out.as_deref(), &pa, ZsgWriter::Program(start))?;
         let conduct = Conduct {
             book,
             adjudication,
-            zsg: None,
+            zsg,
         };
         return play(
             a, proto, sides, false, shard, expects, sprt, repetition, conduct,
@@ -362,7 +365,11 @@ fn run_inner(a: Args) -> Result<u8, String> {
         ));
     }
     let model = compile(&pa)?;
-    let zsg = ZsgOut::new(a.zsg_out.as_deref(), &pa, &model)?;
+    let zsg = ZsgOut::new(
+        a.zsg_out.as_deref(),
+        &pa,
+        ZsgWriter::Engine(dagaz::Engine::new(model.clone())),
+    )?;
     let goalless = model.goals.is_empty();
     let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
@@ -421,18 +428,25 @@ struct Conduct<G> {
 /// Where `--zsg-out` writes each game as a Zillions saved game.
 pub(crate) struct ZsgOut {
     dir: PathBuf,
-    engine: Mutex<dagaz::Engine>,
+    /// What turns a record's moves into the saved game's lines: the engine (a ZRF game)
+    /// or the program at its start position (a ZRF game played by its Axiom engine).
+    writer: Mutex<ZsgWriter>,
     rules_file: String,
     variant: String,
 }
 
+enum ZsgWriter {
+    Engine(dagaz::Engine),
+    Program(AxiomGame),
+}
+
 impl ZsgOut {
-    /// For the ZRF game `p` (its rules named relative to `dir`), or `None` without
+    /// For the game of `p` (its rules named relative to `dir`), or `None` without
     /// `--zsg-out`.
     fn new(
         dir: Option<&Path>,
         p: &PlayerSpec,
-        model: &dagaz::Model,
+        writer: ZsgWriter,
     ) -> Result<Option<ZsgOut>, String> {
         let Some(dir) = dir else { return Ok(None) };
         std::fs::create_dir_all(dir)
@@ -443,17 +457,22 @@ impl ZsgOut {
         };
         Ok(Some(ZsgOut {
             dir: dir.to_path_buf(),
-            engine: Mutex::new(dagaz::Engine::new(model.clone())),
+            writer: Mutex::new(writer),
             rules_file,
             variant: p.title.clone(),
         }))
     }
 
     fn write(&self, r: &GameRecord) -> Result<(), String> {
-        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
-        let game =
-            dagaz::replay::saved_game(&mut engine, &self.rules_file, &self.variant, &r.moves)
-                .map_err(|e| format!("--zsg-out: game {}: {e}", r.game_index))?;
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let (rules, variant) = (&self.rules_file, &self.variant);
+        let game = match &mut *w {
+            ZsgWriter::Engine(e) => dagaz::replay::saved_game(e, rules, variant, &r.moves),
+            ZsgWriter::Program(g) => {
+                dagaz::replay::saved_game_of(&mut g.clone(), rules, variant, &r.moves)
+            }
+        }
+        .map_err(|e| format!("--zsg-out: game {}: {e}", r.game_index))?;
         let path = self.dir.join(format!("game-{:06}.zsg", r.game_index));
         dagaz::fsutil::write_atomic(&path, dagaz::zsg::write(&game).as_bytes())
             .map_err(|e| format!("--zsg-out: cannot write `{}`: {e}", path.display()))
