@@ -186,8 +186,9 @@ fn saved_games_of_an_axiom_engine_game_replay_through_its_program() {
     std::fs::create_dir_all(&tmp).unwrap();
     let file = tmp.join("race.zsg");
     std::fs::write(&file, zsg::write(&saved)).unwrap();
-    let mut opts = ReplayOptions::default();
-    opts.rules_dirs = vec![dir.clone()];
+    let opts = ReplayOptions {
+        rules_dirs: vec![dir.clone()],
+    };
     let r = replay_file(&file, &opts).unwrap();
     assert!(r.report.complete(), "{:?}", r.report.stop);
     assert_eq!(r.report.replayed, moves.len());

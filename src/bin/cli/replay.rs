@@ -178,12 +178,17 @@ fn file_text(name: &str, r: &FileReplay, out: &mut String) {
         .into_iter()
         .map(|(pos, ty, owner)| format!("{owner} {ty} {pos}"))
         .collect();
-    let _ = writeln!(
-        out,
-        "  position ({} to move): {}",
-        to_move(r),
-        ps.join(", ")
-    );
+    if r.positions.is_empty() {
+        // A game played by an Axiom program: its board is the program's.
+        let _ = writeln!(out, "  {} to move", to_move(r));
+    } else {
+        let _ = writeln!(
+            out,
+            "  position ({} to move): {}",
+            to_move(r),
+            ps.join(", ")
+        );
+    }
     match result_text(r) {
         Some(res) => {
             let _ = writeln!(out, "  result: {res}");
