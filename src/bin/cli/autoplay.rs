@@ -368,7 +368,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
     let zsg = ZsgOut::new(
         a.zsg_out.as_deref(),
         &pa,
-        ZsgWriter::Engine(dagaz::Engine::new(model.clone())),
+        ZsgWriter::Engine(Box::new(dagaz::Engine::new(model.clone()))),
     )?;
     let goalless = model.goals.is_empty();
     let rule = match repetition {
@@ -436,7 +436,7 @@ pub(crate) struct ZsgOut {
 }
 
 enum ZsgWriter {
-    Engine(dagaz::Engine),
+    Engine(Box<dagaz::Engine>),
     Program(AxiomGame),
 }
 
