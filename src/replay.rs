@@ -581,6 +581,26 @@ pub fn replay_file(
         .or_else(|| want.is_empty().then(|| loaded.default_game()).flatten())
         .ok_or_else(|| {
             let titles: Vec<&str> = loaded.games.iter().map(|g| g.title.as_str()).collect();
+            if titles.is_empty() {
+                // Nothing to choose from: say why the file gives no game.
+                let first = loaded
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(|d| {
+                        let at = d
+                            .span
+                            .filter(|sp| (sp.file.0 as usize) < loaded.sources.len())
+                            .map(|sp| {
+                                let f = loaded.sources.get(sp.file);
+                                format!("{}:{}:{}: ", f.display, sp.line, sp.col)
+                            })
+                            .unwrap_or_default();
+                        format!("{at}error[{}]: {}", d.code.id, d.message)
+                    })
+                    .unwrap_or_else(|| "it declares no game".to_owned());
+                return ReplayError::Rules(format!("{display} gives no game: {first}"));
+            }
             ReplayError::Rules(format!(
                 "{display} has no variant titled `{want}` (VariantName=); its variants: {}",
                 titles.join(", ")
