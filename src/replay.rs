@@ -12,12 +12,12 @@ use crate::model::{Model, PlayerId, PositionId, piece};
 use crate::zsg::{Effect, LineKind, Notation, SavedGame, SavedLine};
 
 /// How a saved move was recognised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Matched {
     /// Its text is the step's notation.
     Text,
-    /// Its effects are the step's (the texts differ).
-    Effects,
+    /// Its effects are the step's; the texts differ, and this is dagaz's.
+    Effects(String),
 }
 
 /// Where and why a replay stopped before the end of the file.
@@ -43,6 +43,8 @@ pub struct ReplayReport {
     pub replayed: usize,
     /// Of the replayed ones, those whose text was dagaz's notation exactly.
     pub same_text: usize,
+    /// The others: the line of the file and the text dagaz writes for the move.
+    pub other_text: Vec<(u32, String)>,
     /// Edit lines applied.
     pub edits: usize,
     /// The first line that could not be followed.
@@ -78,13 +80,15 @@ pub fn replay(engine: &mut Engine, game: &SavedGame) -> ReplayReport {
         list: MoveList::new(),
     };
     let (mut replayed, mut same_text, mut edits) = (0, 0, 0);
+    let mut other_text = Vec::new();
     let mut stop = None;
     for line in &game.lines {
         match r.line(line) {
             Ok(Some(how)) => {
                 replayed += 1;
-                if how == Matched::Text {
-                    same_text += 1;
+                match how {
+                    Matched::Text => same_text += 1,
+                    Matched::Effects(ours) => other_text.push((line.line, ours)),
                 }
             }
             Ok(None) => edits += 1,
@@ -115,6 +119,7 @@ pub fn replay(engine: &mut Engine, game: &SavedGame) -> ReplayReport {
         moves: game.num_moves(),
         replayed,
         same_text,
+        other_text,
         edits,
         stop,
         unfinished_chain,
@@ -232,7 +237,10 @@ impl Replayer<'_> {
                     }
                 }
             }
-            chosen = best.map(|(i, _)| (i, Matched::Effects));
+            chosen = best.map(|(i, _)| {
+                let k = parts.iter().position(|(j, _)| *j == i).unwrap_or(0);
+                (i, Matched::Effects(texts[k].clone()))
+            });
         }
         let Some((i, how)) = chosen else {
             let near = nearest(text, &texts);
@@ -815,6 +823,7 @@ pub fn replay_game<G: crate::ai::Game>(g: &mut G, saved: &SavedGame) -> ReplayRe
         moves: saved.num_moves(),
         replayed,
         same_text: replayed,
+        other_text: Vec::new(),
         edits,
         stop,
         unfinished_chain: false,

@@ -284,7 +284,9 @@ pub enum Effect {
     },
     /// `flip POS`: the piece goes to the next player.
     Flip { at: PositionId },
-    /// `@ POS A V`: attribute `A` (its index) set to `V` (0 or 1).
+    /// `@ POS A V`: attribute `attr` set to `V` (0 or 1). `attr` is the index in the
+    /// model's attributes; the text writes ZoG's index, which counts from the last
+    /// declared.
     Attribute {
         at: PositionId,
         attr: u32,
@@ -296,6 +298,8 @@ pub enum Effect {
 /// regard to case (some games have positions whose names differ only in case).
 #[derive(Clone, Debug)]
 pub struct Notation {
+    /// How many attributes the game declares.
+    attributes: u32,
     players: Names<PlayerId>,
     pieces: Names<PieceTypeId>,
     positions: Names<PositionId>,
@@ -329,6 +333,7 @@ impl<T: Copy> Names<T> {
 impl Notation {
     pub fn new(model: &Model) -> Notation {
         Notation {
+            attributes: model.attributes.len() as u32,
             players: Names::new(
                 model
                     .players
@@ -412,7 +417,7 @@ impl Notation {
                     ) {
                         out.push(Effect::Attribute {
                             at: p,
-                            attr: a,
+                            attr: self.attributes.saturating_sub(1).saturating_sub(a),
                             value: v != 0,
                         });
                         any = true;

@@ -368,8 +368,10 @@ impl Pipeline {
                 composed.part_ends.push([
                     m.changes.len() as u32,
                     m.notes.len() as u32,
+                    m.acts.len() as u32,
                     m.partial.get(),
                 ]);
+                composed.acts.extend_from_slice(&c.acts);
                 composed.changes.extend_from_slice(&c.changes);
                 composed.notes.extend_from_slice(&c.notes);
                 composed.captures += c.captures;

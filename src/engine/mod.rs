@@ -68,11 +68,36 @@ pub struct MoveNote {
     pub cascade: bool,
 }
 
+/// One action of a move block, as the block queued it (`capture`, `flip`, `change-owner`,
+/// `change-type`, `create`, `set-attribute`): what ZoG's notation writes after the
+/// movements, in this order, whether it changed the board or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActNote {
+    pub kind: ActKind,
+    pub pos: PositionId,
+    /// The type of `ChangeType`, the packed piece of `Create`, for `SetAttr` the attribute
+    /// index in the low 16 bits and the value in bit 16; 0 otherwise.
+    pub arg: u32,
+}
+
+/// The kind of an [`ActNote`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActKind {
+    Capture,
+    Flip,
+    ChangeOwner,
+    ChangeType,
+    Create,
+    SetAttr,
+}
+
 /// A whole move (all parts of a partial chain).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Move {
     pub changes: Vec<Change>,
     pub notes: Vec<MoveNote>,
+    /// The actions the blocks queued, in order (for notation).
+    pub acts: Vec<ActNote>,
     /// Pieces captured by the whole move.
     pub captures: u32,
     /// Captured pieces whose type is not the first declared type ("kings" for
@@ -91,10 +116,10 @@ pub struct Move {
     pub(crate) partial: MoveType,
     /// What king safety may know of the move without reading its changes.
     pub(crate) shape: Shape,
-    /// Where each part of a partial chain but the last ends: `[changes, notes]` lengths
-    /// and the part's continuation move type (empty for a move of one part). See
+    /// Where each part of a partial chain but the last ends: `[changes, notes, acts]`
+    /// lengths and the part's continuation move type (empty for a move of one part). See
     /// [`Move::part`].
-    pub(crate) part_ends: Vec<[u32; 3]>,
+    pub(crate) part_ends: Vec<[u32; 4]>,
     /// The continuation move type the last part asked for (`add-partial`) when none
     /// followed it, or [`MoveType::NONE`].
     pub(crate) last_partial: MoveType,
@@ -125,6 +150,7 @@ impl Move {
     fn reset(&mut self) {
         self.changes.clear();
         self.notes.clear();
+        self.acts.clear();
         self.captures = 0;
         self.king_captures = 0;
         self.last_from = PositionId::NONE;
@@ -140,6 +166,7 @@ impl Move {
     pub fn copy_from(&mut self, other: &Move) {
         self.changes.clone_from(&other.changes);
         self.notes.clone_from(&other.notes);
+        self.acts.clone_from(&other.acts);
         self.captures = other.captures;
         self.king_captures = other.king_captures;
         self.last_from = other.last_from;
@@ -164,19 +191,21 @@ impl Move {
             return None;
         }
         let start = if i == 0 {
-            [0, 0, 0]
+            [0, 0, 0, 0]
         } else {
             self.part_ends[i - 1]
         };
         let end = self.part_ends.get(i).copied().unwrap_or([
             self.changes.len() as u32,
             self.notes.len() as u32,
+            self.acts.len() as u32,
             self.last_partial.get(),
         ]);
-        let partial = MoveType::new(end[2]);
+        let partial = MoveType::new(end[3]);
         Some(MovePart {
             changes: &self.changes[start[0] as usize..end[0] as usize],
             notes: &self.notes[start[1] as usize..end[1] as usize],
+            acts: &self.acts[start[2] as usize..end[2] as usize],
             pass: self.pass,
             partial: (!partial.is_none()).then(|| partial.get()),
         })
@@ -188,6 +217,7 @@ impl Move {
 pub struct MovePart<'a> {
     pub changes: &'a [Change],
     pub notes: &'a [MoveNote],
+    pub acts: &'a [ActNote],
     /// The move is a pass.
     pub pass: bool,
     /// The part was made by `add-partial`: the index of the continuation's move type (in

@@ -4,23 +4,25 @@
 //! - the movements of a part, in the order they happened (a cascade's earlier pieces
 //!   first): `Pawn e2 - e4`, `Pawn e4 x d5` when a piece stood on the destination;
 //!   `King e1 - g1 Rook h1 - f1`;
-//! - a promotion by `add`, right after its movement: `Pawn e7 - e8 = Queen`;
-//! - then the other effects, in the order they were made: `x b4` (a capture elsewhere),
+//! - a promotion by `(add TYPE)`, right after its movement: `Pawn e7 - e8 = Queen`;
+//! - then the other effects, in the order the blocks queued them, captures last (the last
+//!   queued first): `x b4` (a capture elsewhere),
 //!   `White Bishop c4` (a piece created), `= Ball on c5` (a type changed), `= Black` (the
 //!   moved piece changes owner) or `flip b3` (another piece does), `@ h7 0 0` (attribute
-//!   0 of the piece on h7 set to 0);
+//!   0 of the piece on h7 set to 0; ZoG numbers the attributes from the last declared, so
+//!   0 is the last);
 //! - a pass: `Pass`.
 //!
 //! Each part of a partial chain is written on its own: a saved game gives it its own
 //! line, `partial N` in front ([`Engine::part_notation`]); a whole chain's notation is its
 //! parts' joined by a space.
 //!
-//! The text is derived from the move's cell changes, so an effect that changes nothing
-//! (a `change-type` to the same type, a `set-attribute` to the value it has) is not
-//! written, where ZoG writes it; `dagaz replay` matches such moves by their effects.
+//! The movements come from the move's notes, the other effects from the actions its
+//! blocks queued ([`super::ActNote`]), in their order, whether they changed the board or
+//! not (ZoG writes a `set-attribute` to the value the piece has too).
 
-use super::{Engine, Move, MovePart};
-use crate::model::{Model, PositionId, piece};
+use super::{ActKind, Engine, Move, MovePart};
+use crate::model::{Model, PieceTypeId, PositionId, piece};
 use std::fmt::Write;
 
 impl Engine {
@@ -51,9 +53,9 @@ impl Engine {
 }
 
 fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
-    let np = model.num_positions();
     let name = |pos: PositionId| model.positions[pos.index()].as_str();
-    let ty_name = |v: u32| model.piece_types[piece::ty(v).index()].name.as_str();
+    let ty_name = |ty: PieceTypeId| model.piece_types[ty.index()].name.as_str();
+    let player = |v: u32| model.players[piece::owner(v).index()].name.as_str();
     // The value of a position before the part, where the part changes it.
     let before = |pos: PositionId| {
         p.changes
@@ -61,107 +63,108 @@ fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
             .find(|c| c.cell.index() == pos.index())
             .map_or(0, |c| c.old)
     };
-    // Movements in the order they happened: the cascaded pieces, then the main one.
-    let mut moves: Vec<_> = p.notes.iter().filter(|n| n.cascade).collect();
-    moves.extend(p.notes.iter().filter(|n| !n.cascade));
-    let mut landed: Vec<PositionId> = Vec::new();
-    for n in &moves {
+    // The value after the part.
+    let after = |pos: PositionId| {
+        p.changes
+            .iter()
+            .rev()
+            .find(|c| c.cell.index() == pos.index())
+            .map(|c| c.new)
+    };
+    let sep = |out: &mut String| {
         if !out.is_empty() {
             out.push(' ');
         }
+    };
+    // Movements in the order they happened: the cascaded pieces, then the main one.
+    let mut moves: Vec<_> = p.notes.iter().filter(|n| n.cascade).collect();
+    moves.extend(p.notes.iter().filter(|n| !n.cascade));
+    for n in &moves {
+        sep(out);
         if n.from.is_none() {
             // A drop is written as a piece put on the board: with its owner.
             let owner = p
                 .changes
                 .iter()
                 .find(|c| c.cell.index() == n.to.index() && c.new != 0)
-                .map(|c| piece::owner(c.new));
-            if let Some(o) = owner {
-                out.push_str(&model.players[o.index()].name);
-                out.push(' ');
+                .map(|c| c.new);
+            if let Some(v) = owner {
+                let _ = write!(out, "{} ", player(v));
             }
-            out.push_str(&model.piece_types[n.ty.index()].name);
-            out.push(' ');
-            out.push_str(name(n.to));
+            let _ = write!(out, "{} {}", ty_name(n.ty), name(n.to));
         } else {
-            out.push_str(&model.piece_types[n.ty.index()].name);
-            out.push(' ');
-            out.push_str(name(n.from));
             let taken = n.to != n.from && before(n.to) != 0;
-            out.push_str(if taken { " x " } else { " - " });
-            out.push_str(name(n.to));
+            let _ = write!(
+                out,
+                "{} {} {} {}",
+                ty_name(n.ty),
+                name(n.from),
+                if taken { "x" } else { "-" },
+                name(n.to)
+            );
         }
-        if !n.promote.is_none() && n.promote != n.ty {
-            out.push_str(" = ");
-            out.push_str(&model.piece_types[n.promote.index()].name);
+        if !n.promote.is_none() {
+            let _ = write!(out, " = {}", ty_name(n.promote));
         }
-        landed.push(n.to);
     }
-    let origins: Vec<PositionId> = moves.iter().map(|n| n.from).collect();
     let last_to = moves.last().map(|n| n.to);
-    // The other effects: each changed position's net change, in the order of its last
-    // change.
-    let mut cells: Vec<(usize, PositionId)> = Vec::new();
-    for (i, c) in p.changes.iter().enumerate() {
-        if c.cell.index() >= np {
-            continue;
-        }
-        let pos = c.cell.position();
-        match cells.iter_mut().find(|(_, q)| *q == pos) {
-            Some(e) => e.0 = i,
-            None => cells.push((i, pos)),
-        }
-    }
-    cells.sort_by_key(|&(i, _)| i);
-    for (i, pos) in cells {
-        let old = before(pos);
-        let new = p.changes[i].new;
-        let landing = landed.iter().rev().find(|&&q| q == pos).copied();
-        // What the movements alone leave on the square: on a landing square, the piece
-        // that landed (the first change to a piece there), on an origin nothing.
-        let moved = match landing {
-            Some(_) => p
-                .changes
-                .iter()
-                .find(|c| c.cell.index() == pos.index() && c.new != 0)
-                .map_or(0, |c| c.new),
-            None if origins.contains(&pos) => 0,
-            None => old,
-        };
-        if new == moved {
-            continue;
-        }
-        let sep = |out: &mut String| {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-        };
-        if new == 0 {
-            sep(out);
-            let _ = write!(out, "x {}", name(pos));
-        } else if moved == 0 {
-            sep(out);
-            let owner = &model.players[piece::owner(new).index()].name;
-            let _ = write!(out, "{owner} {} {}", ty_name(new), name(pos));
-        } else {
-            if piece::owner(new) != piece::owner(moved) {
+    // The actions the blocks queued: captures last, the last queued first (as ZoG's saved
+    // games show), the others in order.
+    let others = p.acts.iter().filter(|a| a.kind != ActKind::Capture);
+    let captures = p.acts.iter().rev().filter(|a| a.kind == ActKind::Capture);
+    let n_attrs = model.attributes.len() as u32;
+    for a in others.chain(captures) {
+        let pos = a.pos;
+        match a.kind {
+            ActKind::Capture => {
+                // Taking what a piece moves onto is the movement's `x`.
+                let landing = moves
+                    .iter()
+                    .any(|n| n.to == pos && !n.from.is_none() && n.from != pos);
+                if landing || before(pos) == 0 {
+                    continue;
+                }
                 sep(out);
-                if landing.is_some() && Some(pos) == last_to {
-                    let owner = &model.players[piece::owner(new).index()].name;
-                    let _ = write!(out, "= {owner}");
-                } else {
-                    let _ = write!(out, "flip {}", name(pos));
+                let _ = write!(out, "x {}", name(pos));
+            }
+            ActKind::Flip => {
+                sep(out);
+                let _ = write!(out, "flip {}", name(pos));
+            }
+            ActKind::ChangeOwner => {
+                let Some(v) = after(pos).filter(|&v| v != 0) else {
+                    continue;
+                };
+                sep(out);
+                let _ = write!(out, "= {}", player(v));
+                if Some(pos) != last_to {
+                    let _ = write!(out, " on {}", name(pos));
                 }
             }
-            if piece::ty(new) != piece::ty(moved) {
+            ActKind::ChangeType => {
                 sep(out);
-                let _ = write!(out, "= {} on {}", ty_name(new), name(pos));
+                let _ = write!(
+                    out,
+                    "= {} on {}",
+                    ty_name(PieceTypeId::new(a.arg)),
+                    name(pos)
+                );
             }
-            for a in 0..model.attributes.len() as u32 {
-                if piece::attr(new, a) != piece::attr(moved, a) {
-                    sep(out);
-                    let _ = write!(out, "@ {} {a} {}", name(pos), u8::from(piece::attr(new, a)));
-                }
+            ActKind::Create => {
+                sep(out);
+                let _ = write!(
+                    out,
+                    "{} {} {}",
+                    player(a.arg),
+                    ty_name(piece::ty(a.arg)),
+                    name(pos)
+                );
+            }
+            ActKind::SetAttr => {
+                sep(out);
+                // ZoG numbers the attributes from the last declared.
+                let index = n_attrs.saturating_sub(1 + (a.arg & 0xffff));
+                let _ = write!(out, "@ {} {index} {}", name(pos), a.arg >> 16);
             }
         }
     }

@@ -772,7 +772,7 @@ fn attribute_writes_reach_other_pieces() {
         let mut l = MoveList::new();
         e.legal_moves(&s0, &mut l);
         for (mv, post, changes) in [
-            ("Man a1 - c1 White Post b1", "b1", 4),
+            ("Man a1 - c1 White Post b1 @ b1 0 0", "b1", 4),
             ("Pusher a2 - b1 @ b2 0 0", "b2", 3),
             ("Caster c3 - d3 Post a3 - b3 @ b3 0 0", "b3", 5),
         ] {

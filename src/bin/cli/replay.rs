@@ -40,6 +40,9 @@ pub struct Args {
     /// print only the summary line and the files that stop
     #[arg(long, short)]
     pub quiet: bool,
+    /// also list the moves matched by their effects, with the text dagaz writes for each
+    #[arg(long)]
+    pub differences: bool,
 }
 
 pub fn run(a: Args) -> u8 {
@@ -65,6 +68,9 @@ pub fn run(a: Args) -> u8 {
                     files.push(file_json(&name, &r));
                 } else if !a.quiet || !r.report.complete() {
                     file_text(&name, &r, &mut text);
+                    if a.differences {
+                        differences(&r, &mut text);
+                    }
                 }
             }
             Err(e) => {
@@ -199,6 +205,20 @@ fn file_text(name: &str, r: &FileReplay, out: &mut String) {
     }
 }
 
+/// The moves matched by their effects: the line as saved, and dagaz's text.
+fn differences(r: &FileReplay, out: &mut String) {
+    for (line, ours) in &r.report.other_text {
+        let saved = r
+            .game
+            .lines
+            .iter()
+            .find(|l| l.line == *line)
+            .map(|l| l.to_text())
+            .unwrap_or_default();
+        let _ = writeln!(out, "  line {line}: `{saved}`; dagaz writes `{ours}`");
+    }
+}
+
 fn file_json(name: &str, r: &FileReplay) -> Value {
     let rep = &r.report;
     let stop = rep
@@ -231,6 +251,11 @@ fn file_json(name: &str, r: &FileReplay) -> Value {
         "moves": rep.moves,
         "replayed": rep.replayed,
         "same_text": rep.same_text,
+        "other_text": rep
+            .other_text
+            .iter()
+            .map(|(line, text)| json!({"line": line, "dagaz": text}))
+            .collect::<Vec<_>>(),
         "edits": rep.edits,
         "complete": rep.complete(),
         "stop": stop,

@@ -8,7 +8,7 @@
 //! `set-attribute` that leaves that piece as it is adds no change).
 
 use super::{Action, Moving, Scratch};
-use crate::engine::{Change, MoveList, MoveNote, Shape, Tables};
+use crate::engine::{ActKind, ActNote, Change, MoveList, MoveNote, Shape, Tables};
 use crate::model::{CellId, MoveType, Op, PieceTypeId, PlayerId, PositionId, piece};
 
 #[inline]
@@ -149,6 +149,17 @@ impl Scratch {
         if captured {
             m.captures = 1;
             m.king_captures = u32::from(piece::ty(v) != PieceTypeId::new(0));
+        }
+        // The attribute writes on a piece after the landing (the others changed nothing
+        // and name no piece), for notation.
+        for a in &self.frames[0].actions {
+            if let Action::SetAttr(c, ..) = *a {
+                let on_piece =
+                    c == dest || (!(c == from && !add.copy) && self.board[c.index()] != 0);
+                if on_piece {
+                    m.acts.push(act_note(a));
+                }
+            }
         }
         m.notes.push(MoveNote {
             ty: piece::ty(piece_v),
@@ -312,6 +323,10 @@ impl Scratch {
             capture_at(board, &mut m.changes, dest);
         }
         for a in &f.actions {
+            // For notation: every action but an attribute write on an empty square.
+            if !matches!(*a, Action::SetAttr(c, ..) if board[c.index()] == 0) {
+                m.acts.push(act_note(a));
+            }
             match *a {
                 Action::Capture(_) => {}
                 Action::ChangeType(c, ty) => {
@@ -375,6 +390,20 @@ impl Scratch {
         m.move_type = move_type;
         m.partial = partial;
     }
+}
+
+/// The note of a queued action, for notation.
+#[inline]
+fn act_note(a: &Action) -> ActNote {
+    let (kind, pos, arg) = match *a {
+        Action::Capture(p) => (ActKind::Capture, p, 0),
+        Action::Flip(p) => (ActKind::Flip, p, 0),
+        Action::ChangeOwner(p) => (ActKind::ChangeOwner, p, 0),
+        Action::ChangeType(p, ty) => (ActKind::ChangeType, p, ty.get()),
+        Action::Create(p, pc) => (ActKind::Create, p, pc),
+        Action::SetAttr(p, a, v) => (ActKind::SetAttr, p, a | (u32::from(v) << 16)),
+    };
+    ActNote { kind, pos, arg }
 }
 
 /// What one `add` instruction builds its moves from, besides the scratch board and the

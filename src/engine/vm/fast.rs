@@ -528,14 +528,13 @@ impl Scratch {
                     acc = v;
                     pc += 1;
                 }
-                FastOp::SetAttr { attr, plain } => {
-                    // (A rook's slide writes its moved flag on every square it passes: once
-                    // the flag is down, none of those writes can change anything.)
-                    if !(plain && self.board[pos.index()] == 0 && piece::attr(piece, attr) == acc) {
-                        let a = Action::SetAttr(pos, attr, acc);
-                        self.queue(usize::from(out.is_none()), queued, a);
-                        queued = true;
-                    }
+                FastOp::SetAttr { attr, .. } => {
+                    // Queued even when it cannot change anything (a rook's slide writes its
+                    // moved flag on every square it passes): the notation writes the ones on
+                    // a piece, as ZoG does.
+                    let a = Action::SetAttr(pos, attr, acc);
+                    self.queue(usize::from(out.is_none()), queued, a);
+                    queued = true;
                     pc += 1;
                 }
                 FastOp::Add => {
