@@ -154,8 +154,7 @@ impl Scratch {
         // and name no piece), for notation.
         for a in &self.frames[0].actions {
             if let Action::SetAttr(c, ..) = *a {
-                let on_piece =
-                    c == dest || (!(c == from && !add.copy) && self.board[c.index()] != 0);
+                let on_piece = c == dest || ((add.copy || c != from) && self.board[c.index()] != 0);
                 if on_piece {
                     m.acts.push(act_note(a));
                 }
