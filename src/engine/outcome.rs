@@ -339,11 +339,15 @@ impl Engine {
             GoalCond::Captured(types) => {
                 let m = &self.t.model;
                 let nt = m.piece_types.len();
-                types.iter().any(|&ty| {
-                    let mut have = self.count_pieces_exact(s, p, ty);
+                // The listed types together: a piece that turns from one to another (The
+                // Duke's two faces) is not captured (docs/semantics.md).
+                let (mut have, mut start) = (0, 0);
+                for &ty in types {
+                    have += self.count_pieces_exact(s, p, ty);
                     have += s.cells[m.hand_cell(PlayerId::new(p as u32), ty).index()];
-                    have < self.t.start_counts[p * nt + ty.index()]
-                })
+                    start += self.t.start_counts[p * nt + ty.index()];
+                }
+                have < start
             }
             GoalCond::AbsoluteConfig {
                 occupants,
@@ -539,14 +543,16 @@ impl Judge<'_> {
                 let m = &t.model;
                 let nt = m.piece_types.len();
                 let player = PlayerId::new(p as u32);
-                types.iter().any(|&ty| {
+                let (mut have, mut start) = (0, 0);
+                for &ty in types.iter() {
                     let on_board = t
                         .goals
                         .board_pieces(&s.goal_counts, p, &[ty])
                         .unwrap_or_default();
-                    on_board + s.cells[m.hand_cell(player, ty).index()]
-                        < t.start_counts[p * nt + ty.index()]
-                })
+                    have += on_board + s.cells[m.hand_cell(player, ty).index()];
+                    start += t.start_counts[p * nt + ty.index()];
+                }
+                have < start
             }
         }
     }

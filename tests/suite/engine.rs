@@ -885,10 +885,10 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
     // A drop onto a1 that captures a1: both the Man standing there and the dropped one go.
     let (a1, a2, b1, hand) = after("White Man a1 x a1");
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 0));
-    // Moving from a1 to b1 with a capture of b1: the Man lands on b1.
+    // Moving from a1 to b1 with a capture of b1: what stood on b1 and the Man that lands
+    // there both go (a strike: Duke's `to capture back (create …) add`).
     let (a1, a2, b1, hand) = after("Man a1 x b1");
-    assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 1));
-    assert_eq!(dagaz::model::piece::owner(b1).index(), 0);
+    assert_eq!((a1, a2 != 0, b1, hand), (0, true, 0, 1));
 }
 
 /// Attack pruning (the reach table) never changes a legal move list: every corpus game
@@ -1162,4 +1162,39 @@ fn saved_games_of_corpus_games_replay() {
         games > 80 && moves_total > 2000,
         "{games} games, {moves_total} moves"
     );
+}
+
+/// `(captured T …)` counts the listed types together: a piece turning from one listed type
+/// to another is not captured (The Duke's two faces), its capture is (docs/semantics.md).
+#[test]
+fn captured_counts_the_listed_types_together() {
+    let text = r#"(game (title "Faces") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
+        (directions (e 1 0) (w -1 0)))
+        (symmetry Black (e w) (w e)))
+      (board-setup (White (Up a1)) (Black (Up d1)))
+      (piece (name Up) (moves ((verify true) e (verify not-friend?) (add Down))))
+      (piece (name Down) (moves ((verify true) e (verify not-friend?) (add Up))))
+      (loss-condition (White Black) (captured Up Down)))"#;
+    let mut e = engine_of_text(text, None);
+    let mut s = e.initial_state();
+    for (mv, over) in [
+        // Each piece turns into a Down: nothing is captured.
+        ("Up a1 - b1 = Down", false),
+        ("Up d1 - c1 = Down", false),
+        // White's Down takes Black's: Black has no piece of the two types left.
+        ("Down b1 x c1 = Up", true),
+    ] {
+        let m = e.find_move(&s, mv).unwrap_or_else(|err| panic!("{err}"));
+        e.make(&mut s, &m);
+        let outcome = e.outcome(&s);
+        assert_eq!(outcome.is_some(), over, "after {mv}");
+        assert_eq!(
+            e.outcome_reference(&s).is_some(),
+            over,
+            "after {mv} (reference)"
+        );
+    }
+    let results = e.outcome(&s).unwrap().results;
+    assert_eq!(results, vec![PlayerResult::Win, PlayerResult::Loss]);
 }

@@ -274,14 +274,14 @@ impl Scratch {
                 }
             }
         };
-        // A move that stays on its square, or a drop, whose block captures its own landing
-        // square removes what lands there: the capture is applied after the landing (ZoG's
-        // "remove a piece" idiom `capture add`, see docs/semantics.md).
-        let in_place = from.is_none() || from == dest;
-        let removes_landing = in_place
-            && f.actions
-                .iter()
-                .any(|a| matches!(a, Action::Capture(c) if *c == dest));
+        // A move whose block captures its own landing square removes what lands there: the
+        // capture is applied after the landing (ZoG's "remove a piece" idiom `capture add`,
+        // and a strike that captures its target and leaves the striker at home; see
+        // docs/semantics.md).
+        let removes_landing = f
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Capture(c) if *c == dest));
         for a in &f.actions {
             if let Action::Capture(c) = *a {
                 if !(removes_landing && c == dest) {
