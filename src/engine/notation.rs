@@ -117,11 +117,10 @@ fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
         let pos = a.pos;
         match a.kind {
             ActKind::Capture => {
-                // Taking what a piece moves onto is the movement's `x`.
-                let landing = moves
-                    .iter()
-                    .any(|n| n.to == pos && !n.from.is_none() && n.from != pos);
-                if landing || before(pos) == 0 {
+                // A capture of an empty square that nothing lands on takes nothing. (A
+                // capture of a landing square removes the piece that lands: written too.)
+                let landing = moves.iter().any(|n| n.to == pos);
+                if !landing && before(pos) == 0 {
                     continue;
                 }
                 sep(out);

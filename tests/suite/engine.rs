@@ -887,7 +887,7 @@ fn capture_of_the_landing_square_in_place_or_by_drop_removes_the_piece() {
     assert_eq!((a1, a2 != 0, b1 != 0, hand), (0, true, true, 0));
     // Moving from a1 to b1 with a capture of b1: what stood on b1 and the Man that lands
     // there both go (a strike: Duke's `to capture back (create …) add`).
-    let (a1, a2, b1, hand) = after("Man a1 x b1");
+    let (a1, a2, b1, hand) = after("Man a1 x b1 x b1");
     assert_eq!((a1, a2 != 0, b1, hand), (0, true, 0, 1));
 }
 

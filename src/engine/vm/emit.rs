@@ -274,17 +274,17 @@ impl Scratch {
                 }
             }
         };
-        // A move whose block captures its own landing square removes what lands there: the
-        // capture is applied after the landing (ZoG's "remove a piece" idiom `capture add`,
-        // and a strike that captures its target and leaves the striker at home; see
-        // docs/semantics.md).
-        let removes_landing = f
-            .actions
-            .iter()
-            .any(|a| matches!(a, Action::Capture(c) if *c == dest));
+        // A move whose block captures a square a piece of it lands on removes what lands
+        // there: the capture is applied after the landings (ZoG's "remove a piece" idiom
+        // `capture add`, and a strike that captures its target and leaves the striker at
+        // home; see docs/semantics.md).
+        let lands = |c: PositionId| c == dest || f.cascades.iter().any(|&(_, to, _)| to == c);
+        let mut late = false;
         for a in &f.actions {
             if let Action::Capture(c) = *a {
-                if !(removes_landing && c == dest) {
+                if lands(c) {
+                    late = true;
+                } else {
                     capture_at(board, &mut m.changes, c);
                 }
             }
@@ -318,8 +318,14 @@ impl Scratch {
         };
         capture_at(board, &mut m.changes, dest);
         set(board, &mut m.changes, dest.cell(), landing);
-        if removes_landing {
-            capture_at(board, &mut m.changes, dest);
+        if late {
+            for a in &f.actions {
+                if let Action::Capture(c) = *a {
+                    if lands(c) {
+                        capture_at(board, &mut m.changes, c);
+                    }
+                }
+            }
         }
         for a in &f.actions {
             // For notation: every action but an attribute write on an empty square.
