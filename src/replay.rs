@@ -303,16 +303,6 @@ fn apply(board: &mut [u32], p: MovePart<'_>) {
 /// order written (each the piece that stood on its origin, or, when an earlier movement
 /// of the text came to that origin without taking anything, that piece) and created
 /// pieces are put, then types, owners and attributes change in the order written.
-#[doc(hidden)]
-pub fn claimed_board_pub(
-    model: &Model,
-    board: &[u32],
-    mover: PlayerId,
-    effects: &[Effect],
-) -> Vec<u32> {
-    claimed_board(model, board, mover, effects)
-}
-
 pub(crate) fn claimed_board(
     model: &Model,
     board: &[u32],
