@@ -689,9 +689,11 @@ fn pipeline(
     match t.model.options.maximal_captures {
         MaximalCaptures::Off => {}
         MaximalCaptures::Most => {
+            // Among the moves that capture, those that capture the most; the moves that
+            // capture nothing stay (compulsory capture is `move-priorities`' work).
             let best = out.iter().map(|m| m.captures).max().unwrap_or(0);
             if best > 0 {
-                out.retain_by(|m| m.captures == best);
+                out.retain_by(|m| m.captures == 0 || m.captures == best);
             }
         }
         MaximalCaptures::MostKingsFirst => {
@@ -701,7 +703,7 @@ fn pipeline(
                 .max()
                 .unwrap_or((0, 0));
             if best != (0, 0) {
-                out.retain_by(|m| (m.king_captures, m.captures) == best);
+                out.retain_by(|m| m.captures == 0 || (m.king_captures, m.captures) == best);
             }
         }
     }

@@ -1198,3 +1198,33 @@ fn captured_counts_the_listed_types_together() {
     let results = e.outcome(&s).unwrap().results;
     assert_eq!(results, vec![PlayerResult::Win, PlayerResult::Loss]);
 }
+
+/// `"maximal captures"` keeps, among the moves that capture, those that capture the most,
+/// and the moves that capture nothing (docs/semantics.md).
+#[test]
+fn maximal_captures_keeps_the_moves_that_capture_nothing() {
+    let text = r#"(game (title "Most") (players White Black) (turn-order White Black)
+      (option "maximal captures" true)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d/e" (10 0)) ("3/2/1" (0 10)))
+        (directions (e 1 0) (n 0 -1))))
+      (board-setup (White (Man a1 a3)) (Black (Man b1 d1 b3)))
+      (piece (name Man) (moves
+        (move-type step) ((verify true) n (verify empty?) add)
+        (move-type jump)
+        ((verify true) e (verify enemy?) capture e (verify empty?) (add-partial jump))))
+      (draw-condition (White Black) stalemated))"#;
+    let mut e = engine_of_text(text, None);
+    let s = e.initial_state();
+    let mut l = MoveList::new();
+    e.legal_moves(&s, &mut l);
+    let mut got: Vec<String> = l.iter().map(|m| e.notation(m)).collect();
+    got.sort();
+    // The double jump from a1 is kept, the single one from a2 is not, the step stays.
+    assert_eq!(
+        got,
+        vec![
+            "Man a1 - a2".to_owned(),
+            "Man a1 - c1 x b1 Man c1 - e1 x d1".to_owned()
+        ]
+    );
+}
