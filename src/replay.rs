@@ -33,6 +33,18 @@ pub struct ReplayStop {
     pub nearest: Vec<String>,
 }
 
+impl ReplayStop {
+    /// The stop at `line`, for the reason and nearest moves of `failure`.
+    fn at(line: &SavedLine, (reason, nearest): Failure) -> ReplayStop {
+        ReplayStop {
+            line: line.line,
+            text: line.to_text(),
+            reason,
+            nearest,
+        }
+    }
+}
+
 /// What a replay did.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -92,13 +104,8 @@ pub fn replay(engine: &mut Engine, game: &SavedGame) -> ReplayReport {
                 }
             }
             Ok(None) => edits += 1,
-            Err((reason, nearest)) => {
-                stop = Some(ReplayStop {
-                    line: line.line,
-                    text: line.to_text(),
-                    reason,
-                    nearest,
-                });
+            Err(failure) => {
+                stop = Some(ReplayStop::at(line, failure));
                 break;
             }
         }
@@ -778,14 +785,9 @@ pub fn replay_game<G: crate::ai::Game>(g: &mut G, saved: &SavedGame) -> ReplayRe
         let text = match &line.kind {
             LineKind::Edit { .. } => {
                 edits += 1;
-                stop = Some(ReplayStop {
-                    line: line.line,
-                    text: line.to_text(),
-                    reason:
-                        "edits of the board are not supported for a game played by an Axiom program"
-                            .into(),
-                    nearest: vec![],
-                });
+                let why =
+                    "edits of the board are not supported for a game played by an Axiom program";
+                stop = Some(ReplayStop::at(line, (why.into(), vec![])));
                 break;
             }
             LineKind::Pass => "Pass",
@@ -807,13 +809,8 @@ pub fn replay_game<G: crate::ai::Game>(g: &mut G, saved: &SavedGame) -> ReplayRe
                 None => Some(("no legal move has this text".into(), nearest(text, &texts))),
             }
         };
-        if let Some((reason, nearest)) = failure {
-            stop = Some(ReplayStop {
-                line: line.line,
-                text: line.to_text(),
-                reason,
-                nearest,
-            });
+        if let Some(failure) = failure {
+            stop = Some(ReplayStop::at(line, failure));
             break;
         }
     }
