@@ -10,11 +10,13 @@ use std::path::PathBuf;
 /// Replay Zillions saved games (.zsg) and check that every move is legal.
 ///
 /// Each file's rules file (`RulesFile=`, matched without regard to case) is looked for
-/// beside the saved game, then in each --rules-dir; its variant is the one titled as
-/// `VariantName=`. Every move is played in turn (each step of a partial chain as one step,
-/// the edit lines applied); a move matches a legal one by its text or, when the texts
-/// differ, by the pieces it leaves on the board. The first move that is not legal stops
-/// the file, with the legal moves nearest to it.
+/// beside the saved game, then in each --rules-dir, then among the bundled games; its
+/// variant is the one titled as `VariantName=`. Every move is played in turn (each step of
+/// a partial chain as one step, the edit lines applied); a move matches a legal one by its
+/// text or, when the texts differ, by the pieces it leaves on the board. A rules file whose
+/// moves come from an Axiom engine is played by the variant's program, moves matched by
+/// text. The first move that is not legal stops the file, with the legal moves nearest to
+/// it. The move notation and the JSON shape: docs/formats.md.
 ///
 /// Exit codes: 0 every file replayed to the end; 1 a file stopped, or its rules cannot be
 /// found or played; 2 a file cannot be read or is not a saved game.
