@@ -212,3 +212,30 @@ fn saved_games_of_an_axiom_engine_game_replay_through_its_program() {
     assert_eq!(r.report.stop.unwrap().line, 7);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn one_on_lists_the_squares_of_one_change() {
+    let e = engine_of(&fixture("effects.zrf"), "Replay effects");
+    let names = zsg::Notation::new(e.model());
+    let effects = names
+        .effects("Turner b1 - b2 = King on c2 d3 = Man on a3 x a5")
+        .unwrap();
+    let at = |p: &str| e.model().position(p).unwrap();
+    let king = crate::model::PieceTypeId::new(e.model().piece_type("King").unwrap());
+    assert_eq!(effects.len(), 5, "{effects:?}");
+    assert_eq!(
+        effects[1],
+        zsg::Effect::SetType {
+            ty: king,
+            at: Some(at("c2"))
+        }
+    );
+    assert_eq!(
+        effects[2],
+        zsg::Effect::SetType {
+            ty: king,
+            at: Some(at("d3"))
+        }
+    );
+    assert_eq!(effects[4], zsg::Effect::Capture { at: at("a5") });
+}

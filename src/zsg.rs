@@ -272,7 +272,8 @@ pub enum Effect {
     },
     /// `x POS`.
     Capture { at: PositionId },
-    /// `= PIECE` (the piece just moved, `at` none) or `= PIECE on POS`.
+    /// `= PIECE` (the piece just moved, `at` none) or `= PIECE on POS` (one effect per
+    /// square of `= PIECE on POS POS …`).
     SetType {
         ty: PieceTypeId,
         at: Option<PositionId>,
@@ -387,23 +388,39 @@ impl Notation {
                     i += 2;
                 }
                 "=" => {
+                    // `= X`, or `= X on P …` (ZoG lists the squares of the same change
+                    // after one `on`: `= EV on 1F 19J`).
                     let on = at(2).is_some_and(|s| s.eq_ignore_ascii_case("on"));
-                    let place = if on {
-                        match self.pos(at(3)) {
-                            Some(p) => Some(p),
-                            None => return Err(unknown(&w, i + 3, "a position after `on`")),
+                    let mut places: Vec<Option<PositionId>> = Vec::new();
+                    let mut k = 3;
+                    if on {
+                        while let Some(p) = self.pos(at(k)) {
+                            // A word that opens a movement (`PIECE POS`) is not a square.
+                            if self.piece(at(k)).is_some() && self.pos(at(k + 1)).is_some() {
+                                break;
+                            }
+                            places.push(Some(p));
+                            k += 1;
+                        }
+                        if places.is_empty() {
+                            return Err(unknown(&w, i + 3, "a position after `on`"));
                         }
                     } else {
-                        None
-                    };
-                    if let Some(ty) = self.piece(at(1)) {
-                        out.push(Effect::SetType { ty, at: place });
-                    } else if let Some(owner) = self.player(at(1)) {
-                        out.push(Effect::SetOwner { owner, at: place });
-                    } else {
-                        return Err(unknown(&w, i + 1, "a piece or player after `=`"));
+                        places.push(None);
+                        k = 2;
                     }
-                    i += if on { 4 } else { 2 };
+                    let ty = self.piece(at(1));
+                    let owner = self.player(at(1));
+                    for place in places {
+                        if let Some(ty) = ty {
+                            out.push(Effect::SetType { ty, at: place });
+                        } else if let Some(owner) = owner {
+                            out.push(Effect::SetOwner { owner, at: place });
+                        } else {
+                            return Err(unknown(&w, i + 1, "a piece or player after `=`"));
+                        }
+                    }
+                    i += k;
                 }
                 "@" => {
                     let Some(p) = self.pos(at(1)) else {

@@ -7,7 +7,8 @@
 //! - a promotion by `(add TYPE)`, right after its movement: `Pawn e7 - e8 = Queen`;
 //! - then the other effects, in the order the blocks queued them, captures last (the last
 //!   queued first): `x b4` (a capture elsewhere),
-//!   `White Bishop c4` (a piece created), `= Ball on c5` (a type changed), `= Black` (the
+//!   `White Bishop c4` (a piece created), `= Ball on c5` (a type changed; the squares of
+//!   consecutive changes to one type after one `on`: `= EV on 1F 19J`), `= Black` (the
 //!   moved piece changes owner) or `flip b3` (another piece does), `@ h7 0 0` (attribute
 //!   0 of the piece on h7 set to 0; ZoG numbers the attributes from the last declared, so
 //!   0 is the last);
@@ -21,7 +22,7 @@
 //! blocks queued ([`super::ActNote`]), in their order, whether they changed the board or
 //! not (ZoG writes a `set-attribute` to the value the piece has too).
 
-use super::{ActKind, Engine, Move, MovePart};
+use super::{ActKind, ActNote, Engine, Move, MovePart};
 use crate::model::{Model, PieceTypeId, PositionId, piece};
 use std::fmt::Write;
 
@@ -113,8 +114,11 @@ fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
     let others = p.acts.iter().filter(|a| a.kind != ActKind::Capture);
     let captures = p.acts.iter().rev().filter(|a| a.kind == ActKind::Capture);
     let n_attrs = model.attributes.len() as u32;
+    let mut prev: Option<&ActNote> = None;
     for a in others.chain(captures) {
         let pos = a.pos;
+        let last = prev.replace(a);
+        let prev = last;
         match a.kind {
             ActKind::Capture => {
                 // A capture of an empty square that nothing lands on takes nothing. (A
@@ -141,13 +145,18 @@ fn write_part(model: &Model, p: MovePart<'_>, out: &mut String) {
                 }
             }
             ActKind::ChangeType => {
-                sep(out);
-                let _ = write!(
-                    out,
-                    "= {} on {}",
-                    ty_name(PieceTypeId::new(a.arg)),
-                    name(pos)
-                );
+                // A change to the same type as the one just written adds its square.
+                if prev.is_some_and(|q: &ActNote| q.kind == ActKind::ChangeType && q.arg == a.arg) {
+                    let _ = write!(out, " {}", name(pos));
+                } else {
+                    sep(out);
+                    let _ = write!(
+                        out,
+                        "= {} on {}",
+                        ty_name(PieceTypeId::new(a.arg)),
+                        name(pos)
+                    );
+                }
             }
             ActKind::Create => {
                 sep(out);
