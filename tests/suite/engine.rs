@@ -1228,3 +1228,40 @@ fn maximal_captures_keeps_the_moves_that_capture_nothing() {
         ]
     );
 }
+
+/// A `capture` of a square whose piece the same move changes takes nothing there (ZoG's
+/// quirk; docs/semantics.md), and the notation does not write it.
+#[test]
+fn a_piece_changed_by_a_move_is_not_captured_by_it() {
+    let text = r#"(game (title "Marked") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
+        (directions (e 1 0))))
+      (board-setup (White (Man a1)) (Black (Man b1 c1)))
+      (piece (name Man) (attribute marked? false)
+        (moves
+          ; b1 is captured and marked: the mark wins.
+          ((verify true) e capture (set-attribute marked? true) e e add)
+          ; c1 is captured alone: it goes.
+          ((verify true) e e capture e add)))
+      (draw-condition (White Black) stalemated))"#;
+    let mut e = engine_of_text(text, None);
+    let s = e.initial_state();
+    let mut l = MoveList::new();
+    e.legal_moves(&s, &mut l);
+    let mut got: Vec<String> = l.iter().map(|m| e.notation(m)).collect();
+    got.sort();
+    assert_eq!(got, vec!["Man a1 - d1 @ b1 0 1", "Man a1 - d1 x c1"]);
+    for m in l.iter() {
+        let mut after = s.clone();
+        e.make(&mut after, m);
+        let at = |p: &str| after.cells[e.model().position(p).unwrap().index()];
+        let marked = e.notation(m).contains('@');
+        // The marked piece stays, marked; the other move takes c1.
+        assert_eq!(
+            (at("b1") != 0, at("c1") != 0),
+            (true, marked),
+            "{}",
+            e.notation(m)
+        );
+    }
+}

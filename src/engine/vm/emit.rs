@@ -279,14 +279,30 @@ impl Scratch {
         // `capture add`, and a strike that captures its target and leaves the striker at
         // home; see docs/semantics.md).
         let lands = |c: PositionId| c == dest || f.cascades.iter().any(|&(_, to, _)| to == c);
+        // ZoG's quirk: a piece whose type or an attribute the move changes is not captured
+        // by it (docs/semantics.md).
+        let changed = |board: &[u32], c: PositionId| {
+            let v = board[c.index()];
+            v != 0
+                && f.actions.iter().any(|a| match *a {
+                    Action::SetAttr(q, at, val) => q == c && piece::attr(v, at) != val,
+                    Action::ChangeType(q, ty) => q == c && piece::ty(v) != ty,
+                    _ => false,
+                })
+        };
+        // (The captures' notes are taken here, where a void one is known; the notation
+        // writes captures after the other actions anyway.)
         let mut late = false;
         for a in &f.actions {
             if let Action::Capture(c) = *a {
                 if lands(c) {
                     late = true;
+                } else if changed(board, c) {
+                    continue;
                 } else {
                     capture_at(board, &mut m.changes, c);
                 }
+                m.acts.push(act_note(a));
             }
         }
         // Origins: cascaded pieces, then the main piece (which stays with `copy`).
@@ -328,8 +344,10 @@ impl Scratch {
             }
         }
         for a in &f.actions {
-            // For notation: every action but an attribute write on an empty square.
-            if !matches!(*a, Action::SetAttr(c, ..) if board[c.index()] == 0) {
+            // For notation: every other action but an attribute write on an empty square.
+            if !matches!(*a, Action::Capture(_))
+                && !matches!(*a, Action::SetAttr(c, ..) if board[c.index()] == 0)
+            {
                 m.acts.push(act_note(a));
             }
             match *a {
