@@ -702,8 +702,11 @@ pub fn saved_game(
         } else {
             for k in 0..m.num_parts() {
                 if let Some(p) = m.part(k) {
+                    let numbers = &engine.model().partial_numbers;
                     line(LineKind::Move {
-                        partial: p.partial,
+                        partial: p
+                            .partial
+                            .map(|t| numbers.get(t as usize).copied().unwrap_or(t)),
                         text: engine.part_notation(p),
                     });
                 }

@@ -239,3 +239,30 @@ fn one_on_lists_the_squares_of_one_change() {
     );
     assert_eq!(effects[4], zsg::Effect::Capture { at: at("a5") });
 }
+
+#[test]
+fn partial_numbers_follow_the_move_type_markers() {
+    // `finish` is named by an `add-partial` before its marker, as in Shafran's checkers:
+    // the saved game numbers it by its marker (3), as ZoG does there.
+    let text = r#"(game (title "Markers") (players White Black) (turn-order White Black)
+      (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
+        (directions (e 1 0))))
+      (board-setup (White (Man a1)) (Black (Man b1)))
+      (piece (name Man) (moves
+        (move-type jump) ((verify true) e (verify enemy?) capture e (verify empty?) (add-partial finish))
+        (move-type step) ((verify true) e (verify empty?) add)
+        (move-type finish) ((verify true) e (verify empty?) add)))
+      (draw-condition (White Black) stalemated))"#;
+    let loaded = crate::expand::load_text("m.zrf", text, Default::default());
+    let model = crate::model::Model::compile(&loaded.games[0]).unwrap();
+    let finish = model.move_types.iter().position(|t| t == "finish").unwrap();
+    assert_eq!(model.partial_numbers[finish], 3, "{:?}", model.move_types);
+    let mut e = Engine::new(model);
+    let moves = vec!["Man a1 - c1 x b1 Man c1 - d1".to_owned()];
+    let g = saved_game(&mut e, "m.zrf", "Markers", &moves).unwrap();
+    let written: Vec<String> = g.lines.iter().map(|l| l.to_text()).collect();
+    assert_eq!(
+        written,
+        vec!["1. partial 3 Man a1 - c1 x b1", "1. Man c1 - d1"]
+    );
+}

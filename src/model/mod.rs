@@ -461,6 +461,10 @@ pub struct Model {
     pub type_index: HashMap<String, u32>,
     /// Move type names; index 0 is the default type (`""`).
     pub move_types: Vec<String>,
+    /// The number a saved game writes after `partial` for each move type (by index): its
+    /// place among the `(move-type …)` markers of the pieces, in order, from 1 (the types
+    /// no marker names follow). docs/formats.md, "Saved games".
+    pub partial_numbers: Vec<u32>,
     /// Rank of each move type for `move-priorities` (lower = higher priority).
     pub priority_rank: Vec<u32>,
     pub has_priorities: bool,

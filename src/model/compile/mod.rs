@@ -112,6 +112,7 @@ fn compile_sections(cx: &mut Ctx<'_>, title: &str) -> Result<Model, Stop> {
     names.types = name_map(&pieces.type_index);
     names.attributes = index_of(&pieces.attributes);
 
+    let marker_order = pieces::move_type_marker_order(&pieces.forms);
     let mut compiler = Compiler::new(&names, pieces::declared_move_types(&pieces.forms));
     let piece_diags = pieces::compile_blocks(&mut pieces, &mut compiler);
     let (turns, repeat_from) = turns::turn_order(cx, &players, &mut compiler);
@@ -127,6 +128,17 @@ fn compile_sections(cx: &mut Ctx<'_>, title: &str) -> Result<Model, Stop> {
         ..
     } = compiler;
     let priority_rank = options::priority_rank(&priorities, move_types.len());
+    let mut next = marker_order.len() as u32;
+    let partial_numbers = move_types
+        .iter()
+        .map(|t| match marker_order.iter().position(|m| m == t) {
+            Some(i) => i as u32 + 1,
+            None => {
+                next += 1;
+                next
+            }
+        })
+        .collect();
 
     let setup = setup::board_setup(cx, &names, &board, &pieces.types);
     let unlimited_drops = setup.unlimited_drops(pieces.types.len());
@@ -164,6 +176,7 @@ fn compile_sections(cx: &mut Ctx<'_>, title: &str) -> Result<Model, Stop> {
         piece_types: pieces.types,
         type_index: pieces.type_index,
         move_types,
+        partial_numbers,
         priority_rank,
         has_priorities: !priorities.is_empty(),
         flags,

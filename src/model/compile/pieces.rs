@@ -129,6 +129,27 @@ pub(super) fn declared_move_types(pieces: &[&Node]) -> NameSet {
         .collect()
 }
 
+/// The move types the pieces' `(move-type …)` markers name, in the order they first
+/// appear.
+pub(super) fn move_type_marker_order(pieces: &[&Node]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in pieces {
+        for sect in p
+            .args()
+            .iter()
+            .filter(|s| matches!(s.head(), Some("moves" | "drops")))
+        {
+            for b in sect.args().iter().filter(|b| b.head() == Some("move-type")) {
+                let name = move_type_marker_name(b);
+                if !out.iter().any(|n| n == name) {
+                    out.push(name.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Which of the compiler's diagnostics each piece type's blocks produced: (type, range).
 pub(super) type DiagsByType = Vec<(usize, Range<usize>)>;
 
