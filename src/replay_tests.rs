@@ -120,43 +120,81 @@ fn chains_played_step_by_step_reach_the_whole_moves_state() {
     assert!(chains > 20, "{chains} chains");
 }
 
+/// Plays `plies` random moves of `def` (seeded by `seed`), writes them as a saved game,
+/// reads it back and replays it: the replay must reach the end, every move written as
+/// dagaz writes it, in the same position. Returns the moves replayed.
+fn round_trip(def: &crate::expand::GameDef, seed: u64, plies: usize, what: &str) -> usize {
+    let mut e = Engine::new(crate::model::Model::compile(def).unwrap());
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut s = e.initial_state();
+    let mut list = MoveList::new();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        e.legal_moves(&s, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        let m = list.as_slice()[rng.below(list.len())].clone();
+        moves.push(e.notation(&m));
+        e.make(&mut s, &m);
+    }
+    let g = saved_game(&mut e, "game.zrf", &def.title, &moves).unwrap();
+    let back = zsg::parse(&zsg::write(&g)).unwrap();
+    assert_eq!(back.variant, def.title);
+    let rep = replay(&mut e, &back);
+    assert!(rep.complete(), "{what} [{}]: {:?}", def.title, rep.stop);
+    assert_eq!(rep.same_text, rep.moves, "{what} [{}]", def.title);
+    assert_eq!(rep.state.unwrap().cells, s.cells, "{what} [{}]", def.title);
+    rep.moves
+}
+
 #[test]
 fn saved_games_of_played_games_replay() {
     for b in crate::games::all() {
         let loaded =
             crate::expand::load_text(&format!("{}.zrf", b.name), b.text, Default::default());
         for def in &loaded.games {
-            let mut e = Engine::new(crate::model::Model::compile(def).unwrap());
-            let mut rng = crate::rng::Rng::new(3);
-            let mut s = e.initial_state();
-            let mut list = MoveList::new();
-            let mut moves = Vec::new();
-            for _ in 0..150 {
-                e.legal_moves(&s, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let m = list.as_slice()[rng.below(list.len())].clone();
-                moves.push(e.notation(&m));
-                e.make(&mut s, &m);
-            }
-            let name = format!("{}.zrf", b.name);
-            let g = saved_game(&mut e, &name, &def.title, &moves).unwrap();
-            let text = zsg::write(&g);
-            let back = zsg::parse(&text).unwrap();
-            assert_eq!(back.variant, def.title);
-            let rep = replay(&mut e, &back);
-            assert!(rep.complete(), "{} [{}]: {:?}", b.name, def.title, rep.stop);
-            assert_eq!(rep.same_text, rep.moves, "{}", b.name);
-            assert_eq!(
-                rep.state.unwrap().cells,
-                s.cells,
-                "{} [{}]",
-                b.name,
-                def.title
-            );
+            round_trip(def, 3, 150, b.name);
         }
     }
+}
+
+/// The same for every third file of the shared corpus, each variant that compiles.
+#[test]
+fn saved_games_of_corpus_games_replay() {
+    fn walk(d: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d)
+            .expect("the corpus beside the project")
+            .flatten()
+        {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "zrf") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dagaz"),
+        &mut files,
+    );
+    files.sort();
+    assert!(files.len() >= 300, "the 339-file corpus is expected");
+    let (mut games, mut moves) = (0, 0);
+    for (k, path) in files.iter().enumerate().filter(|(k, _)| k % 3 == 0) {
+        let Ok(loaded) = crate::expand::load_path(path, "c.zrf", Default::default()) else {
+            continue;
+        };
+        for def in &loaded.games {
+            if crate::model::Model::compile(def).is_ok() {
+                moves += round_trip(def, k as u64, 60, &path.display().to_string());
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 80 && moves > 2000, "{games} games, {moves} moves");
 }
 
 #[test]

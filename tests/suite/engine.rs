@@ -1109,61 +1109,6 @@ fn parallel_divide_equals_one_thread() {
     }
 }
 
-/// Saved games written from random games of a sample of the corpus's playable variants
-/// (every third file, each variant) replay to the end, every move written as dagaz writes
-/// it, to the same position.
-#[test]
-fn saved_games_of_corpus_games_replay() {
-    use dagaz::replay::{replay, saved_game};
-    let (mut games, mut moves_total) = (0, 0);
-    let mut problems = vec![];
-    for (k, path) in common::corpus_files().into_iter().enumerate() {
-        if k % 3 != 0 {
-            continue;
-        }
-        let Ok(loaded) = dagaz::expand::load_path(&path, "c.zrf", Limits::default()) else {
-            continue;
-        };
-        for def in &loaded.games {
-            let Ok(model) = Model::compile(def) else {
-                continue;
-            };
-            let mut e = Engine::new(model);
-            let mut rng = dagaz::Rng::new(k as u64);
-            let mut s = e.initial_state();
-            let mut list = MoveList::new();
-            let mut moves = Vec::new();
-            for _ in 0..60 {
-                e.legal_moves(&s, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let m = list.as_slice()[rng.below(list.len())].clone();
-                moves.push(e.notation(&m));
-                e.make(&mut s, &m);
-            }
-            let g = saved_game(&mut e, "c.zrf", &def.title, &moves).unwrap();
-            let back = dagaz::zsg::parse(&dagaz::zsg::write(&g)).unwrap();
-            let rep = replay(&mut e, &back);
-            games += 1;
-            moves_total += rep.moves;
-            if !rep.complete() || rep.state.as_ref().unwrap().cells != s.cells {
-                problems.push(format!(
-                    "{} [{}]: {:?}",
-                    common::corpus_rel(&path),
-                    def.title,
-                    rep.stop
-                ));
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(
-        games > 80 && moves_total > 2000,
-        "{games} games, {moves_total} moves"
-    );
-}
-
 /// `(captured T …)` counts the listed types together: a piece turning from one listed type
 /// to another is not captured (The Duke's two faces), its capture is (docs/semantics.md).
 #[test]
