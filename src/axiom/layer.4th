@@ -282,6 +282,13 @@ $DirectionWord $sample-direction
    THEN
    CFA>PFA $ParsePosition CELLS +  $ParsePosition SWAP ! ;
 
+\ {unlink} DIRECTION POSITION: the direction leads nowhere from POSITION (as a grid's
+\ edge does); links made later may lead somewhere again.
+: {unlink} ( -- )
+   $NeedBoard
+   -FIND DUP $IsDirection? 0= ABORT" expected the name of a direction"
+   NFA>CFA CFA>PFA $ParsePosition CELLS +  -1 SWAP ! ;
+
 : $CountDirections ( -- n )
    0 $lastDirection @ BEGIN ?DUP WHILE SWAP 1+ SWAP $NextDirection REPEAT ;
 
@@ -517,7 +524,10 @@ VARIABLE $piecesOpen
 \ {board-setup {setup} PLAYER PIECE POSITION ... board-setup}
 \
 \ $boardSetup @ is [count] then, per entry, the name strings of the player, the piece
-\ and the position; the runtime looks the names up when a game starts.
+\ and the position; the runtime looks the names up when a game starts. As in Axiom,
+\ the piece is only a name here: a DEFERred word set to a piece later (Ordo's
+\ `{setup} Light MAN a2` before `' Man IS MAN`) is run when the game starts, and what it
+\ gives must then be a piece.
 
 VARIABLE $setupOpen
 
@@ -525,7 +535,7 @@ VARIABLE $setupOpen
 : {setup} ( -- )
    $setupOpen @ 0= ABORT" {setup} belongs between {board-setup and board-setup}"
    $ParsePlayer $NameOf ,
-   ' DUP $IsPiece? 0= ABORT" expected the name of a piece" $NameOf ,
+   ' $NameOf ,
    ' DUP $IsPosition? 0= ABORT" expected the name of a position" $NameOf ,
    $boardSetup @ ++ ;
 : board-setup} ( -- ) $setupOpen OFF ;

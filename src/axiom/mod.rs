@@ -98,6 +98,8 @@ impl std::fmt::Display for AxiomError {
 impl std::error::Error for AxiomError {}
 
 #[cfg(test)]
+mod compat_tests;
+#[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
 mod layer_tests;

@@ -33,7 +33,7 @@ natives! {
     CURRENT_MOVE "CurrentMove!", BEST_MOVE "BestMove!", NODES "Nodes!", SCORE "Score!",
     DEPTH "Depth!", YIELD "$Yield",
     RAND_WITHIN "RAND-WITHIN", RAND64 "$Rand64!", RANDOMIZE "RANDOMIZE", SEED "SEED!",
-    SYSTEM_TIME "SYSTEM-TIME",
+    SYSTEM_TIME "SYSTEM-TIME", SEED2 "SEED2!",
     NEGAMAX "$NegamaxMove", UCT "$UCTMove", ENGINE_SET_TURN "$EngineSetTurn",
     BOARD "board[]", FRIENDS "OnFriends?",
     ADD_Z "$AddPieceZ", ADD_U "$AddPieceU", REMOVE_Z "$RemovePieceZ", REMOVE_U "$RemovePieceU",
@@ -80,6 +80,7 @@ pub const EFFECTS: &[(&str, u32, u32)] = &[
     ("material-balance", 1, 1),
     ("$Rand64!", 1, 0),
     ("SEED!", 1, 0),
+    ("SEED2!", 1, 0),
     ("SYSTEM-TIME", 0, 1),
     ("board[]", 1, 1),
     ("OnFriends?", 2, 1),
@@ -205,6 +206,10 @@ pub struct Runtime {
     pub(crate) xts: std::sync::Arc<NativeXts>,
     pub info: std::sync::Arc<super::program::GameInfo>,
     pub rng: Rng,
+    /// The engines' own generator (Axiom 1.51's second generator, seeded by `SEED2!`):
+    /// `$NegamaxMove` draws from it to choose among root moves of equal value, so the
+    /// program's `RAND-WITHIN` draws do not depend on what the engines drew.
+    pub rng2: Rng,
     pub(crate) generation: Option<Generation>,
     pub report: EngineReport,
     /// Position keys since the last `repetition-reset`.
@@ -328,12 +333,16 @@ impl Lasting {
     }
 }
 
+/// The sub-stream of a game's seed that the engines' generator ([`Runtime::rng2`]) draws.
+const ENGINE_STREAM: u64 = 2;
+
 impl Runtime {
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
             layout: program.layout,
             info: program.info.clone(),
             rng: Rng::new(seed),
+            rng2: Rng::derive(seed, ENGINE_STREAM),
             memo: super::memo::MoveMemo::comparing(&super::program::turn_vars(&program.layout)),
             ..Runtime::for_loading(program.xts.clone())
         }
@@ -346,6 +355,7 @@ impl Runtime {
             xts,
             info: Default::default(),
             rng: Rng::new(0x5eed),
+            rng2: Rng::derive(0x5eed, ENGINE_STREAM),
             generation: None,
             report: EngineReport::default(),
             history: Vec::new(),
@@ -1406,6 +1416,10 @@ impl Host for Runtime {
             n::SEED => {
                 let s = vm.pop()?;
                 self.rng = Rng::new(s as u32 as u64);
+            }
+            n::SEED2 => {
+                let s = vm.pop()?;
+                self.rng2 = Rng::derive(s as u32 as u64, ENGINE_STREAM);
             }
             n::SYSTEM_TIME => {
                 // Reproducibility: a clock that counts primitives run, not wall time.

@@ -130,6 +130,19 @@ impl State {
                     *v = vm.pop()?;
                 }
                 let [player, ty, pos] = vals;
+                // The piece was stored as a name (it may be a deferred word): what it
+                // gives now must be a declared piece.
+                if ty < 1 || ty as usize > program.info.pieces.len() {
+                    let name_at = vm.cell(setup + 4 + 12 * k + 4)? as u32;
+                    let name = String::from_utf8_lossy(vm.cstr(name_at)?).into_owned();
+                    return Err(ForthError::new(crate::forth::ForthErrorKind::Host(
+                        format!(
+                            "{{setup}} entry {}: `{}` gives {ty}, not a piece",
+                            k + 1,
+                            crate::text::printable(&name)
+                        ),
+                    )));
+                }
                 vm.push(player)?;
                 vm.push(ty)?;
                 vm.push(pos)?;

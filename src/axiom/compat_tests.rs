@@ -1,0 +1,113 @@
+//! Tests of what Axiom 1.50 and 1.51 accept and dagaz once refused, on fixtures written
+//! for dagaz (`tests/fixtures/axiom/compat`): `SEED2!` (1.51's `RANDOMIZE2`), `{unlink}`,
+//! a deferred word in `{setup}`, and the engines' choice among equal moves, which varies
+//! with the seed as Axiom's play varies from game to game.
+
+use super::layer_tests::scratch_dir;
+use super::{AxiomGame, Program};
+use crate::ai::game::Game;
+use crate::rng::Rng;
+use std::path::PathBuf;
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/axiom/compat")
+        .join(rel)
+}
+
+fn load(rel: &str) -> Program {
+    Program::load(&fixture(rel), None).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// One game of `p` against itself with its own engine (`$NegamaxMove`), seeded `seed`:
+/// its moves' notation.
+fn searched_game(p: &Program, seed: u64) -> Vec<String> {
+    let mut game = AxiomGame::new(p, p, seed).expect("set-up");
+    let mut rng = Rng::new(seed);
+    let mut moves = Default::default();
+    let mut out = Vec::new();
+    for _ in 0..20 {
+        game.legal_moves(&mut moves);
+        assert!(game.take_error().is_none());
+        if game.outcome(&moves).is_some() {
+            return out;
+        }
+        let mover = game.current_player();
+        let slot = game.seats().iter().position(|&s| s == mover).unwrap_or(0);
+        let i = game.program_move(slot, &moves, &mut rng).expect("search");
+        out.push(game.notation(&moves, i));
+        game.make(&moves, i);
+    }
+    panic!("the game did not end in 20 plies: {out:?}");
+}
+
+#[test]
+fn unlink_cuts_a_link_and_seed2_is_a_kernel_word() {
+    let p = load("Compat.4th");
+    let vm = &p.vm;
+    let info = &p.info;
+    let pos = |name: &str| info.positions.iter().position(|n| n == name).unwrap() as u32;
+    // The direction tables: a cell per position after the header's PFA.
+    let table = |dir: &str| vm.find(dir.as_bytes()).unwrap() + 16;
+    let link = |dir: &str, from: &str| vm.cell(table(dir) + 4 * pos(from)).unwrap();
+    assert_eq!(link("n", "b2"), pos("b3") as i32);
+    assert_eq!(link("n", "a2"), -1, "{{unlink}} n a2");
+    assert_eq!(link("s", "b3"), pos("b2") as i32);
+    assert_eq!(link("s", "c3"), -1, "{{unlink}} s c3");
+    assert!(vm.find(b"RANDOMIZE2").is_some());
+    // An unknown direction is an error with the layer's message.
+    let dir = scratch_dir("dagaz-unlink");
+    let src = std::fs::read_to_string(fixture("Compat.4th")).unwrap();
+    let bad = src.replace("{unlink} n a2", "{unlink} up a2");
+    std::fs::write(dir.join("Bad.4th"), bad).unwrap();
+    let e = Program::load(&dir.join("Bad.4th"), None)
+        .err()
+        .expect("an unknown direction")
+        .to_string();
+    assert!(e.contains("expected the name of a direction"), "{e}");
+}
+
+/// `{setup} X STONE b2` names a deferred word that is set after the set-up block (as
+/// Ordo's `Common.4th` does): the game starts with X's stone on b2. A deferred word set to
+/// something that is not a piece fails when the game starts, naming the entry.
+#[test]
+fn a_deferred_word_in_the_setup_is_run_when_the_game_starts() {
+    let p = load("Compat.4th");
+    let game = AxiomGame::new(&p, &p, 1).expect("set-up");
+    let s = game.state();
+    let b2 = p.info.positions.iter().position(|n| n == "b2").unwrap();
+    let board = s.vm.cell(p.layout.board).unwrap() as u32;
+    let piece = s.vm.cell(board + 4 * b2 as u32).unwrap();
+    assert_eq!(piece & 0x3FF, 1, "a Stone on b2");
+    assert_eq!(piece & !0x3FF, 2048, "of the first player");
+    let dir = scratch_dir("dagaz-deferred-setup");
+    let src = std::fs::read_to_string(fixture("Compat.4th")).unwrap();
+    std::fs::write(
+        dir.join("Bad.4th"),
+        src.replace("' Stone IS STONE", "' n IS STONE"),
+    )
+    .unwrap();
+    let p = Program::load(&dir.join("Bad.4th"), None).expect("loads: the name is only stored");
+    let e = AxiomGame::new(&p, &p, 1)
+        .err()
+        .expect("not a piece")
+        .to_string();
+    assert!(e.contains("{setup} entry 1: `STONE` gives"), "{e}");
+}
+
+/// Every move of the fixture evaluates the same, so the searching players choose among
+/// equal moves: the same seed plays the same game, other seeds other games; a program
+/// that seeds the engines' generator itself (`SEED2!` in `OnNewGame`) plays one game
+/// whatever the seed.
+#[test]
+fn equal_moves_are_chosen_by_the_seed_or_by_seed2() {
+    let p = load("Compat-[search].4th");
+    let games: Vec<Vec<String>> = (0..6).map(|seed| searched_game(&p, seed)).collect();
+    assert_eq!(games[0].len(), 8, "{:?}", games[0]);
+    assert_eq!(games[0], searched_game(&p, 0), "reproducible from the seed");
+    let distinct: std::collections::BTreeSet<_> = games.iter().collect();
+    assert!(distinct.len() >= 4, "{distinct:?}");
+    let p = load("Compat-[seeded].4th");
+    let games: std::collections::BTreeSet<_> = (0..6).map(|seed| searched_game(&p, seed)).collect();
+    assert_eq!(games.len(), 1, "{games:?}");
+}
