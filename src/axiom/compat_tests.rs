@@ -111,3 +111,25 @@ fn equal_moves_are_chosen_by_the_seed_or_by_seed2() {
     let games: std::collections::BTreeSet<_> = (0..6).map(|seed| searched_game(&p, seed)).collect();
     assert_eq!(games.len(), 1, "{games:?}");
 }
+
+/// A search cut by its step budget inside a move word leaves the program's variable as
+/// the word left it; the engine's move puts it back, so the next generation lists every
+/// move (before, it missed the first position's drop, as Ordo's searches did).
+#[test]
+fn a_cut_search_leaves_the_programs_variables_as_it_found_them() {
+    let p = load("Leak.4th");
+    let mut game = AxiomGame::new(&p, &p, 1).expect("set-up");
+    game.set_search_steps(50_000);
+    let mut moves = Default::default();
+    game.legal_moves(&mut moves);
+    assert_eq!(AxiomGame::num_moves(&moves), 9);
+    let marks = p.vm.find(b"marks").unwrap() + 16;
+    assert_eq!(game.state().vm.cell(marks).unwrap(), 0);
+    let mut rng = Rng::new(1);
+    game.program_move(0, &moves, &mut rng).expect("a move");
+    assert!(game.take_error().is_none());
+    assert_eq!(game.search_cuts(0), 1, "the search was cut");
+    assert_eq!(game.state().vm.cell(marks).unwrap(), 0);
+    game.legal_moves(&mut moves);
+    assert_eq!(AxiomGame::num_moves(&moves), 9);
+}

@@ -581,6 +581,7 @@ impl Game for AxiomGame {
             st.rt.report = Default::default();
             let on_search = st.rt.layout.on_search;
             let snap = st.snapshot()?;
+            let data = st.data_snapshot()?;
             let cuts = st.rt.search_cuts;
             st.vm.set_step_budget(st.rt.search_steps);
             let depth = st.vm.stack().len();
@@ -602,8 +603,10 @@ impl Game for AxiomGame {
                 }
                 Err(e) => return Err(e),
             };
-            // Engines must leave the game as they found it.
+            // Engines must leave the game as they found it: the board and the turn, and the
+            // program's variables (a search cut inside a generation leaves them half set).
             st.restore(&snap)?;
+            st.restore_data(&data)?;
             if timed_out && st.rt.report.best.is_none() {
                 return Ok(0);
             }

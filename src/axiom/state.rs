@@ -261,6 +261,36 @@ impl State {
     pub fn restore(&mut self, s: &Snapshot) -> FResult<()> {
         restore(&mut self.vm, &mut self.rt, s)
     }
+
+    /// Saves the program's memory below the move lists: its variables and tables, which a
+    /// move word may write on its way (Ordo's `set-size`). An engine's search can stop
+    /// inside a generation, leaving them as no finished generation does;
+    /// [`State::restore_data`] puts them back.
+    pub fn data_snapshot(&self) -> FResult<Vec<u8>> {
+        Ok(self.vm.bytes(0, self.base)?.to_vec())
+    }
+
+    /// Puts back what [`State::data_snapshot`] saved, writing only the cells that differ.
+    pub fn restore_data(&mut self, saved: &[u8]) -> FResult<()> {
+        let now = self.vm.bytes(0, saved.len() as u32)?;
+        let mut runs = Vec::new();
+        let mut i = 0;
+        while i < saved.len() {
+            if now[i] == saved[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < saved.len() && now[i] != saved[i] {
+                i += 1;
+            }
+            runs.push(start..i);
+        }
+        for r in runs {
+            self.vm.write_bytes(r.start as u32, &saved[r])?;
+        }
+        Ok(())
+    }
 }
 
 /// Generates the legal moves of the position (see the module documentation); returns the
