@@ -133,3 +133,42 @@ fn a_cut_search_leaves_the_programs_variables_as_it_found_them() {
     game.legal_moves(&mut moves);
     assert_eq!(AxiomGame::num_moves(&moves), 9);
 }
+
+/// A folder with a `CORE.4TH` of 1.51's shape (it defines `RANDOMIZE2` with `SEED2!` and
+/// no `CELL+`) and no `axiom.4th` loads: dagaz's layer runs over that `CORE.4TH`. Lint
+/// loads what `perft` loads: it is clean here, and when the `CORE.4TH` uses a word that
+/// nothing defines, lint reports it at its place, as loading fails there.
+#[test]
+fn a_core_of_151s_shape_loads_and_lint_checks_it() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/core151");
+    let p = Program::load(&dir.join("Game.4th"), None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(p.runtime.0.is_some(), "the folder's CORE.4TH is used");
+    assert_eq!(searched_game(&p, 3).len(), 8);
+    let linted = super::program::lint(&dir.join("Game.4th"), None, &[]);
+    let errors: Vec<_> = linted
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let bad = scratch_dir("dagaz-core151");
+    for f in ["CORE.4TH", "Game.4th"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        std::fs::write(bad.join(f), text.replace("SEED2!", "SEED3!")).unwrap();
+    }
+    let e = Program::load(&bad.join("Game.4th"), None)
+        .err()
+        .expect("SEED3! is undefined")
+        .to_string();
+    assert!(e.contains("SEED3!"), "{e}");
+    let linted = super::program::lint(&bad.join("Game.4th"), None, &[]);
+    let d = linted
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("SEED3!"))
+        .unwrap_or_else(|| panic!("lint is silent: {:?}", linted.diagnostics));
+    assert_eq!(d.severity, crate::diagnostics::Severity::Error);
+    let span = d.span.expect("a place");
+    assert!(linted.sources.get(span.file).display.ends_with("CORE.4TH"));
+}

@@ -337,9 +337,15 @@ impl Loading {
         }
         match axiom {
             Some(p) => load(vm, p, host)?,
-            None => vm
-                .interpret_str("<dagaz axiom layer>", layer::LAYER, host)
-                .map_err(AxiomError::Forth)?,
+            None => {
+                // The layer's one word beyond what Axiom's `CORE.4TH` defines.
+                if vm.find(b"CELL+").is_none() {
+                    vm.interpret_str("<dagaz axiom layer>", ": CELL+ CELLSIZE + ;", host)
+                        .map_err(AxiomError::Forth)?;
+                }
+                vm.interpret_str("<dagaz axiom layer>", layer::LAYER, host)
+                    .map_err(AxiomError::Forth)?
+            }
         }
         // `n [] name`: an array of n cells, `name ( i -- addr )` (a DLL word in Axiom).
         if vm.find(b"[]").is_none() {

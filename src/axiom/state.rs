@@ -78,7 +78,14 @@ pub(crate) fn nested<T>(vm: &mut Vm, f: impl FnOnce(&mut Vm) -> FResult<T>) -> (
 /// they run out, `$NegamaxMove` plays the best move of its deepest finished iteration,
 /// `$UCTMove` the most visited move of its finished playouts, and a program's own engine
 /// the move it reported last with `BestMove!` ([`super::search`]).
-pub const SEARCH_STEPS: u64 = TURN_STEPS;
+///
+/// Axiom's limit is a time; this budget is sized so that the published games search as
+/// deep as Axiom's logs show: Ordo's depth-1 search (about 85 root moves, each valued by
+/// an evaluation that generates the moves of both sides, ~3 M primitives a generation)
+/// needs about 500 M primitives, and Axiom's AutoPlay finished it at most moves (its logs
+/// print "using first move" at about one move in twenty). Cheap games stop at the depth
+/// limit long before (Ur's depth-3 searches finish within 50 M).
+pub const SEARCH_STEPS: u64 = 1_000_000_000;
 
 /// A game in progress.
 #[derive(Clone)]

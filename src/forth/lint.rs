@@ -401,8 +401,11 @@ impl Vm {
                 | Finding::Error(_, at) => *at,
             };
             // The runtime files are not checked, but an error of code they run while
-            // loading stops `perft` and `autoplay` as well: it is reported.
-            if !l.checked.contains(&at.0) && !matches!(f, Finding::Error(..)) {
+            // loading, or a word they use that nothing defines (1.51's `SEED2!` before
+            // dagaz had it), stops `perft` and `autoplay` as well: it is reported.
+            if !l.checked.contains(&at.0)
+                && !matches!(f, Finding::Error(..) | Finding::Undefined { .. })
+            {
                 continue;
             }
             if let Finding::Undefined { name, .. } = f {

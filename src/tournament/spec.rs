@@ -265,8 +265,8 @@ fn axiom_player(
 /// What an Axiom program's own engines are, as they will play: each seat's engine, with
 /// `$NegamaxMove`'s depth (`depth`, or Axiom's default), `$UCTMove`'s playouts and the
 /// step budget of the searching engines (`search_steps`, or the default), e.g.
-/// `program (White negamax depth 5 within 50000000 steps, Black random)`; one engine for
-/// every seat is named once: `program (negamax depth 3 within 50000000 steps)`.
+/// `program (White negamax depth 5 within 1000000000 steps, Black random)`; one engine for
+/// every seat is named once: `program (negamax depth 3 within 1000000000 steps)`.
 pub fn describe_program(p: &Program, depth: Option<u32>, search_steps: Option<u64>) -> String {
     let depth = depth.unwrap_or(crate::axiom::DEFAULT_SEARCH_DEPTH).max(1);
     let steps = search_steps
@@ -413,7 +413,7 @@ mod tests {
         assert_eq!(p.ai.kind, AiKind::Program);
         assert_eq!(
             describe_program(&p.program, None, None),
-            "program (negamax depth 3 within 50000000 steps)"
+            "program (negamax depth 3 within 1000000000 steps)"
         );
         assert_eq!(
             describe_program(&p.program, Some(6), Some(9000)),

@@ -662,7 +662,9 @@ fn summaries_describe_the_ai_of_the_spec_after_the_flags() {
         "2",
     ]);
     assert!(
-        text.contains("A: program (negamax depth 2 within 50000000 steps); B: program (random)\n"),
+        text.contains(
+            "A: program (negamax depth 2 within 1000000000 steps); B: program (random)\n"
+        ),
         "{text}"
     );
     let text = run(&[
