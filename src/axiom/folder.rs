@@ -19,7 +19,8 @@ pub enum FileRole {
     /// `CORE.4TH` or `axiom.4th`: loaded by every variant of the folder (listed).
     Runtime { variants: Vec<PathBuf> },
     /// Other files `LOAD` it: the folder's variants that load it, directly or through
-    /// other parts (none when only a cycle of parts loads it).
+    /// other parts (none when only a cycle of parts loads it, or when no file loads a
+    /// file that cannot be a program on its own, [`is_fragment`]).
     Part { variants: Vec<PathBuf> },
 }
 
@@ -71,7 +72,8 @@ pub fn loaded_names<P: AsRef<Path>>(files: &[P]) -> HashSet<String> {
 }
 
 /// The variant files among `files` (the `.4th` files of one folder): those other than the
-/// runtime files that no other of them `LOAD`s, in the order given.
+/// runtime files that no other of them `LOAD`s and that can be programs (not
+/// [`is_fragment`]), in the order given.
 pub fn variant_files<P: AsRef<Path>>(files: &[P]) -> Vec<PathBuf> {
     let loaded = loaded_names(files);
     files
@@ -79,10 +81,29 @@ pub fn variant_files<P: AsRef<Path>>(files: &[P]) -> Vec<PathBuf> {
         .map(|f| f.as_ref())
         .filter(|f| {
             let name = lower_name(f);
-            is_forth_name(&name) && !is_runtime_name(&name) && !loaded.contains(&name)
+            is_forth_name(&name)
+                && !is_runtime_name(&name)
+                && !loaded.contains(&name)
+                && !is_fragment(f)
         })
         .map(Path::to_path_buf)
         .collect()
+}
+
+/// Whether the file at `path` cannot be a program on its own: it neither `LOAD`s a file
+/// nor declares a board or players (`{board`, `{players`), as a game's directions or AI
+/// file, left in its folder while no variant loads it (Margo's `Dir-6x6.4th`). A file
+/// that cannot be read counts as a program, which then fails as it would.
+pub fn is_fragment(path: &Path) -> bool {
+    let Ok(bytes) = crate::source::read_capped(path) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    !text.split_ascii_whitespace().any(|w| {
+        w.eq_ignore_ascii_case("LOAD")
+            || w.eq_ignore_ascii_case("{board")
+            || w.eq_ignore_ascii_case("{players")
+    })
 }
 
 /// The `.4th` regular files of `dir`, sorted.
@@ -112,6 +133,10 @@ pub fn role_of(path: &Path) -> std::io::Result<FileRole> {
     }
     let graph = load_graph(&files);
     if !graph.values().flatten().any(|t| *t == name) {
+        // A part that no file loads (see [`is_fragment`]) is still a part.
+        if is_fragment(path) {
+            return Ok(FileRole::Part { variants: vec![] });
+        }
         return Ok(FileRole::Variant);
     }
     // The variants from which `name` is reachable in the LOAD graph.
@@ -154,10 +179,21 @@ mod tests {
         write("Other.4th", "LOAD Pieces.4th");
         write("Loop-1.4th", "LOAD Loop-2.4th");
         write("Loop-2.4th", "LOAD Loop-1.4th");
+        // Left in the folder, loaded by nothing, no program on its own.
+        write("Dir-6x6.4th", "{directions {link} u f1 f4 directions}");
+        write("Solo.4th", "{board 2 2 {grid} board}");
         let v = |names: &[&str]| names.iter().map(|n| dir.join(n)).collect::<Vec<_>>();
         let files = forth_files(&dir).unwrap();
-        assert_eq!(variant_files(&files), v(&["Game-[a].4th", "Other.4th"]));
+        assert_eq!(
+            variant_files(&files),
+            v(&["Game-[a].4th", "Other.4th", "Solo.4th"])
+        );
         assert_eq!(role_of(&dir.join("Other.4th")).unwrap(), FileRole::Variant);
+        assert_eq!(role_of(&dir.join("Solo.4th")).unwrap(), FileRole::Variant);
+        assert_eq!(
+            role_of(&dir.join("Dir-6x6.4th")).unwrap(),
+            FileRole::Part { variants: vec![] }
+        );
         assert_eq!(
             role_of(&dir.join("Board.4th")).unwrap(),
             FileRole::Part {
@@ -178,7 +214,7 @@ mod tests {
         assert_eq!(
             role_of(&dir.join("axiom.4th")).unwrap(),
             FileRole::Runtime {
-                variants: v(&["Game-[a].4th", "Other.4th"])
+                variants: v(&["Game-[a].4th", "Other.4th", "Solo.4th"])
             }
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -104,6 +104,7 @@ fn collect(
     path: &Path,
     out: &mut Vec<PathBuf>,
     seen: &mut std::collections::HashSet<PathBuf>,
+    notes: &mut Vec<String>,
 ) -> std::io::Result<()> {
     if path.is_dir() {
         let canonical = std::fs::canonicalize(path)?;
@@ -115,12 +116,30 @@ fn collect(
             .collect();
         entries.sort();
         let variants = forth_variants(&entries);
+        let forth: Vec<&PathBuf> = entries
+            .iter()
+            .filter(|e| e.is_file() && is_forth(e))
+            .collect();
+        let loaded = folder::loaded_names(&forth);
+        for f in &forth {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            if !folder::is_runtime_name(&name) && !loaded.contains(&name) && folder::is_fragment(f)
+            {
+                notes.push(format!(
+                    "note: `{}` is loaded by no variant file of its folder and is no program on its own (no LOAD, {{board or {{players): not checked",
+                    f.display()
+                ));
+            }
+        }
         for e in entries {
             if e.is_dir()
                 || (e.is_file() && e.extension().is_some_and(|x| x.eq_ignore_ascii_case("zrf")))
                 || variants.contains(&e)
             {
-                collect(&e, out, seen)?;
+                collect(&e, out, seen, notes)?;
             }
         }
     } else {
@@ -184,6 +203,15 @@ fn forth_job(f: &Path, notes: &mut Vec<String>) -> ForthJob {
                 )
             });
             ForthJob::Whole(variants)
+        }
+        // A part that no variant loads: linted on its own, it would be mostly undefined
+        // words (Margo's `Dir-6x6.4th`, which no variant of its folder loads).
+        Ok(FileRole::Part { .. }) if folder::is_fragment(f) => {
+            notes.push(format!(
+                "note: `{}` is loaded by no variant file of its folder and is no program on its own (no LOAD, {{board or {{players): not checked",
+                f.display()
+            ));
+            ForthJob::Whole(vec![])
         }
         // A variant, a part that only a cycle of parts loads, or a folder that cannot be
         // read (the file itself then fails as it would).
@@ -290,7 +318,7 @@ pub fn run(a: Args) -> u8 {
                 ForthJob::Part { part, loaders } => parts.push((part, loaders)),
             }
         } else if p.exists() {
-            if let Err(e) = collect(p, &mut files, &mut Default::default()) {
+            if let Err(e) = collect(p, &mut files, &mut Default::default(), &mut notes) {
                 return usage_error(&format!("cannot read `{}`: {e}", p.display()));
             }
         } else {
