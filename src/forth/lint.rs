@@ -127,6 +127,31 @@ impl Structure {
     }
 }
 
+/// Where a definition's effect stands at an open control structure, so that its branches
+/// and loops can be followed: a structure whose branches end at different depths, or a
+/// loop whose body changes the depth, makes the effect uncertain.
+#[derive(Clone, Debug)]
+enum Flow {
+    /// After `IF` took its flag; the end of the `IF` branch once `ELSE` was met.
+    If { start: Acc, then_end: Option<Acc> },
+    /// At `BEGIN`.
+    Begin { start: Acc },
+    /// At `BEGIN`, and after `WHILE` took its flag.
+    While { start: Acc, exit: Acc },
+    /// After `DO` took its limit and index.
+    Do { start: Acc },
+}
+
+/// `a` and `b` joined where two paths meet: the same depth, else uncertain.
+fn join(a: &Acc, b: &Acc) -> Acc {
+    Acc {
+        depth: a.depth,
+        min: a.min.min(b.min),
+        rdepth: a.rdepth,
+        certain: a.certain && b.certain && a.depth == b.depth && a.rdepth == b.rdepth,
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Open {
     kind: Structure,
@@ -148,6 +173,10 @@ struct Def {
     checked: bool,
     open: Vec<Open>,
     acc: Acc,
+    /// The control structures open in the code whose effect `acc` follows.
+    flow: Vec<Flow>,
+    /// The words taken on trust ([`LintState::on_trust`]) that the body uses, by name.
+    relied: Vec<String>,
     declared: Option<Effect>,
     /// The next token may be the stack comment.
     expect_comment: bool,
@@ -189,6 +218,7 @@ enum Finding {
     StackEffect {
         message: String,
         at: Token,
+        note: Option<String>,
     },
     Error(ForthError, Token),
 }
@@ -208,6 +238,8 @@ pub(crate) struct LintState {
     effects: HashMap<u32, Effect>,
     /// Known effects of the code after a `DOES>`, by its address.
     does_effects: HashMap<u32, Effect>,
+    /// Words whose effect is their stack comment, their body being beyond lint's reach.
+    on_trust: HashSet<u32>,
     def: Option<Def>,
     /// Lines where an unknown word was skipped while interpreting.
     skipped_lines: HashSet<(FileId, u32)>,
@@ -472,8 +504,12 @@ impl Vm {
                         None => d,
                     }
                 }
-                Finding::StackEffect { message, .. } => {
-                    Diagnostic::warning(codes::STACK_EFFECT, message.clone())
+                Finding::StackEffect { message, note, .. } => {
+                    let d = Diagnostic::warning(codes::STACK_EFFECT, message.clone());
+                    match note {
+                        Some(n) => d.with_note(n.clone()),
+                        None => d,
+                    }
                 }
                 Finding::Error(e, _) => {
                     let mut d = e.to_diagnostic();
@@ -681,6 +717,92 @@ impl Vm {
         }
     }
 
+    /// Follows a control-structure word in the definition's effect (see [`Flow`]).
+    fn lint_flow(&mut self, word: &str) {
+        let Some(d) = self.lint_def() else { return };
+        let mut acc = *d.acc();
+        let flag = Effect::new(1, 0);
+        match word {
+            "IF" => {
+                acc.apply(flag);
+                d.flow.push(Flow::If {
+                    start: acc,
+                    then_end: None,
+                });
+            }
+            "ELSE" => match d.flow.last_mut() {
+                Some(Flow::If {
+                    start,
+                    then_end: then_end @ None,
+                }) => {
+                    *then_end = Some(acc);
+                    acc = Acc {
+                        min: acc.min.min(start.min),
+                        ..*start
+                    };
+                }
+                _ => acc.certain = false,
+            },
+            "THEN" | "ENDIF" => match d.flow.pop() {
+                Some(Flow::If {
+                    then_end: Some(t), ..
+                }) => acc = join(&acc, &t),
+                Some(Flow::If { start, .. }) => acc = join(&acc, &start),
+                _ => acc.certain = false,
+            },
+            "BEGIN" => d.flow.push(Flow::Begin { start: acc }),
+            "UNTIL" | "AGAIN" => {
+                if word == "UNTIL" {
+                    acc.apply(flag);
+                }
+                match d.flow.pop() {
+                    Some(Flow::Begin { start }) => acc = join(&acc, &start),
+                    _ => acc.certain = false,
+                }
+                if word == "AGAIN" {
+                    // Only an exit leaves the loop: what follows is not reached this way.
+                    acc.certain = false;
+                }
+            }
+            "WHILE" => {
+                acc.apply(flag);
+                match d.flow.pop() {
+                    Some(Flow::Begin { start }) => d.flow.push(Flow::While { start, exit: acc }),
+                    _ => acc.certain = false,
+                }
+            }
+            "REPEAT" => match d.flow.pop() {
+                Some(Flow::While { start, exit }) => {
+                    let back = join(&acc, &start);
+                    acc = Acc {
+                        min: back.min.min(exit.min),
+                        certain: back.certain && exit.certain,
+                        ..exit
+                    };
+                }
+                _ => acc.certain = false,
+            },
+            "DO" => {
+                acc.apply(Effect::new(2, 0));
+                acc.rdepth += 2;
+                d.flow.push(Flow::Do { start: acc });
+            }
+            _ => {
+                if word == "+LOOP" {
+                    acc.apply(flag);
+                }
+                match d.flow.pop() {
+                    Some(Flow::Do { start }) => {
+                        acc = join(&acc, &start);
+                        acc.rdepth -= 2;
+                    }
+                    _ => acc.certain = false,
+                }
+            }
+        }
+        *d.acc() = acc;
+    }
+
     /// Adds the effect of a non-immediate word compiled into the current definition.
     fn lint_apply_word(&mut self, xt: u32) {
         let code = self.cell(xt).unwrap_or(0);
@@ -704,8 +826,30 @@ impl Vm {
                 }
                 acc.apply(Effect::new(0, 1));
             }
+            // The loop's index (`DO` keeps two cells on the return stack).
+            p::I | p::J => {
+                if acc.rdepth < if code == p::I { 2 } else { 4 } {
+                    acc.certain = false;
+                }
+                acc.apply(Effect::new(0, 1));
+            }
             _ => {
                 let e = self.effect_of(xt);
+                // (Only the program's own words: the runtime's are not checked.)
+                let trusted = self.lint.as_ref().is_some_and(|l| {
+                    l.on_trust.contains(&xt)
+                        && l.defined_at
+                            .get(&(xt - 12))
+                            .is_some_and(|t| l.checked.contains(&t.0))
+                });
+                if trusted {
+                    let name = format!("`{}`", self.name_of(xt - 12));
+                    if let Some(d) = self.lint_def() {
+                        if !d.relied.contains(&name) {
+                            d.relied.push(name);
+                        }
+                    }
+                }
                 self.lint_apply(e);
             }
         }
@@ -854,6 +998,7 @@ impl Vm {
                 let here = self.here();
                 if let Some(d) = self.lint_def() {
                     d.does = Some((here, Acc::new()));
+                    d.flow.clear();
                 }
                 return Ok(());
             }
@@ -865,7 +1010,7 @@ impl Vm {
             }
             "IF" | "ELSE" | "THEN" | "ENDIF" | "BEGIN" | "WHILE" | "REPEAT" | "UNTIL" | "AGAIN"
             | "DO" | "LOOP" | "+LOOP" => {
-                self.lint_apply(None);
+                self.lint_flow(&word);
                 if checked && self.lint_def().is_some() && !self.lint_structure(&word, token) {
                     return Ok(());
                 }
@@ -888,6 +1033,8 @@ impl Vm {
             checked,
             open: vec![],
             acc: Acc::new(),
+            flow: vec![],
+            relied: vec![],
             declared: None,
             expect_comment: true,
             skip_next: false,
@@ -1016,16 +1163,33 @@ impl Vm {
             _ => None,
         };
         if let Some((c, d)) = mismatch {
+            let note = (!def.relied.is_empty()).then(|| {
+                format!(
+                    "the body's effect takes the stack comments of {} on trust (lint cannot follow their bodies): a wrong comment there shows here",
+                    def.relied.join(", ")
+                )
+            });
             l.record(Finding::StackEffect {
                 message: format!(
                     "the stack comment of `{}` declares that it {d}, but its body {c}",
                     def.name
                 ),
                 at: def.colon,
+                note,
             });
         }
-        if let Some(e) = computed.or(def.declared) {
+        // The comment is the word's contract for its callers when the body cannot be
+        // followed, or does not keep it (reported once, here, not again at every caller).
+        let effect = if mismatch.is_some() {
+            def.declared
+        } else {
+            computed.or(def.declared)
+        };
+        if let Some(e) = effect {
             l.effects.insert(def.nfa + 12, e);
+        }
+        if def.declared.is_some() && (computed.is_none() || mismatch.is_some()) {
+            l.on_trust.insert(def.nfa + 12);
         }
     }
 }
@@ -1184,6 +1348,37 @@ mod tests {
                 "DZ1032 9:1 the stack comment of `put` declares that it takes 1 and leaves 0 (net -1), but its body takes 1 and leaves 1 (net +0)",
                 "DZ1032 11:1 the stack comment of `k` declares that it takes 0 and leaves 0 (net +0), but its body takes 0 and leaves 1 (net +1)",
                 "DZ1032 13:1 the stack comment of `q` declares that it takes 0 and leaves 0 (net +0), but its body takes 0 and leaves 1 (net +1)",
+            ]
+        );
+    }
+
+    /// Branches and loops are followed: a definition whose paths all end at one depth has
+    /// an effect (Jofur's `calc-pass`, commented `( n -- n )`, leaves its argument below
+    /// its result after a `BEGIN … UNTIL` with `IF`s inside); paths that end at different
+    /// depths, or a loop that changes the depth, leave it unknown. A wrong comment is the
+    /// callers' contract, so it is reported once; a caller whose effect rests on a comment
+    /// lint could not check says so.
+    #[test]
+    fn stack_comments_are_compared_through_branches_and_loops() {
+        let found = lint(
+            "VARIABLE v\n\
+             : calc ( n -- n ) 0 v ! DUP BEGIN 1- DUP 3 = IF DUP v ! THEN DUP 0= UNTIL DROP v @ ;\n\
+             : pick2 ( n -- m ) 0> IF 1 ELSE 2 THEN ;\n\
+             : uneven ( n -- m ) IF 1 2 ELSE 3 THEN ;\n\
+             : grows ( -- ) BEGIN 1 DUP UNTIL ;\n\
+             : sum ( -- n ) 0 5 0 DO I + LOOP ;\n\
+             : halve ( n -- n ) BEGIN DUP 1 > WHILE 2 / REPEAT ;\n\
+             : loose ( n -- ) 5 0 DO I DROP LOOP ;\n\
+             : trusted ( -- ) ' DUP EXECUTE ;\n\
+             : caller ( -- ) trusted ;\n\
+             : wrong ( -- ) calc ;\n",
+        );
+        assert_eq!(
+            found,
+            [
+                "DZ1032 2:1 the stack comment of `calc` declares that it takes 1 and leaves 1 (net +0), but its body takes 1 and leaves 2 (net +1)",
+                "DZ1032 8:1 the stack comment of `loose` declares that it takes 1 and leaves 0 (net -1), but its body takes 0 and leaves 0 (net +0)",
+                "DZ1032 11:1 the stack comment of `wrong` declares that it takes 0 and leaves 0 (net +0), but its body takes 1 and leaves 1 (net +0)",
             ]
         );
     }
