@@ -87,7 +87,13 @@ pub fn to_axiom(loaded: &Loaded) -> Conversion {
     for g in &loaded.games {
         let model = match Model::compile_zrf_part(g) {
             Ok(m) => m,
-            Err(d) => {
+            Err(mut d) => {
+                if let Some(e) = d.iter_mut().find(|d| d.is_error()) {
+                    e.notes.push(format!(
+                        "no .4th file is written for `{}`",
+                        crate::text::printable(&g.title)
+                    ));
+                }
                 diags.extend(d);
                 decls.push(None);
                 continue;

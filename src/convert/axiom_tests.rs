@@ -353,7 +353,10 @@ fn round_trip(loaded: &Loaded, c: &Conversion, what: &str) -> Vec<Outcome> {
             let err = Model::compile_zrf_part(g).expect_err("a game without a file has errors");
             let first = err.iter().find(|d| d.is_error()).expect("an error");
             assert!(
-                c.diagnostics.iter().any(|d| d == first),
+                c.diagnostics.iter().any(|d| d.code == first.code
+                    && d.span == first.span
+                    && d.message == first.message
+                    && d.notes.iter().any(|n| n.starts_with("no .4th file"))),
                 "{what} [{}]: the model's error is reported",
                 g.title
             );
@@ -426,6 +429,157 @@ fn the_dice_race_fixture_round_trips() {
             "players}",
         ]
     );
+}
+
+/// Writes the converted bundled Ur with the hand-written move words of
+/// `tests/fixtures/convert/Ur-moves.4th` (the README's workflow): `Ur.4th` `LOAD`s them
+/// before its `{pieces` block, whose lines name the blocks. Returns the folder.
+fn finished_ur(tag: &str) -> PathBuf {
+    let b = crate::games::find("ur").expect("the bundled Ur");
+    let loaded = load_text("ur.zrf", b.text, Limits::default());
+    let c = to_axiom(&loaded);
+    let dir = std::env::temp_dir().join(format!("dagaz-to-axiom-ur-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in &c.files {
+        let mut text = f.text.clone();
+        if f.name == "Ur.4th" {
+            text = text.replace("{pieces\n", "LOAD Ur-moves.4th\n\n{pieces\n");
+            let piece_line = |text: &str, piece: &str, blocks: &str| -> String {
+                let start = text
+                    .find(&format!("\t{{piece}}\t{piece}\t\\"))
+                    .expect(piece);
+                let end = start + text[start..].find('\n').unwrap();
+                format!(
+                    "{}\t{{piece}}\t{piece}\t{blocks}{}",
+                    &text[..start],
+                    &text[end..]
+                )
+            };
+            text = piece_line(&text, "Man", "{moves} man-moves {drops} man-drops");
+            text = piece_line(&text, "Die", "{moves} die-moves");
+        }
+        std::fs::write(dir.join(&f.name), text).unwrap();
+    }
+    std::fs::copy(fixture_dir().join("Ur-moves.4th"), dir.join("Ur-moves.4th")).unwrap();
+    dir
+}
+
+/// Plays `games` games of `a` against `b` with their own engines; the winners by seat, and
+/// the plies.
+fn play_out(a: &Program, b: &Program, games: u64, depth: Option<u32>) -> ([u32; 2], usize) {
+    use crate::ai::game::Game;
+    let mut wins = [0u32; 2];
+    let mut plies = 0;
+    for g in 0..games {
+        let mut rng = crate::rng::Rng::new(g);
+        let mut game = crate::axiom::AxiomGame::new(a, b, 7 + g).expect("set-up");
+        if let Some(d) = depth {
+            game.set_search_depth(d);
+        }
+        let seats = game.seats();
+        let mut moves = Default::default();
+        loop {
+            game.legal_moves(&mut moves);
+            assert_eq!(game.take_error(), None);
+            if let Some(o) = game.outcome(&moves) {
+                let w = o.winner().expect("Ur has no draw");
+                wins[seats.iter().position(|&s| s == w).unwrap()] += 1;
+                break;
+            }
+            let n = crate::axiom::AxiomGame::num_moves(&moves);
+            let mover = game.current_player();
+            let i = if game.is_random(mover) || n == 1 {
+                rng.below(n)
+            } else {
+                let slot = seats.iter().position(|&s| s == mover).unwrap();
+                game.program_move(slot, &moves, &mut rng).unwrap()
+            };
+            game.play(&moves, i);
+            plies += 1;
+            assert!(plies < 100_000, "game {g} does not end");
+        }
+    }
+    (wins, plies)
+}
+
+/// The workflow end to end: the converted bundled Ur, with its move words written by hand,
+/// loads in every variant file and plays whole games; its moves are those of the ZRF game.
+#[test]
+fn converted_ur_plays_with_hand_written_move_words() {
+    let dir = finished_ur("play");
+    let load = |n: &str| Program::load(&dir.join(n), None).unwrap_or_else(|e| panic!("{n}: {e}"));
+    let random = load("Ur-[random].4th");
+    assert_eq!(random.engines(), ["random", "random", "random"]);
+    let expectimax = load("Ur-[expectimax].4th");
+    assert_eq!(expectimax.engines(), ["negamax", "negamax", "random"]);
+    let (wins, plies) = play_out(&random, &random, 4, None);
+    assert_eq!(wins[0] + wins[1], 4);
+    assert!(plies > 4 * 100, "{plies} plies");
+    // The default search plays too (one ply deep, to stay quick).
+    let (wins, _) = play_out(&expectimax, &random, 1, Some(1));
+    assert_eq!(wins[0] + wins[1], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hand-finished Ur makes the ZRF game's moves: random games played on both in
+/// lockstep, the same move chosen by its notation, compare the move lists at every ply and
+/// the results.
+#[test]
+fn converted_ur_moves_are_the_zrf_games() {
+    use crate::ai::game::Game;
+    use crate::axiom::AxiomGame;
+    let dir = finished_ur("lockstep");
+    let program = Program::load(&dir.join("Ur-[random].4th"), None).unwrap();
+    let b = crate::games::find("ur").unwrap();
+    let loaded = load_text("ur.zrf", b.text, Limits::default());
+    let mut engine = crate::Engine::new(Model::compile(&loaded.games[0]).unwrap());
+    let mut plies = 0;
+    for g in 0..3u64 {
+        let mut rng = crate::rng::Rng::new(g);
+        let mut game = AxiomGame::new(&program, &program, g).unwrap();
+        let mut s = engine.initial_state();
+        let mut list = crate::MoveList::new();
+        let mut moves = Default::default();
+        loop {
+            engine.legal_moves(&s, &mut list);
+            game.legal_moves(&mut moves);
+            assert_eq!(game.take_error(), None);
+            if let Some(o) = engine.outcome(&s) {
+                // Axiom asks only the players whether the game is over: a ?Dice turn may
+                // come first.
+                let mut axiom = game.outcome(&moves);
+                while axiom.is_none() && game.is_random(game.current_player()) {
+                    let n = AxiomGame::num_moves(&moves);
+                    game.play(&moves, rng.below(n));
+                    game.legal_moves(&mut moves);
+                    axiom = game.outcome(&moves);
+                }
+                let winner = o
+                    .results
+                    .iter()
+                    .position(|r| *r == crate::PlayerResult::Win);
+                assert_eq!(axiom.map(|a| a.winner()), Some(winner), "game {g}");
+                break;
+            }
+            assert!(game.outcome(&moves).is_none(), "game {g}, ply {plies}");
+            let mut zrf: Vec<String> = list.as_slice().iter().map(|m| engine.notation(m)).collect();
+            let axiom: Vec<String> = (0..AxiomGame::num_moves(&moves))
+                .map(|i| game.notation(&moves, i))
+                .collect();
+            let i = rng.below(zrf.len());
+            let chosen = zrf[i].clone();
+            let j = axiom.iter().position(|t| *t == chosen);
+            zrf.sort();
+            let mut sorted = axiom.clone();
+            sorted.sort();
+            assert_eq!(zrf, sorted, "game {g}, ply {plies}");
+            engine.make(&mut s, &list.as_slice()[i]);
+            game.play(&moves, j.unwrap());
+            plies += 1;
+        }
+    }
+    assert!(plies > 300, "{plies} plies");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The `.zrf` files of the shared corpus, sorted.
