@@ -31,8 +31,7 @@ pub enum To {
     Axiom,
 }
 
-/// Convert a rules file to XML, JSON or ZRF, or to an Axiom game's ForthScript
-/// declarations (see docs/formats.md).
+/// Convert a rules file to XML, JSON, ZRF or Axiom declarations (see docs/formats.md).
 ///
 /// Examples:
 ///   dagaz convert tictactoe                    # a bundled game's syntax tree as XML
@@ -40,8 +39,8 @@ pub enum To {
 ///   dagaz convert tictactoe --to xml -o tree.xml
 ///   dagaz convert tictactoe --stage model --to json
 ///   dagaz convert tree.xml --to zrf            # tree XML (e.g. after XSLT) back to ZRF
-///   dagaz convert ur.zrf --to axiom -o ur-axiom/   # Ur.4th and one .4th file per variant
-///   dagaz convert ur.zrf --to axiom            # the same files on stdout, each after `==> NAME <==`
+///   dagaz convert ur --to axiom -o ur-axiom    # Ur.4th and one .4th file per variant
+///   dagaz convert ur --to axiom                # the same files on stdout, each after `==> NAME <==`
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
