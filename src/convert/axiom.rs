@@ -411,6 +411,8 @@ fn variant_text(
 /// The words of dagaz's layer, prelude and host words, and the layer's own words, for the
 /// name checks (the layer is loaded once per process).
 struct LayerWords {
+    /// Every word, exactly spelt.
+    all: HashSet<String>,
     /// Every word, by its lowercased name (the latest spelling).
     all_lower: HashMap<String, String>,
     /// The words of the layer itself, exactly spelt.
@@ -430,6 +432,7 @@ fn layer_words() -> &'static LayerWords {
         let _ = vm.interpret_str("<layer>", crate::axiom::layer::LAYER, &mut NoHost);
         let after: Vec<String> = vm.words().into_iter().map(|(n, _)| n).collect();
         LayerWords {
+            all: after.iter().cloned().collect(),
             all_lower: after
                 .iter()
                 .rev()
@@ -961,14 +964,24 @@ fn check_names(m: &Model, forms: &Forms<'_>, diags: &mut Vec<Diagnostic>) -> boo
                     .map(|w| format!("the word `{w}`"))
             };
             if let Some(hidden) = hidden {
-                diags.push(
-                    Diagnostic::warning(
-                        codes::AXIOM_NAME_SHADOWS_WORD,
-                        format!("{kind} `{name}` hides {hidden} from the code written after its declaration"),
-                    )
-                    .with_span(at())
-                    .with_note(format!("in the move words, `{name}` will mean the {kind}: rename it, or write them with that in mind")),
-                );
+                let mut d = Diagnostic::warning(
+                    codes::AXIOM_NAME_SHADOWS_WORD,
+                    format!("{kind} `{name}` hides {hidden} from the code written after its declaration"),
+                )
+                .with_span(at())
+                .with_note(format!("in the move words, `{name}` will mean the {kind}: rename it, or write them with that in mind"));
+                // Axiom's own `{link}` and `{of-type}`/`{move-type}` look the name up and
+                // use the word they find; dagaz's layer checks that it is a direction
+                // or a move type.
+                let finder = match *kind {
+                    "direction" => Some("`{link}` writes the links into that word"),
+                    "move type" => Some("`{of-type}` and `{move-type}` run that word"),
+                    _ => None,
+                };
+                if let (Some(f), true) = (finder, words.all.contains(name)) {
+                    d = d.with_note(format!("with Axiom's own axiom.4th, {f} instead of declaring a new one: rename it before using the files there"));
+                }
+                diags.push(d);
             }
         }
     }

@@ -600,7 +600,7 @@ pub static RULES: &[Rule] = &[
         core::AXIOM_NAME_SHADOWS_WORD,
         Warning,
         "(convert --to axiom) a name that hides a number or a word of the layer",
-        "A position, direction, player, piece or move type whose name is a number (`1`, `12`: mancala pits) or a word of dagaz's Axiom layer or of Forth (`to`, `from`, `here`, `last`, `piece`, `DUP`, `I`; compared without case, since the text interpreter falls back to any case) becomes a word that hides the other from everything written after it: in the move words, `1` pushes the position, not the number. The declarations load (with names that are numbers, the converter writes `{link}` lists rather than grid offsets, and no `{value}`), but the code written by hand must take it into account. Rename the name where you can."
+        "A position, direction, player, piece or move type whose name is a number (`1`, `12`: mancala pits) or a word of dagaz's Axiom layer or of Forth (`to`, `from`, `here`, `last`, `piece`, `DUP`, `I`; compared without case, since the text interpreter falls back to any case) becomes a word that hides the other from everything written after it: in the move words, `1` pushes the position, not the number. The declarations load (with names that are numbers, the converter writes `{link}` lists rather than grid offsets, and no `{value}`), but the code written by hand must take it into account. A direction or a move type spelt exactly as an existing word is worse with Axiom's own axiom.4th, whose `{link}` and `{of-type}` use the word they find (writing the links into it, or running it) where dagaz's layer declares a new one: a note says so. Rename the name where you can."
     ),
     rule!(
         core::AXIOM_VARIANT_FILE,
