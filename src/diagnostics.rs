@@ -7,7 +7,8 @@
 //! [`crate::render::render_json`].
 //!
 //! Code ranges by phase: `DZ00xx` input and encoding, `DZ01xx` syntax, `DZ02xx`
-//! preprocessing (includes, macros, variants). Later phases add their own ranges.
+//! preprocessing (includes, macros, variants). Later phases add their own ranges
+//! (`docs/diagnostics.md`; `DZ11xx`: ZRF → Axiom conversion).
 
 use crate::span::Span;
 
@@ -82,6 +83,23 @@ pub mod codes {
     code!(ENGINE_EXTENSION, "DZ0802", "engine-extension");
     code!(STEP_BUDGET_EXCEEDED, "DZ0901", "step-budget-exceeded");
     code!(CHAIN_BUDGET_EXCEEDED, "DZ0902", "chain-budget-exceeded");
+    // ZRF → Axiom declarations (`convert --to axiom`, 11xx).
+    code!(AXIOM_WRITE_BY_HAND, "DZ1101", "to-axiom-by-hand");
+    code!(AXIOM_NO_COUNTERPART, "DZ1102", "to-axiom-no-counterpart");
+    code!(AXIOM_INTERFACE_ONLY, "DZ1103", "to-axiom-interface-only");
+    code!(AXIOM_BAD_NAME, "DZ1104", "to-axiom-bad-name");
+    code!(
+        AXIOM_NAME_SHADOWS_WORD,
+        "DZ1105",
+        "to-axiom-name-hides-word"
+    );
+    code!(AXIOM_VARIANT_FILE, "DZ1106", "to-axiom-file-name");
+    code!(
+        AXIOM_BOARD_AS_POSITIONS,
+        "DZ1107",
+        "to-axiom-board-as-positions"
+    );
+    code!(AXIOM_VARIANT_WHOLE, "DZ1108", "to-axiom-variant-whole");
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

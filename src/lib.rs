@@ -4,7 +4,7 @@
 //! - [`source`], [`diagnostics`]: files, decoding, positions and findings;
 //! - [`syntax`]: the lossless tree, the pest-based parser, the ZRF printer;
 //! - [`expand`]: includes, macros and variants, giving playable games;
-//! - [`convert`]: the XML and JSON tree formats;
+//! - [`convert`]: the XML and JSON tree formats, and the ZRF → Axiom converter;
 //! - [`model`]: a game compiled to indices, bitsets and move bytecode;
 //! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft;
 //! - [`ai`]: the AI players and their evaluation terms;

@@ -358,8 +358,9 @@ VARIABLE $turnOrderDeclared
 \ ---------------------------------------------------------------------------------------
 \ {symmetries PLAYER {symmetry} dirA dirB ... symmetries}
 \
-\ The player is an ordinary word left on the stack; every {symmetry} applies to the
-\ player on top. Both directions are replaced by dispatching words of the same name,
+\ The player is an ordinary word left on the stack; every {symmetry} [dirA and dirB
+\ swap] and {asymmetry} [dirA means dirB] applies to the player on top. Both
+\ directions are replaced by dispatching words of the same name,
 \ whose body is [the plain direction][one direction per player, by $playerOffset].
 
 VARIABLE $symDepth
@@ -398,6 +399,15 @@ $SymmetricWord $sample-symmetric
    $nfaB @ $RawDirection OVER $nfaA @ $Dispatcher + !
    $nfaA @ $RawDirection OVER $nfaB @ $Dispatcher + !
    $drop ;
+
+\ PLAYER {asymmetry} dirA dirB: for the player, dirA means dirB; dirB keeps its meaning
+\ (Axiom's one-way form, as a ZRF `(symmetry P (a b))` without `(b a)`).
+: {asymmetry} ( player -- player )
+   DEPTH $symDepth @ > 0= ABORT" {asymmetry} needs a player before it"
+   DUP #PlayerNumber AND 0= ABORT" {asymmetry} needs a player before it"
+   -FIND $nfaA !  -FIND $nfaB !
+   DUP $OffsetOf CELL+
+   $nfaB @ $RawDirection SWAP $nfaA @ $Dispatcher + ! ;
 
 : symmetries} ( -- ) BEGIN DEPTH $symDepth @ > WHILE $drop REPEAT ;
 

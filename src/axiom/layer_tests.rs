@@ -110,7 +110,7 @@ fn layer_defines_the_interface() {
             $moveType $priority $flipGrid \
             {board board} {grid} {position} {variable} {array} {directions directions} \
             {direction} {link} {players players} {player} {neutral} {random} {first} \
-            {search-engine} {symmetries symmetries} {symmetry} {turn-order turn-order} \
+            {search-engine} {symmetries symmetries} {symmetry} {asymmetry} {turn-order turn-order} \
             {turn} {for-player} {of-type} {repeat} {moves moves} {move} {move-type} \
             {move-priorities move-priorities} {move-priority} {pieces pieces} {piece} \
             {moves} {drops} {value} {board-setup board-setup} {setup} \
@@ -858,6 +858,34 @@ fn other_declarations() {
         cells(&vm, pfa(&vm, "blk"), 5),
         [2, cfa(&vm, "mv"), 3, cfa(&vm, "mv"), 0]
     );
+}
+
+/// `{asymmetry}` maps one direction for one player and leaves the other as it was;
+/// `{symmetry}` swaps both. The dispatching word's body is [plain][one per player].
+#[test]
+fn symmetries_and_asymmetries() {
+    let mut vm = layer_vm(false);
+    vm.interpret_str(
+        "t",
+        "{board 1 3 {grid} board}
+         {directions 0 1 {direction} e 0 -1 {direction} w 1 0 {direction} s directions}
+         {players {player} A {player} B {player} C players}
+         {symmetries B {symmetry} e w C {asymmetry} e s C {asymmetry} s w symmetries}",
+        &mut NoHost,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(vm.stack().is_empty());
+    let raw = cells(&vm, var(&vm, "$directions") as u32, 3);
+    let table = |name: &str| -> Vec<String> {
+        cells(&vm, pfa(&vm, name) + 4, 3)
+            .into_iter()
+            .map(|c| name_of_cfa(&vm, c))
+            .collect()
+    };
+    assert_eq!(table("e"), ["e", "w", "s"]);
+    assert_eq!(table("w"), ["w", "e", "w"]);
+    assert_eq!(table("s"), ["s", "s", "w"]);
+    assert_eq!(vm.cell(pfa(&vm, "s")).unwrap(), raw[2]);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Writers (and a reader) for the tree formats of `docs/formats.md`: XML, JSON and ZRF,
-//! and the element-tree form of the compiled model.
+//! and the element-tree form of the compiled model; and the ZRF → Axiom converter
+//! ([`axiom`], which checks the names it writes against dagaz's Axiom layer).
 
+pub mod axiom;
 pub mod element;
 pub mod json;
 pub mod model;

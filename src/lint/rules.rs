@@ -573,6 +573,54 @@ pub static RULES: &[Rule] = &[
         "piece-never-moves"
     ),
     rule!(
+        core::AXIOM_WRITE_BY_HAND,
+        Warning,
+        "(convert --to axiom) moves, drops or a goal to write in ForthScript",
+        "`dagaz convert GAME.zrf --to axiom` writes the declarations of an Axiom game (board, directions, players, symmetries, turn order, pieces, setup), as Axiom's ZRF Converter does. A piece's `moves` and `drops` blocks and the `win-condition`, `loss-condition`, `draw-condition` and `count-condition` sections are rules in ZRF's move language, which has no ForthScript translation: write a move word per block (listed in a `{moves NAME {move} WORD … moves}` block named by `{moves} NAME` or `{drops} NAME` after the `{piece}`), and the goals in `OnIsGameOver`. The comment after each `{piece}` of the generated file names its blocks and where they are."
+    ),
+    rule!(
+        core::AXIOM_NO_COUNTERPART,
+        Warning,
+        "(convert --to axiom) a part of the rules with no ForthScript counterpart",
+        "The converter writes what Axiom's declarations can say; this part of the rules file cannot be said there and is left out of the generated files: zones (test the positions in the move words), piece attributes (keep the state in the piece type or a board `{variable}`), pieces off the board (`off N`: Axiom has no hand; put them on positions of their own, as the published Ur does), dummy positions (written as ordinary positions), `pass turn` true (add `Pass` moves), options that change the rules (`recycle captures`, `maximal captures`, …), dagaz's `ai …` options other than `ai` itself and `ai value` (evaluation terms belong in `OnEvaluate`; the depth is `autoplay --depth`), an AI with no Axiom engine (the players keep Axiom's default search), and sections the converter does not know. The move words and events written by hand carry these rules."
+    ),
+    rule!(
+        core::AXIOM_INTERFACE_ONLY,
+        Note,
+        "(convert --to axiom) a section for ZoG's interface, kept in the rules file",
+        "Titles, descriptions, images, sounds, help texts, display options and `(engine …)` are read by Zillions of Games from the rules file, which an Axiom game keeps beside its ForthScript files: nothing to convert. One note per kind of section, at its first form, with the count."
+    ),
+    rule!(
+        core::AXIOM_BAD_NAME,
+        Error,
+        "(convert --to axiom) a name the generated declarations cannot use as it is",
+        "Every position, direction, player, piece and move type becomes a word of one ForthScript dictionary, found by its exact spelling. A name that two of them share (backgammon's dice positions and dice pieces `D1`…) makes the later word hide the earlier one: a declaration that names the earlier one fails to load (`{setup} Black Die D1` finds the piece where it expects the position), and the code written by hand can no longer name it. A name with blanks or control characters, or longer than 255 characters, cannot be a word, and a name that is a word the declarations or the runtime use (`{setup}`, `$board`, `OnEvaluate`, `LOAD`, `ON`) would hide it. The files are still written: rename the names in the rules file (or in the generated files) and convert again."
+    ),
+    rule!(
+        core::AXIOM_NAME_SHADOWS_WORD,
+        Warning,
+        "(convert --to axiom) a name that hides a number or a word of the layer",
+        "A position, direction, player, piece or move type whose name is a number (`1`, `12`: mancala pits) or a word of dagaz's Axiom layer or of Forth (`to`, `from`, `here`, `last`, `piece`, `DUP`, `I`; compared without case, since the text interpreter falls back to any case) becomes a word that hides the other from everything written after it: in the move words, `1` pushes the position, not the number. The declarations load (with names that are numbers, the converter writes `{link}` lists rather than grid offsets, and no `{value}`), but the code written by hand must take it into account. A direction or a move type spelt exactly as an existing word is worse with Axiom's own axiom.4th, whose `{link}` and `{of-type}` use the word they find (writing the links into it, or running it) where dagaz's layer declares a new one: a note says so. Rename the name where you can."
+    ),
+    rule!(
+        core::AXIOM_VARIANT_FILE,
+        Warning,
+        "(convert --to axiom) a game's or variant's file cannot have its title's name",
+        "ZoG (and dagaz) find the Axiom program of a game or variant by its title, spaces turned into `-` (`Ur [random]` → `Ur-[random].4th`). A title with characters a file name cannot hold (`/`, `\\`, `:`, `*`, `?`, `\"`, `<`, `>`, `|`, control characters, a leading `.`) is written with `_` in their place, and a second game or variant whose file name is the same as an earlier one's (compared without case, as on Windows) gets a `-2`, `-3` suffix. Either way the program is not found by the title: rename the title (or the file)."
+    ),
+    rule!(
+        core::AXIOM_BOARD_AS_POSITIONS,
+        Note,
+        "(convert --to axiom) a grid written as single positions",
+        "Axiom's `R C {grid}` makes the positions a1… of a rectangular grid: column letters from `a`, row numbers from `R` at the top down to 1 (or from 1 at the top under `$flipGrid ON`), row by row from the top-left, at most 26 columns. When a `(grid …)` of the rules file gives other names, another order or more than two dimensions, its positions are written as `{position}` entries in the model's order and its directions as `{link}` lists: the board is the same, only the shorthand is lost."
+    ),
+    rule!(
+        core::AXIOM_VARIANT_WHOLE,
+        Note,
+        "(convert --to axiom) a variant written whole, without `LOAD`",
+        "A variant's file is normally `LOAD GAME.4th` with its `{players}` block and the blocks that differ from its game's. A board, its directions, the players and their symmetries cannot be declared again after a `LOAD` (Axiom's `{grid}` refuses to redefine the board; dagaz's layer would keep the first board's directions), so a variant whose board, directions, players or symmetries differ is written with all its declarations instead."
+    ),
+    rule!(
         forth::UNDEFINED_WORD,
         Error,
         "(Axiom) an undefined word",

@@ -502,7 +502,15 @@ impl Model {
     /// Compiles a merged game. Errors (and the warnings found with them) come back as the
     /// `Err` value; the findings of a successful compile are in [`Model::warnings`].
     pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
-        compile::compile(game)
+        compile::compile(game, false)
+    }
+
+    /// [`Model::compile`], also for a game whose moves come from a plug-in engine
+    /// (`(engine "…/axiom.dll")`): its board, players, turn order, pieces and setup, what the
+    /// ZRF part of such a game declares (`convert --to axiom` reads them). Such a model
+    /// describes the game; the engine cannot play it (its move blocks are placeholders).
+    pub fn compile_zrf_part(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
+        compile::compile(game, true)
     }
 
     #[inline]

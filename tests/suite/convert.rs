@@ -488,3 +488,79 @@ fn positions_carry_their_screen_rectangles() {
     assert_eq!(rect(&m, "c1"), Some([20, 0, 30, 10]));
     assert_eq!(rect(&m, "y"), Some([130, 100, 150, 120]));
 }
+
+/// `--to axiom`: the files on stdout after their header lines (the fixture's expected
+/// listing), or into a folder (made if missing, the same texts); findings on stderr; exit 1
+/// for an error finding, 2 for flags that do not apply.
+#[test]
+fn axiom_declarations_to_stdout_or_a_folder() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/convert");
+    let zrf = fixtures.join("tiny-race.zrf");
+    let expected = std::fs::read_to_string(fixtures.join("tiny-race.expected")).unwrap();
+    dagaz()
+        .args(["convert", "--to", "axiom"])
+        .arg(&zrf)
+        .assert()
+        .success()
+        .stdout(expected.clone())
+        .stderr(predicates::str::contains(
+            "warning[DZ1101]: piece `Runner`: 3 move blocks to write by hand",
+        ));
+    let dir = std::env::temp_dir().join(format!("dagaz-test-{}-axiom/out", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dagaz()
+        .args(["convert", "--to", "axiom", "-o"])
+        .arg(&dir)
+        .arg(&zrf)
+        .assert()
+        .success()
+        .stdout("");
+    let mut listing = String::new();
+    for (i, name) in [
+        "Tiny-Race.4th",
+        "Tiny-Race-[random].4th",
+        "Tiny-Race-[small].4th",
+    ]
+    .iter()
+    .enumerate()
+    {
+        if i > 0 {
+            listing.push('\n');
+        }
+        listing += &format!("==> {name} <==\n");
+        listing += &std::fs::read_to_string(dir.join(name)).unwrap();
+    }
+    assert_eq!(listing, expected);
+    // A name two kinds share is an error: the files are still written.
+    let clash = temp_file(
+        "clash.zrf",
+        "(game (title \"Clash\") (players A B) (board (positions (King 0 0 1 1))) (piece (name King)))",
+    );
+    dagaz()
+        .args(["convert", "--to", "axiom", "-o"])
+        .arg(&dir)
+        .arg(&clash)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("error[DZ1104]"));
+    assert!(dir.join("Clash.4th").is_file());
+    for bad in [
+        &["--variant", "tiny-race-random"][..],
+        &["--stage", "expanded"][..],
+    ] {
+        dagaz()
+            .args(["convert", "--to", "axiom"])
+            .args(bad)
+            .arg(&zrf)
+            .assert()
+            .code(2);
+    }
+    dagaz()
+        .args(["convert", "--to", "axiom", "-o"])
+        .arg(&zrf)
+        .arg(&zrf)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is not a folder"));
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

@@ -1,4 +1,5 @@
-//! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax or expanded stage.
+//! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax, expanded or model
+//! stage; or to the ForthScript declarations of an Axiom game (`--to axiom`).
 
 use crate::common::{
     DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, spec_error, usage_error, write_output,
@@ -26,9 +27,11 @@ pub enum To {
     Xml,
     Json,
     Zrf,
+    /// the ForthScript declarations of an Axiom game: NAME.4th and one file per variant
+    Axiom,
 }
 
-/// Convert a rules file to XML, JSON or ZRF (see docs/formats.md).
+/// Convert a rules file to XML, JSON, ZRF or Axiom declarations (see docs/formats.md).
 ///
 /// Examples:
 ///   dagaz convert tictactoe                    # a bundled game's syntax tree as XML
@@ -36,6 +39,8 @@ pub enum To {
 ///   dagaz convert tictactoe --to xml -o tree.xml
 ///   dagaz convert tictactoe --stage model --to json
 ///   dagaz convert tree.xml --to zrf            # tree XML (e.g. after XSLT) back to ZRF
+///   dagaz convert ur --to axiom -o ur-axiom    # Ur.4th and one .4th file per variant
+///   dagaz convert ur --to axiom                # the same files on stdout, each after `==> NAME <==`
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -48,7 +53,8 @@ pub struct Args {
     /// output format
     #[arg(long, value_enum, default_value = "xml")]
     pub to: To,
-    /// write here (atomically) instead of stdout
+    /// write here (atomically) instead of stdout; with --to axiom, the folder to write the
+    /// files into (made if missing)
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// a folder where includes may also be read (after the including file's own folder);
@@ -88,10 +94,59 @@ fn run_from_xml(a: &Args, display: &str) -> u8 {
         To::Xml => to_xml(&doc),
         To::Json => to_json(&doc),
         To::Zrf => print_forms(&tree.forms),
+        To::Axiom => unreachable!("refused before"),
     };
     match write_output(a.output.as_deref(), data.as_bytes()) {
         Ok(()) => OK,
         Err(e) => usage_error(&e),
+    }
+}
+
+/// `--to axiom`: the declarations of every game and variant, written into the folder of
+/// `-o` (each file atomically) or printed, each after a `==> NAME <==` line.
+fn write_axiom(a: &Args, loaded: &dagaz::expand::Loaded) -> u8 {
+    let c = dagaz::convert::axiom::to_axiom(loaded);
+    print_diagnostics(&c.diagnostics, &loaded.sources, a.format);
+    match a.output.as_deref() {
+        Some(dir) if dir != std::path::Path::new("-") => {
+            if dir.exists() && !dir.is_dir() {
+                return usage_error(&format!(
+                    "`{}` is not a folder: --to axiom writes one file per game and variant",
+                    dir.display()
+                ));
+            }
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                return usage_error(&format!("cannot make `{}`: {e}", dir.display()));
+            }
+            for f in &c.files {
+                let path = dir.join(&f.name);
+                if let Err(e) = dagaz::fsutil::write_atomic(&path, f.text.as_bytes()) {
+                    return usage_error(&format!("cannot write `{}`: {e}", path.display()));
+                }
+            }
+            eprintln!(
+                "wrote {} file{} to {}: {}",
+                c.files.len(),
+                if c.files.len() == 1 { "" } else { "s" },
+                dir.display(),
+                c.files
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        _ => {
+            let text = dagaz::convert::axiom::listing(&c.files);
+            if let Err(e) = write_output(None, text.as_bytes()) {
+                return usage_error(&e);
+            }
+        }
+    }
+    if has_errors(&c.diagnostics) || c.files.is_empty() {
+        PROBLEMS
+    } else {
+        OK
     }
 }
 
@@ -142,7 +197,22 @@ pub fn run(a: Args) -> u8 {
         if a.variant.is_some() {
             return usage_error("--variant applies to rules files, not to tree XML");
         }
+        if a.to == To::Axiom {
+            return usage_error("--to axiom reads a rules file (.zrf), not tree XML");
+        }
         return run_from_xml(&a, &display);
+    }
+    if a.to == To::Axiom {
+        if a.stage == Stage::Expanded {
+            return usage_error(
+                "--to axiom converts the compiled model: leave out --stage (or give --stage model)",
+            );
+        }
+        if a.variant.is_some() {
+            return usage_error(
+                "--to axiom converts every game and variant of the file (a variant's file loads its game's): leave out --variant",
+            );
+        }
     }
     // A name that is not a file: the library's resolver (a bundled game or variant slug,
     // `FILE:VARIANT`).
@@ -172,6 +242,9 @@ pub fn run(a: Args) -> u8 {
                     "`{display}` names the variant `{v}`, and --variant names `{f}`: give one"
                 ));
             }
+            (_, Some(v)) if a.to == To::Axiom => eprintln!(
+                "note: `{display}` names the variant `{v}`: --to axiom converts the whole file (each variant's file loads its game's)"
+            ),
             (_, Some(v)) if a.stage == Stage::Syntax => eprintln!(
                 "note: `{display}` names the variant `{v}`: the syntax stage is the whole file (--stage expanded keeps the variant alone)"
             ),
@@ -185,8 +258,8 @@ pub fn run(a: Args) -> u8 {
             g.text,
             Limits::default(),
         )),
-        (None, Stage::Syntax) => load_syntax(&file, &display),
-        (None, Stage::Expanded | Stage::Model) => load_path(
+        (None, Stage::Syntax) if a.to != To::Axiom => load_syntax(&file, &display),
+        (None, _) => load_path(
             &file,
             &display,
             Limits {
@@ -209,6 +282,9 @@ pub fn run(a: Args) -> u8 {
     print_diagnostics(&loaded.diagnostics, &loaded.sources, a.format);
     if has_errors(&loaded.diagnostics) {
         return PROBLEMS;
+    }
+    if a.to == To::Axiom {
+        return write_axiom(&a, &loaded);
     }
     let games: Vec<&dagaz::expand::GameDef> = match &variant {
         None => loaded.games.iter().collect(),
@@ -247,6 +323,7 @@ pub fn run(a: Args) -> u8 {
         To::Xml => to_xml(&doc),
         To::Json => to_json(&doc),
         To::Zrf => print_forms(&forms),
+        To::Axiom => unreachable!("written by write_axiom"),
     };
     match write_output(a.output.as_deref(), data.as_bytes()) {
         Ok(()) => OK,

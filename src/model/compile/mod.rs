@@ -83,22 +83,25 @@ impl<'g> Ctx<'g> {
     }
 }
 
-/// Compiles one game. See [`Model::compile`].
-pub fn compile(game: &GameDef) -> Result<Model, Vec<Diagnostic>> {
+/// Compiles one game. See [`Model::compile`]; with `plugin_engine`, a game whose moves come
+/// from a plug-in engine is compiled too (its ZRF part: [`Model::compile_zrf_part`]).
+pub fn compile(game: &GameDef, plugin_engine: bool) -> Result<Model, Vec<Diagnostic>> {
     let mut cx = Ctx {
         game: &game.form,
         diags: Vec::new(),
         soft: Vec::new(),
     };
-    match compile_sections(&mut cx, &game.title) {
+    match compile_sections(&mut cx, &game.title, plugin_engine) {
         Ok(model) => cx.finish(model),
         Err(Stop) => Err(cx.diags),
     }
 }
 
 /// Runs the sections in order; the model's `warnings` are left for [`Ctx::finish`].
-fn compile_sections(cx: &mut Ctx<'_>, title: &str) -> Result<Model, Stop> {
-    reject_plugin_engine(cx)?;
+fn compile_sections(cx: &mut Ctx<'_>, title: &str, plugin_engine: bool) -> Result<Model, Stop> {
+    if !plugin_engine {
+        reject_plugin_engine(cx)?;
+    }
     let players = players::players(cx)?;
     let mut names = Names {
         players: index_of(players.iter().map(|p| &p.name)),
