@@ -1,7 +1,7 @@
 //! Tests of what Axiom 1.50 and 1.51 accept and dagaz once refused, on fixtures written
 //! for dagaz (`tests/fixtures/axiom/compat`): `SEED2!` (1.51's `RANDOMIZE2`), `{unlink}`,
-//! a deferred word in `{setup}`, and the engines' choice among equal moves, which varies
-//! with the seed as Axiom's play varies from game to game.
+//! a deferred word in `{setup}`, a search that must put back the program's variables, and
+//! searches whose time varies with the seed as Axiom's play varies from game to game.
 
 use super::layer_tests::scratch_dir;
 use super::{AxiomGame, Program};
@@ -19,10 +19,14 @@ fn load(rel: &str) -> Program {
     Program::load(&fixture(rel), None).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// One game of `p` against itself with its own engine (`$NegamaxMove`), seeded `seed`:
-/// its moves' notation.
-fn searched_game(p: &Program, seed: u64) -> Vec<String> {
+/// Step budget of the searches that [`cut_searches_vary_with_the_seed_or_with_seed2`] cuts.
+const STEPS: u64 = 40_000;
+
+/// One game of `p` against itself with its own engine (`$NegamaxMove`), seeded `seed`,
+/// set up by `setup`: its moves' notation.
+fn searched_game(p: &Program, seed: u64, setup: impl Fn(&mut AxiomGame)) -> Vec<String> {
     let mut game = AxiomGame::new(p, p, seed).expect("set-up");
+    setup(&mut game);
     let mut rng = Rng::new(seed);
     let mut moves = Default::default();
     let mut out = Vec::new();
@@ -95,21 +99,31 @@ fn a_deferred_word_in_the_setup_is_run_when_the_game_starts() {
     assert!(e.contains("{setup} entry 1: `STONE` gives"), "{e}");
 }
 
-/// Every move of the fixture evaluates the same, so the searching players choose among
-/// equal moves: the same seed plays the same game, other seeds other games; a program
-/// that seeds the engines' generator itself (`SEED2!` in `OnNewGame`) plays one game
-/// whatever the seed.
+/// Searches cut by their budget: each search's budget is drawn around `--search-steps`
+/// from the engines' generator, so the same seed plays the same game and other seeds
+/// other games (as Axiom's time limit cuts its searches at different places); a program
+/// that seeds that generator itself (`SEED2!` in `OnNewGame`) plays one game whatever the
+/// seed; with the variety off, every seed plays the same game.
 #[test]
-fn equal_moves_are_chosen_by_the_seed_or_by_seed2() {
+fn cut_searches_vary_with_the_seed_or_with_seed2() {
+    let games = |file: &str, variety: bool| -> std::collections::BTreeSet<Vec<String>> {
+        let p = load(file);
+        (0..8)
+            .map(|seed| {
+                searched_game(&p, seed, |g| {
+                    g.set_search_steps(STEPS);
+                    g.set_search_variety(variety);
+                })
+            })
+            .collect()
+    };
     let p = load("Compat-[search].4th");
-    let games: Vec<Vec<String>> = (0..6).map(|seed| searched_game(&p, seed)).collect();
-    assert_eq!(games[0].len(), 8, "{:?}", games[0]);
-    assert_eq!(games[0], searched_game(&p, 0), "reproducible from the seed");
-    let distinct: std::collections::BTreeSet<_> = games.iter().collect();
-    assert!(distinct.len() >= 4, "{distinct:?}");
-    let p = load("Compat-[seeded].4th");
-    let games: std::collections::BTreeSet<_> = (0..6).map(|seed| searched_game(&p, seed)).collect();
-    assert_eq!(games.len(), 1, "{games:?}");
+    let set = |g: &mut AxiomGame| g.set_search_steps(STEPS);
+    assert_eq!(searched_game(&p, 3, set), searched_game(&p, 3, set));
+    let varied = games("Compat-[search].4th", true);
+    assert!(varied.len() >= 2, "{varied:?}");
+    assert_eq!(games("Compat-[seeded].4th", true).len(), 1);
+    assert_eq!(games("Compat-[search].4th", false).len(), 1);
 }
 
 /// A search cut by its step budget inside a move word leaves the program's variable as
@@ -143,7 +157,7 @@ fn a_core_of_151s_shape_loads_and_lint_checks_it() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/axiom/core151");
     let p = Program::load(&dir.join("Game.4th"), None).unwrap_or_else(|e| panic!("{e}"));
     assert!(p.runtime.0.is_some(), "the folder's CORE.4TH is used");
-    assert_eq!(searched_game(&p, 3).len(), 8);
+    assert_eq!(searched_game(&p, 3, |_| {}).len(), 8);
     let linted = super::program::lint(&dir.join("Game.4th"), None, &[]);
     let errors: Vec<_> = linted
         .diagnostics

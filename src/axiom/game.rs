@@ -251,6 +251,14 @@ impl AxiomGame {
         }
     }
 
+    /// Whether each search's budget varies around the step budget, drawn from the
+    /// engines' generator (on by default; see [`super::natives::Runtime::search_budget`]).
+    pub fn set_search_variety(&mut self, on: bool) {
+        for s in &mut self.states {
+            s.rt.search_variety = on;
+        }
+    }
+
     /// Turns the move-word cache ([`super::memo`]) on or off in both programs (on by
     /// default; the results are the same either way, only the speed differs).
     pub fn set_move_cache(&mut self, on: bool) {
@@ -583,7 +591,8 @@ impl Game for AxiomGame {
             let snap = st.snapshot()?;
             let data = st.data_snapshot()?;
             let cuts = st.rt.search_cuts;
-            st.vm.set_step_budget(st.rt.search_steps);
+            let budget = st.rt.search_budget();
+            st.vm.set_step_budget(budget);
             let depth = st.vm.stack().len();
             let timed_out = match st.vm.execute(on_search, &mut st.rt) {
                 Ok(()) => false,

@@ -207,8 +207,8 @@ pub struct Runtime {
     pub info: std::sync::Arc<super::program::GameInfo>,
     pub rng: Rng,
     /// The engines' own generator (Axiom 1.51's second generator, seeded by `SEED2!`):
-    /// `$NegamaxMove` draws from it to choose among root moves of equal value, so the
-    /// program's `RAND-WITHIN` draws do not depend on what the engines drew.
+    /// the time each search gets is drawn from it ([`Runtime::search_budget`]), apart
+    /// from the program's `RAND-WITHIN` draws.
     pub rng2: Rng,
     pub(crate) generation: Option<Generation>,
     pub report: EngineReport,
@@ -225,6 +225,8 @@ pub struct Runtime {
     /// Primitives the engine (`OnSearch`: `$NegamaxMove`, `$UCTMove` or the program's
     /// own) may run for one move: its time limit.
     pub search_steps: u64,
+    /// Whether each search's budget varies around `search_steps` ([`Runtime::search_budget`]).
+    pub search_variety: bool,
     /// Nodes searched by the last `$NegamaxMove` (every iteration), playouts of the last
     /// `$UCTMove`.
     pub searched: u64,
@@ -337,6 +339,23 @@ impl Lasting {
 const ENGINE_STREAM: u64 = 2;
 
 impl Runtime {
+    /// The primitives the next search may run: [`Runtime::search_steps`] scaled by a
+    /// factor drawn from the engines' generator between 3/4 and 5/4 (when
+    /// [`Runtime::search_variety`] is on). Axiom's engines have a time limit, and how far
+    /// a search gets in that time varies from move to move with the machine: a search cut
+    /// by its limit (Ordo's, at every move) plays differently from game to game, as
+    /// Axiom's AutoPlay logs show, while a search that finishes (Ur's) plays the same.
+    /// Drawn from the seed, the variety is reproducible.
+    pub fn search_budget(&mut self) -> u64 {
+        let steps = self.search_steps.max(1);
+        // (A budget this large is "no limit".)
+        if !self.search_variety || steps > u64::MAX / 4 {
+            return steps;
+        }
+        let quarter = steps / 4;
+        steps - quarter + self.rng2.next_u64() % (2 * quarter + 1)
+    }
+
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
             layout: program.layout,
@@ -363,6 +382,7 @@ impl Runtime {
             search_depth: super::DEFAULT_SEARCH_DEPTH,
             search_order: true,
             search_steps: super::state::SEARCH_STEPS,
+            search_variety: true,
             searched: 0,
             search_cuts: 0,
             extra_lists: Vec::new(),

@@ -19,9 +19,8 @@
 //! - a partial move keeps the same player to move, so its value is not negated;
 //! - other players minimise the searching player's value (the "paranoid" reading of
 //!   negamax with more than two players);
-//! - among root moves of equal value the engines' generator chooses ([`Runtime::rng2`],
-//!   seeded from the game's seed, or by the program's `SEED2!`): Axiom's searches vary
-//!   from game to game, dagaz's vary with `--seed` and are reproducible with it.
+//! - among equal root moves the first generated is kept (Ur's `simple-evaluation`, whose
+//!   evaluation is a constant, plays as `{first}` does in Axiom's AutoPlay table).
 //!
 //! Below the root, moves that refuted another line at the same ply (*killer moves*, known
 //! by their notation) are searched first, then the others by *history* (how often and how
@@ -109,10 +108,6 @@ fn iteration(
 ) -> FResult<()> {
     let mut alpha = -WIN - 1;
     let beta = WIN + 1;
-    // The root moves of the best value so far. The window stays one below that value, so
-    // a move that equals it is valued exactly (a worse one gets a bound below it): the
-    // ties are the same whatever the order below the root.
-    let mut ties: Vec<u32> = Vec::new();
     for &rec in recs {
         let snap = snapshot(vm, rt)?;
         search
@@ -121,23 +116,10 @@ fn iteration(
         rt.searched += 1;
         let v = value(rt, vm, search, depth - 1, 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
-        match best {
-            Some((_, b)) if v < *b => {}
-            Some((_, b)) if v == *b => ties.push(rec),
-            _ => {
-                *best = Some((rec, v));
-                ties.clear();
-                ties.push(rec);
-            }
+        if best.is_none_or(|(_, b)| v > b) {
+            *best = Some((rec, v));
         }
-        alpha = alpha.max(v - 1);
-    }
-    // Among equal moves the engines' generator chooses (Axiom's play varies from game to
-    // game; dagaz's varies with the seed).
-    if ties.len() > 1
-        && let Some((_, v)) = *best
-    {
-        *best = Some((ties[rt.rng2.below(ties.len())], v));
+        alpha = alpha.max(v);
     }
     Ok(())
 }

@@ -94,8 +94,9 @@ pub struct Args {
     #[arg(long)]
     pub depth: Option<u32>,
     /// primitives an Axiom program's engine ($NegamaxMove, $UCTMove or its own OnSearch)
-    /// may run per move: its time limit, reproducible (default 1000000000); when they run
-    /// out, $NegamaxMove plays the best move of its deepest finished iteration, $UCTMove
+    /// may run per move: its time limit, reproducible (default 1000000000; each search
+    /// gets between 3/4 and 5/4 of it, drawn from the seed, as a time limit varies); when
+    /// they run out, $NegamaxMove plays the best move of its deepest finished iteration, $UCTMove
     /// its most visited move, a program's own engine its last BestMove! (else the first
     /// move); the summary counts the searches cut
     #[arg(long, value_name = "N")]
