@@ -411,6 +411,58 @@ fn each_list<'a>(n: &'a Node, f: &mut impl FnMut(&'a Node)) {
     }
 }
 
+/// [`each_list`] without the branches a constant condition never takes: the then-part of
+/// `(if false …)`, the else-part of `(if true …)` and the body of `(while false …)`, as
+/// when a macro is called with a constant flag (`(if $2 (add-partial jump) else add)` with
+/// `$2` = `false`). (`not` of a constant counts as a constant.)
+fn each_live_list<'a>(n: &'a Node, f: &mut impl FnMut(&'a Node)) {
+    if n.kind != Kind::List {
+        return;
+    }
+    f(n);
+    let items = &n.items;
+    let constant = |c: &Node| -> Option<bool> {
+        match c.kind {
+            Kind::Atom => match c.text.as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            Kind::List if c.head() == Some("not") && c.args().len() == 1 => {
+                c.args().first().and_then(|a| match a.atom() {
+                    Some("true") => Some(false),
+                    Some("false") => Some(true),
+                    _ => None,
+                })
+            }
+            _ => None,
+        }
+    };
+    match (n.head(), n.args().first().and_then(|c| constant(c))) {
+        (Some("if"), Some(taken)) => {
+            let args = n.args();
+            let split = args
+                .iter()
+                .position(|a| a.atom() == Some("else"))
+                .unwrap_or(args.len());
+            let live = if taken {
+                &args[1..split]
+            } else {
+                &args[(split + 1).min(args.len())..]
+            };
+            for c in live {
+                each_live_list(c, f);
+            }
+        }
+        (Some("while"), Some(false)) => {}
+        _ => {
+            for c in items.iter() {
+                each_live_list(c, f);
+            }
+        }
+    }
+}
+
 fn contains_add(n: &Node) -> bool {
     match n.kind {
         Kind::Atom => n.text.starts_with("add"),
@@ -605,7 +657,7 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
                     .with_span(b.span),
                 );
             }
-            each_list(b, &mut |l| {
+            each_live_list(b, &mut |l| {
                 if !matches!(l.head(), Some("add-partial" | "add-copy-partial")) {
                     return;
                 }

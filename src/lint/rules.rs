@@ -351,9 +351,9 @@ pub static RULES: &[Rule] = &[
     ),
     rule!(
         core::DUPLICATE_NAME,
-        Warning,
+        Error,
         "a piece type is defined twice",
-        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes). Usually a copy-paste leftover or a piece that should have been renamed: delete one or rename it. A player listed twice in `(players …)` is an error: the turn order, the setup and the goals could not tell the two apart.",
+        "Two `piece` sections have the same name; the last one replaces the first entirely (moves, drops, attributes), as ZoG loads it, so the game still plays. Usually a copy-paste leftover or a piece that should have been renamed, whose consequences show far away (a move of the first definition that no longer exists): delete one or rename it. A player listed twice in `(players …)` is an error too: the turn order, the setup and the goals could not tell the two apart.",
         "duplicate-name"
     ),
     rule!(

@@ -93,6 +93,10 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
     let mut too_deep_reported = false;
     // Depth of lists opened beyond MAX_NESTING and flattened into their parent.
     let mut overflow = 0usize;
+    // The first `(` at the start of a line opened while a list was still open: a top-level
+    // form (`(define`, `(game`) swallowed by the form before it, whose `)` is then likely
+    // missing just before this line.
+    let mut swallowed: Option<Span> = None;
     for pair in pairs {
         let rule = pair.as_rule();
         if rule == Rule::EOI {
@@ -109,6 +113,9 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
         };
         let node = match rule {
             Rule::paren if s.as_str() == "(" => {
+                if span.col == 1 && !stack.is_empty() && swallowed.is_none() {
+                    swallowed = Some(span);
+                }
                 if stack.len() >= MAX_NESTING {
                     if !too_deep_reported {
                         diagnostics.push(
@@ -184,6 +191,12 @@ pub fn parse_text(text: &str, file: FileId) -> Parsed {
                 innermost.line, innermost.col
             ));
         }
+        if let Some(at) = swallowed {
+            d = d.with_note(format!(
+                "a `)` is likely missing before line {}: the `(` that starts that line, at column 1, opens inside the list that is not closed",
+                at.line
+            ));
+        }
         diagnostics.push(d);
         // Close what is open so the caller still gets a tree.
         while let Some((open, items)) = stack.pop() {
@@ -252,6 +265,27 @@ mod tests {
                 .iter()
                 .any(|d| d.code == codes::UNTERMINATED_STRING)
         );
+    }
+
+    /// A macro whose `)` is missing swallows the forms after it: the finding names the
+    /// line where the next top-level form starts, before which the `)` likely belongs.
+    #[test]
+    fn a_missing_paren_points_at_the_swallowed_form() {
+        let src = "(define step\n  (n (verify empty?) add)\n\n(game\n  (title \"x\"))\n";
+        let r = p(src);
+        let d = &r.diagnostics[0];
+        assert_eq!(d.code, codes::UNCLOSED_LIST);
+        assert_eq!(d.span.map(|s| s.line), Some(1));
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n.contains("likely missing before line 4")),
+            "{:?}",
+            d.notes
+        );
+        // Closed forms side by side give no such note.
+        let r = p("(a\n (b)\n");
+        assert!(r.diagnostics[0].notes.iter().all(|n| !n.contains("likely")));
     }
 
     #[test]

@@ -41,8 +41,10 @@ pub(super) fn piece_types<'g>(cx: &mut Ctx<'g>) -> Result<Pieces<'g>, Stop> {
             continue;
         };
         if type_index.contains_key(name) {
-            cx.diags.push(
-                Diagnostic::warning(
+            // An error (what follows from it shows far away), but the game still compiles
+            // as ZoG loads it: the last definition wins.
+            cx.soft.push(
+                Diagnostic::error(
                     codes::DUPLICATE_NAME,
                     format!("piece `{name}` is defined twice; the last one wins"),
                 )
