@@ -438,7 +438,7 @@ fn each_live_list<'a>(n: &'a Node, f: &mut impl FnMut(&'a Node)) {
             _ => None,
         }
     };
-    match (n.head(), n.args().first().and_then(|c| constant(c))) {
+    match (n.head(), n.args().first().and_then(constant)) {
         (Some("if"), Some(taken)) => {
             let args = n.args();
             let split = args
