@@ -10,7 +10,7 @@
 //! - lint of a synthetic file generated here: many piece types whose moves are built by
 //!   nested macros (about 160,000 expanded nodes), with and without 8 variants.
 //!
-//! Goal (issue 8): no file over 0.3 s. Memory is measured with the CLI (see README).
+//! Goal (issue 8): no file over 0.3 s. Memory is measured with the CLI (docs/performance.md).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -9,7 +9,9 @@
 #   RESUME=1 KEEP=DATA …                                         # plays only what DATA lacks
 #
 # Each DIR is an Axiom Ur folder: CORE.4TH, axiom.4th, Ur.4th and Ur-[…].4th variant files
-# (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). docs/axiom.md
+# (GlukKazan/ZoG, Axiom/Ur, at some commit; never part of this repository). The report names
+# each folder by the last component of its DIR argument only (`ur150` for path/to/ur150), so
+# that it names no folder of the machine it ran on. docs/axiom.md
 # says which folders the committed report used and how to rebuild them from that
 # repository's history. In each folder, every pairing of Axiom's counts whose two variant
 # files exist is played GAMES times (default 1000) in AutoPlay's seating (--no-swap: Player 1
@@ -58,9 +60,9 @@ for d in "$@"; do
   f=$((f + 1))
   dir=$(cd "$d" && pwd)
   mkdir -p "$work/$f"
-  echo "$dir" > "$work/$f/folder"
+  basename "$dir" > "$work/$f/folder"
   "$bin" games "$dir" --json > "$work/$f/games.json" 2>/dev/null
-  (cd "$dir" && for x in *.4th *.4TH; do [ -f "$x" ] && printf '%s %s %s\n' "$(wc -c < "$x")" "$(md5sum < "$x" | cut -c1-32)" "$x"; done) \
+  (cd "$dir" && for x in *.4th *.4TH; do [ -f "$x" ] || continue; printf '%s %s %s\n' "$(wc -c < "$x")" "$(md5sum < "$x" | cut -c1-32)" "$x"; done) \
     > "$work/$f/files.txt"
   i=0
   while read -r a b w1 w2 d src; do
@@ -186,7 +188,7 @@ for f in range(1, nfolders + 1):
                 notes.append(f"- **Ur-[{a}] vs Ur-[{b}]:** " + " ".join(why))
     summary.append((name, agree_n, total_n))
     print(f"## Folder `{name}`\n")
-    print(f"`{folder}`: its files (bytes, md5):\n")
+    print("Its files (bytes, md5):\n")
     for line in open(f"{base}/files.txt"):
         size, md5, fname = line.rstrip("\n").split(" ", 2)
         print(f"- `{fname}`: {size} bytes, md5 `{md5}`")

@@ -432,7 +432,7 @@ fn the_dice_race_fixture_round_trips() {
 }
 
 /// Writes the converted bundled Ur with the hand-written move words of
-/// `tests/fixtures/convert/Ur-moves.4th` (the README's workflow): `Ur.4th` `LOAD`s them
+/// `tests/fixtures/convert/Ur-moves.4th` (the workflow of docs/cli.md): `Ur.4th` `LOAD`s them
 /// before its `{pieces` block, whose lines name the blocks. Returns the folder.
 fn finished_ur(tag: &str) -> PathBuf {
     let b = crate::games::find("ur").expect("the bundled Ur");

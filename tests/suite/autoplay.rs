@@ -216,7 +216,7 @@ fn gates_pass_fail_or_are_inconclusive() {
             "gate A:0.6..1.0: A's score 1.000 (95% CI 0.883..1.000, pentanomial) lies inside",
         ));
     // Inconclusive (exit 3): the point estimate is inside the range, but the interval
-    // reaches beyond it; the point-estimate gate used to pass this.
+    // reaches beyond it; a gate on the point estimate would pass this.
     let json = dagaz()
         .args([
             "autoplay",

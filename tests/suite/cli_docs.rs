@@ -1,6 +1,7 @@
-//! The help texts and the README cannot drift from the tool: every example shown in a
-//! subcommand's `--help` and every `dagaz …` line in the README's `sh` blocks is run, and
-//! must succeed (exit 0). README examples run from the project root; help examples run in
+//! The help texts and the documents cannot drift from the tool: every example shown in a
+//! subcommand's `--help` and every command of the `sh` blocks of the README and of
+//! `docs/*.md` is run (or listed, with the reason, among those that are not), and must exit
+//! as the document says. Document examples run from the project root; help examples run in
 //! an empty temporary folder (they use bundled games only).
 
 use assert_cmd::Command;
@@ -9,9 +10,9 @@ fn dagaz() -> Command {
     Command::cargo_bin("dagaz").unwrap()
 }
 
-/// Splits an example line into arguments (double quotes group words), dropping the leading
-/// `dagaz` and any trailing `# comment`.
-fn words(line: &str) -> Vec<String> {
+/// Splits an example line into words (double quotes group words), dropping any trailing
+/// `# comment`.
+fn split(line: &str) -> Vec<String> {
     let line = line.trim();
     let mut out = vec![];
     let mut cur = String::new();
@@ -39,6 +40,12 @@ fn words(line: &str) -> Vec<String> {
     if any {
         out.push(cur);
     }
+    out
+}
+
+/// The arguments of a `dagaz …` example line.
+fn words(line: &str) -> Vec<String> {
+    let mut out = split(line);
     assert_eq!(out.first().map(String::as_str), Some("dagaz"), "{line}");
     out.remove(0);
     out
@@ -93,32 +100,193 @@ fn every_help_example_runs() {
     assert!(ran >= 4);
 }
 
-#[test]
-fn every_readme_example_runs() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+/// The documents whose `sh` blocks are run: the README, every page of `docs/` and the
+/// stylesheets' README.
+fn documents(root: &std::path::Path) -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_owned());
+    docs.push("xslt-equivalents/README.md".to_owned());
+    docs
+}
+
+/// The commands of a document's `sh` blocks (fences may be indented, as in a list), with
+/// their line numbers: comment lines dropped, lines ending in `\` joined with the next.
+fn sh_commands(text: &str) -> Vec<(usize, String)> {
+    let mut out = vec![];
     let mut in_sh = false;
-    let mut ran = 0;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_sh = line == "```sh";
+    let mut pending: Option<(usize, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(lang) = line.strip_prefix("```") {
+            in_sh = !in_sh && lang == "sh";
             continue;
         }
-        if in_sh && line.starts_with("dagaz ") {
-            let expect: i32 = line
+        if !in_sh {
+            continue;
+        }
+        let (n, mut cmd) = pending.take().unwrap_or((i + 1, String::new()));
+        if cmd.is_empty() && (line.is_empty() || line.starts_with('#')) {
+            continue;
+        }
+        match line.strip_suffix('\\') {
+            Some(head) => {
+                cmd.push_str(head);
+                pending = Some((n, cmd));
+            }
+            None => {
+                cmd.push_str(line);
+                out.push((n, cmd));
+            }
+        }
+    }
+    out
+}
+
+/// Lines of the documents' `sh` blocks that are not run, as (document, text the line
+/// contains, why). Every other line must be a command the test runs; every entry must
+/// match a line, so that the list stays exact.
+const NOT_RUN: &[(&str, &str, &str)] = &[
+    (
+        "README.md",
+        "cargo install --path .",
+        "installs dagaz into ~/.cargo/bin: it changes the machine",
+    ),
+    (
+        "README.md",
+        "cargo build --release",
+        "builds the project this test is part of",
+    ),
+    (
+        "README.md",
+        "cargo run --release -- autoplay ur-random ur-simple -n 100",
+        "builds the project this test is part of; the README runs the same match as \
+         `dagaz autoplay ur-random ur-simple -n 100`",
+    ),
+    (
+        "README.md",
+        "bash .ci/run",
+        "runs this test suite, and installs packages",
+    ),
+    (
+        "docs/autoplay.md",
+        "mygame.zrf",
+        "a rules file of the reader's own",
+    ),
+    (
+        "docs/autoplay.md",
+        "ur-expectimax",
+        "minutes of depth-3 expectimax games (a Slurm array's task: 100,000 games)",
+    ),
+    (
+        "docs/autoplay.md",
+        ".jsonl",
+        "game records of the reader's own (docs/cli.md runs `stats` on records it writes)",
+    ),
+    (
+        "docs/axiom.md",
+        "",
+        "runs in a published Axiom folder (`cd path/to/Axiom/Ur`), outside the repository",
+    ),
+];
+
+/// Whether `xsltproc` runs here; without it the XSLT examples are skipped, unless
+/// `DAGAZ_REQUIRE_XSLTPROC=1` (as `.ci/run` sets) makes that a failure.
+fn have_xsltproc() -> bool {
+    let ok = std::process::Command::new("xsltproc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("DAGAZ_REQUIRE_XSLTPROC").as_deref() != Ok("1"),
+            "xsltproc is required (DAGAZ_REQUIRE_XSLTPROC=1) but does not run"
+        );
+        eprintln!("skipping the documents' xsltproc examples: xsltproc is not installed");
+    }
+    ok
+}
+
+/// Every command of the `sh` blocks of the README and of the documentation runs from the
+/// project's root as written and exits 0 (or the code of a trailing `# exit N`): `dagaz`
+/// lines, and the `xsltproc` lines that make a file from a `dagaz` one. Every other line
+/// is listed in [`NOT_RUN`] with the reason. The documents run in order, one line after
+/// the other, so that a line may read what an earlier one of its document wrote.
+#[test]
+fn every_documented_example_runs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let xsltproc = have_xsltproc();
+    let mut used = vec![false; NOT_RUN.len()];
+    let mut ran = std::collections::BTreeMap::<String, usize>::new();
+    for doc in documents(root) {
+        let text = std::fs::read_to_string(root.join(&doc)).unwrap();
+        for (n, cmd) in sh_commands(&text) {
+            let at = format!("{doc}:{n}: {cmd}");
+            if let Some(k) = NOT_RUN
+                .iter()
+                .position(|(d, pat, _)| *d == doc && cmd.contains(pat))
+            {
+                used[k] = true;
+                continue;
+            }
+            let expect: i32 = cmd
                 .split("# exit ")
                 .nth(1)
                 .and_then(|c| c.trim().parse().ok())
                 .unwrap_or(0);
-            dagaz()
-                .current_dir(root)
-                .args(words(line))
-                .assert()
-                .code(expect);
-            ran += 1;
+            let mut args = split(&cmd);
+            let program = args.remove(0);
+            match program.as_str() {
+                "dagaz" => {}
+                "xsltproc" if !xsltproc => continue,
+                "xsltproc" => {}
+                _ => panic!("{at}\nneither run by this test nor listed in NOT_RUN with a reason"),
+            }
+            assert!(
+                !args
+                    .iter()
+                    .any(|a| ["|", ">", ">>", "<", "&&", ";"].contains(&a.as_str())),
+                "{at}\nshell operators are not run: write the example with -o and one command a line"
+            );
+            let out = if program == "dagaz" {
+                dagaz().current_dir(root).args(&args).output().unwrap()
+            } else {
+                std::process::Command::new(&program)
+                    .args(&args)
+                    .current_dir(root)
+                    .output()
+                    .unwrap()
+            };
+            assert_eq!(
+                out.status.code(),
+                Some(expect),
+                "{at}\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            *ran.entry(doc.clone()).or_default() += 1;
         }
     }
-    assert!(ran >= 3, "only {ran} README examples found");
+    for (k, (doc, pat, why)) in NOT_RUN.iter().enumerate() {
+        assert!(
+            used[k],
+            "NOT_RUN entry ({doc}, {pat:?}: {why}) matches no line: remove it"
+        );
+    }
+    assert!(ran.get("README.md").copied().unwrap_or(0) >= 6, "{ran:?}");
+    assert!(
+        ran.get("docs/cli.md").copied().unwrap_or(0) >= 40,
+        "{ran:?}"
+    );
+    assert!(
+        ran.get("docs/autoplay.md").copied().unwrap_or(0) >= 5,
+        "{ran:?}"
+    );
 }
 
 /// An example program of `examples/` (built by `cargo test` beside the test binaries).

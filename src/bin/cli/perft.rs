@@ -12,7 +12,7 @@ use dagaz::tournament::resolve::{self, GameName, ResolveOptions, Source, choose_
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Version of the `--json` output of perft (documented in the README).
+/// Version of the `--json` output of perft (documented in docs/cli.md).
 const PERFT_SCHEMA_VERSION: u32 = 1;
 
 /// Count the leaves of the legal-move tree (perft) of a game.
