@@ -7,7 +7,7 @@
 # the code runs, not what it computes).
 #
 #   bash scripts/pgo-build.sh                        # trained on dagaz's own games
-#   bash scripts/pgo-build.sh ~/Axiom/Ur/Ur-[random].4th   # and on these variant files
+#   bash scripts/pgo-build.sh "path/to/Axiom/Ur/Ur-[random].4th"   # and on these variant files
 #   BENCH=1 bash scripts/pgo-build.sh [FILES…]       # then `cargo bench --bench forth`, with PGO
 #
 # The training run: random and searching games of dagaz's own Axiom fixtures (a dice race
