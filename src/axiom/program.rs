@@ -60,6 +60,10 @@ pub struct Layout {
     /// Axiom 1.50's scan limits (`$scanPositions`, `$scanPieceCount`), when present.
     pub scan_positions: Option<u32>,
     pub scan_pieces: Option<u32>,
+    /// Axiom's `$depthLimit` and `$iterationDepth`, when present: `$NegamaxMove` writes
+    /// its depth limit and the depth of the iteration under way there.
+    pub depth_limit: Option<u32>,
+    pub iteration_depth: Option<u32>,
 }
 
 /// A move record's hidden cells, before the record itself: the notation pointer and the
@@ -547,6 +551,8 @@ impl Layout {
             rec_string,
             scan_positions: var("$scanPositions").ok(),
             scan_pieces: var("$scanPieceCount").ok(),
+            depth_limit: var("$depthLimit").ok(),
+            iteration_depth: var("$iterationDepth").ok(),
         })
     }
 }
