@@ -303,7 +303,14 @@ impl Loading {
         let xts = Arc::new(NativeXts::new(&vm, natives)?);
         // Loading runs top-level code: `pieces}` fills the Zobrist tables with `$Rand64!`.
         let mut host = Runtime::for_loading(xts.clone());
-        let loaded = Self::load_files(&mut vm, &mut host, &dir, path, &core, &axiom, lint);
+        // An undefined word of Axiom's runtime files that dagaz leaves out says why.
+        let loaded =
+            Self::load_files(&mut vm, &mut host, &dir, path, &core, &axiom, lint).map_err(|e| {
+                match e {
+                    AxiomError::Forth(e) => AxiomError::Forth(super::contract::explain(e)),
+                    e => e,
+                }
+            });
         let fatal = match loaded {
             Ok(()) => None,
             Err(e) if lint => Some(e),
