@@ -1388,6 +1388,8 @@ fn axiom_150_user_words() {
         out.contains('3') && out.contains('4') && out.contains('5'),
         "{out:?}"
     );
+    // RANDOMIZE2 seeds the engines' generator; axiomFence does nothing.
+    assert!(run(&mut s, "RANDOMIZE2 axiomFence").is_empty());
     // $OutputMoves: one `[notation]` line per listed move.
     s.restore(&snap).unwrap();
     s.generate().unwrap();
