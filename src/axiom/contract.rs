@@ -11,7 +11,7 @@
 //! `tests/fixtures/axiom/runtime-words.txt`, read from the files with [`scan`]) is either
 //! defined by dagaz under the same name or listed here in [`NOT_PROVIDED`] with the reason;
 //! a program that uses such a word fails to load with that reason beside the undefined
-//! word ([`explain`]).
+//! word ([`explain`]), and `dagaz lint` notes it ([`explain_diagnostic`]).
 
 use crate::forth::{ForthError, ForthErrorKind};
 use std::collections::BTreeSet;
@@ -199,15 +199,35 @@ pub fn absent(name: &str) -> Option<(Absence, &'static str)> {
 /// runtime files that dagaz does not define ([`NOT_PROVIDED`]).
 pub fn explain(mut e: ForthError) -> ForthError {
     if let ForthErrorKind::UndefinedWord(w) = &e.kind {
-        if let Some((a, why)) = absent(w) {
-            let what = match a {
-                Absence::Internal => "internal to Axiom's runtime",
-                Absence::Unsupported => "not supported by dagaz",
-            };
-            e.hint = Some(format!("`{w}` is {what}: {why} (docs/axiom.md, \"Words\")"));
-        }
+        e.hint = explain_word(w);
     }
     e
+}
+
+/// `dagaz lint`'s finding of an undefined word, with the reason dagaz leaves it out when
+/// it is one of Axiom's runtime words ([`NOT_PROVIDED`]).
+pub fn explain_diagnostic(d: &mut crate::diagnostics::Diagnostic) {
+    if d.code != crate::forth::error::codes::UNDEFINED_WORD {
+        return;
+    }
+    let name = d
+        .message
+        .strip_prefix("undefined word `")
+        .and_then(|m| m.split_once('`'))
+        .map(|(n, _)| n.to_owned());
+    if let Some(hint) = name.and_then(|n| explain_word(&n)) {
+        d.notes.push(hint);
+    }
+}
+
+/// Why dagaz leaves out the runtime word `w`, as a sentence, if it does.
+fn explain_word(w: &str) -> Option<String> {
+    let (a, why) = absent(w)?;
+    let what = match a {
+        Absence::Internal => "internal to Axiom's runtime",
+        Absence::Unsupported => "not supported by dagaz",
+    };
+    Some(format!("`{w}` is {what}: {why} (docs/axiom.md, \"Words\")"))
 }
 
 /// The names a Forth text defines and the ones it uses.

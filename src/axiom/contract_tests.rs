@@ -250,6 +250,19 @@ fn a_left_out_word_is_reported_with_its_reason() {
         let d = e.to_diagnostic();
         assert!(d.notes.iter().any(|n| n.contains(why)), "{d:?}");
     }
+    // `dagaz lint` says it too.
+    let file = dir.join("LeftOut.4th");
+    std::fs::write(&file, format!("{src}\n: use-it $CommaCells ;\n")).unwrap();
+    let linted = crate::axiom::program::lint(&file, None, &[]);
+    let (_, why) = absent("$CommaCells").unwrap();
+    assert!(
+        linted
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("$CommaCells") && d.notes.iter().any(|n| n.contains(why))),
+        "{:?}",
+        linted.diagnostics
+    );
     // Any other undefined word says nothing more.
     let file = dir.join("LeftOut.4th");
     std::fs::write(&file, format!("{src}\n: use-it no-such-word ;\n")).unwrap();

@@ -431,7 +431,10 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
             sources.set_display(id, shown);
         }
     }
-    diagnostics.extend(vm.finish_lint());
+    diagnostics.extend(vm.finish_lint().into_iter().map(|mut d| {
+        super::contract::explain_diagnostic(&mut d);
+        d
+    }));
     // What `Program::load` does after loading (the layout of the runtime's variables, the
     // players and pieces), so that lint fails where `perft` and `autoplay` would.
     let clean = !diagnostics
