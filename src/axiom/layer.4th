@@ -34,6 +34,29 @@
 3     CONSTANT #TurnOrderCells
 4     CONSTANT #PieceCells
 
+\ Axiom's other system constants, with Axiom's values. The table sizes are Axiom's
+\ limits; dagaz's tables are not bounded by them.
+151   CONSTANT #Version        \ the axiom.4th interface this layer follows [1.51]
+128   CONSTANT #Directions     \ Axiom's most directions
+128   CONSTANT #Moves          \ Axiom's most moves in one {moves block
+128   CONSTANT #MaxPriorities  \ Axiom's most move priorities
+256   CONSTANT #Turns          \ Axiom's most turns in a {turn-order
+32    CONSTANT #Players        \ Axiom's most players [dagaz's: 31]
+1024  CONSTANT #Pieces         \ Axiom's most piece types
+3     CONSTANT #DepthLimit     \ $NegamaxMove's default depth [`--depth` changes it]
+10    CONSTANT #ForeverDepth   \ Axiom's depth when ZoG's thinking time is "forever"
+0     CONSTANT #KeepSearching  \ the values of Axiom's search status
+1     CONSTANT #StopSoon
+2     CONSTANT #StopNow
+0     CONSTANT #NoMoveType     \ the move type of a move declared without one
+1     CONSTANT #movesCell      \ cell of a piece type's entry: its {moves} block
+2     CONSTANT #DropsCell      \ ... its {drops} block
+3     CONSTANT #ValueCell      \ ... its {value}
+65535 CONSTANT #PiecePlayer    \ 0xFFFF: type and player bits of a board cell
+11    CONSTANT #PlayerShift    \ player k is k shifted left this many bits
+0     CONSTANT #Empty          \ the value of an empty position
+-1    CONSTANT ??              \ the index of an anonymous position
+
 \ ---------------------------------------------------------------------------------------
 \ Variables shared with the runtime
 
@@ -60,6 +83,22 @@ VARIABLE $from               VARIABLE $pos              VARIABLE $piece
 VARIABLE $partial            VARIABLE $passed           VARIABLE $lastPos
 VARIABLE $move-priorities    VARIABLE $priority
 VARIABLE $boardSetup         VARIABLE $passTurnForced
+VARIABLE $scanPositions      \ positions the scan visits [{dummy-positions}], 0: all
+VARIABLE $scanPieceCount     \ piece types the scan visits [{dummy-pieces}], 0: all
+VARIABLE $posCount           \ number of {position}s [grid cells aside]
+VARIABLE $lastPosNFA         \ header of the last {position}
+
+\ Axiom's directives and search variables. dagaz accepts the directives and ignores
+\ them: they steer ZoG's interface [$gameLog: a log file; $shareMovesList,
+\ $combinePartial, $gameResultBug, $authoring] or ZoG's clock [$searchTime, $variety].
+\ The search sets $searching and $playerToMove [OnSearch], $depthLimit and
+\ $iterationDepth [$NegamaxMove].
+VARIABLE $gameLog            VARIABLE $shareMovesList   VARIABLE $combinePartial
+VARIABLE $gameResultBug      VARIABLE $authoring        VARIABLE $searchTime
+VARIABLE $variety            VARIABLE $depthLimit       VARIABLE $iterationDepth
+VARIABLE $searching          VARIABLE $playerToMove
+VARIABLE $add-move           \ the word a pass is listed with; the runtime sets add-move
+-1 $shareMovesList !  -1 $combinePartial !  -1 $gameResultBug !  3 $depthLimit !
 
 \ ---------------------------------------------------------------------------------------
 \ Making named words at run time
@@ -141,7 +180,18 @@ VARIABLE $keptCount
 \ Lets the engine of the player to move choose.
 : OnSearch ( -- )
    $engines @ 0= ABORT" the game declares no players"
-   $engines @ $playerOffset @ + @ EXECUTE ;
+   $searching ON  $player @ $playerToMove !
+   $engines @ $playerOffset @ + @ EXECUTE
+   $searching OFF ;
+
+: searching? ( -- ? ) $searching @ ;
+: player-to-move ( -- player ) $playerToMove @ ;
+
+\ Prints the move list, one `[notation]` a line.
+: $OutputMoves ( -- )
+   $FirstMove BEGIN ?DUP WHILE
+      91 EMIT  DUP .moveString @ TYPE  93 EMIT CR  $NextMove
+   REPEAT ;
 
 \ ---------------------------------------------------------------------------------------
 \ {board ... board}
@@ -158,6 +208,7 @@ CREATE $nameBuf 64 ALLOT
 
 : {board ( -- )
    0 $positions !  0 $boardSize !  0 $rows !  0 $columns !  0 $board !  0 $posNames !
+   0 $posCount !  0 $scanPositions !
    $ClearKept  $boardOpen ON ;
 
 : $NewPosition ( str -- )
@@ -189,13 +240,24 @@ CREATE $nameBuf 64 ALLOT
       $GridName $NewPosition
    LOOP ;
 
-: {position} ( -- ) BL WORD PAD $NewPosition ;
+: {position} ( -- )
+   BL WORD PAD $NewPosition  $posCount ++  LATEST $lastPosNFA ! ;
+
+\ The positions declared so far are the ones move generation visits; those declared
+\ after it exist for the program alone.
+: {dummy-positions} ( -- ) $positions @ $scanPositions ! ;
 
 : $BoardSlot <BUILDS , DOES> @ $board @ + ;
 : $BoardArray <BUILDS , DOES> @ $board @ + SWAP CELLS + ;
 
 : {variable} ( -- ) $NeedOpenBoard  $boardSize @ $BoardSlot  CELLSIZE $boardSize +! ;
 : {array} ( n -- ) $NeedOpenBoard  $boardSize @ $BoardArray  CELLS $boardSize +! ;
+
+\ n {carray} NAME: n bytes of board memory, `NAME ( i -- addr )` the address of byte i.
+\ The size is rounded up to whole cells, so that what follows stays aligned.
+: $BoardBytes <BUILDS , DOES> @ $board @ + + ;
+: {carray} ( n -- )
+   $NeedOpenBoard  $boardSize @ $BoardBytes  3 + -4 AND $boardSize +! ;
 
 \ The board is preceded by one cell: the board it was cloned from, 0 for this one.
 : board} ( -- )
@@ -204,6 +266,7 @@ CREATE $nameBuf 64 ALLOT
    $CopyKept $posNames !
    $Align 0 ,  DP @ $board !  $boardSize @ ALLOT
    $board @ $boardSize @ ERASE
+   $scanPositions @ 0= IF $positions @ $scanPositions ! THEN
    $boardOpen OFF ;
 
 : $CloneBoard ( -- )
@@ -347,6 +410,9 @@ VARIABLE $turnOrderDeclared
    $playerCount @ 0= ABORT" {players declares no player"
    $playerList $players !  $engineList $engines !
    $turnOrderDeclared @ 0= IF $DefaultTurnOrder THEN ;
+
+: player-index ( player -- i ) #PlayerNumber AND #PlayerBase / 1- ;
+: player-count ( -- n ) $playerCount @ ;
 
 : $IsPlayer? ( cfa -- ? )
    FALSE $playerCount @ ?DUP IF
@@ -504,7 +570,7 @@ VARIABLE $movesOpen
 
 VARIABLE $piecesOpen
 
-: {pieces ( -- ) $ClearKept  0 $pieceCount !  $piecesOpen ON ;
+: {pieces ( -- ) $ClearKept  0 $pieceCount !  0 $scanPieceCount !  $piecesOpen ON ;
 : {piece} ( -- )
    $piecesOpen @ 0= ABORT" {piece} belongs between {pieces and pieces}"
    $pieceCount @ 1+ DUP $constCode $Header ,  $pieceCount !
@@ -515,15 +581,20 @@ VARIABLE $piecesOpen
 : {moves} ( -- ) ' $LastPiece CELL+ ! ;
 : {drops} ( -- ) ' $LastPiece 2 CELLS + ! ;
 : {value} ( n -- ) $LastPiece 3 CELLS + ! ;
+\ The piece types declared so far are the ones move generation scans.
+: {dummy-pieces} ( -- ) $pieceCount @ $scanPieceCount ! ;
 : pieces} ( -- )
    $piecesOpen @ 0= ABORT" pieces} without {pieces"
    $pieceCount @ 0= ABORT" {pieces declares no piece"
-   $CopyKept $pieces !  $piecesOpen OFF ;
+   $CopyKept $pieces !  $piecesOpen OFF
+   $scanPieceCount @ 0= IF $pieceCount @ $scanPieceCount ! THEN ;
 
 : $IsPiece? ( cfa -- ? )
    FALSE $pieceCount @ ?DUP IF
       0 DO OVER I #PieceCells * CELLS $pieces @ + @ = OR LOOP
    THEN NIP ;
+
+: piece-index ( piece -- i ) #PieceType AND 1- ;
 
 : piece-value ( piece -- value )
    #PieceType AND DUP 1- $pieceCount @ U< IF
@@ -563,6 +634,7 @@ VARIABLE $setupOpen
 : current-piece-type ( -- type ) $piece @ #PieceType AND ;
 : current-player ( -- player ) $player @ ;
 : for-player ( -- player ) $forPlayer @ ;
+: of-type ( -- type ) $ofType @ ;
 
 : piece-at ( pos -- piece ) board[] @ ;
 : piece ( -- piece ) $pos @ board[] @ ;
@@ -597,12 +669,22 @@ VARIABLE $setupOpen
 \ `partial` and `partial-move-type` run while a move is generated: they compile code into
 \ the move, which runs when the move is made.
 
-: $DoPartial ( -- ) $partial ON ;
-: $DoPartialType ( type -- ) $ofType ! ;
-: partial ( -- ) COMPILE $DoPartial  S"  partial" ^string ;
-: partial-move-type ( type -- ) COMPILE-LITERAL COMPILE $DoPartialType ;
+: (partial) ( -- ) $partial ON ;
+\ The move is partial, and the turn's next part makes moves of type `type` only.
+: (partial-move-type) ( type -- ) $ofType !  $partial ON ;
+: partial ( -- ) COMPILE (partial)  S"  partial" ^string ;
+: partial-move-type ( type -- ) COMPILE-LITERAL COMPILE (partial-move-type) ;
 
-: Pass ( -- ) $passed @ 0= IF $passed ON S" Pass" ^string add-move THEN ;
+\ ^" TEXT": in a definition, notes TEXT in the move's notation when it runs [as
+\ `^string`]; outside one, prints it.
+: (^") ( -- ) R> DUP DUP "SIZE + >R ^string ;
+: ^" ( -- )
+   34 WORD STATE @ IF COMPILE (^") PAD HERE "MOVE PAD "SIZE ALLOT ELSE PAD TYPE THEN ;
+   IMMEDIATE
+
+\ Lists a pass, whether or not one was listed.
+: $Pass ( -- ) $passed ON S" Pass" ^string add-move ;
+: Pass ( -- ) $passed @ 0= IF $Pass THEN ;
 : PassNoPartial ( -- ) $partial @ 0= IF Pass THEN ;
 
 \ ---------------------------------------------------------------------------------------
@@ -628,6 +710,26 @@ VARIABLE $setupOpen
 : OnEditAdd ( player type pos -- )
    >R #PieceType AND SWAP #Player AND OR R> board[] ! ;
 : OnEditRemove ( pos -- ) 0 SWAP board[] ! ;
+
+\ ---------------------------------------------------------------------------------------
+\ Reserves, ring buffers, the end of the runtime
+
+\ _amount-in-reserve holds a word that gives the address of a reserve's count [a
+\ {variable}]; `remove-from-reserve` in a move word makes the move take one from it.
+VARIABLE _amount-in-reserve
+: remove-from-reserve, ( -- ) _amount-in-reserve @ ?DUP IF EXECUTE -1 SWAP +! THEN ;
+: remove-from-reserve ( -- ) COMPILE remove-from-reserve, ;
+
+\ Prints a ring buffer's items, emptying it.
+: ringbuffer-dump ( -- )
+   CR BEGIN ringbuffer-empty? 0= WHILE ringbuffer-remove-item . REPEAT ;
+: ringbuffer2-dump ( -- )
+   CR BEGIN ringbuffer2-empty? 0= WHILE ringbuffer2-remove-item . REPEAT ;
+
+: RANDOMIZE2 ( -- ) SYSTEM-TIME SEED2! ;
+
+\ The last word of the runtime: what follows is the game.
+: axiomFence ( -- ) ;
 
 \ Last, because it hides HERE from everything defined after it.
 : here ( -- pos ) $pos @ ;

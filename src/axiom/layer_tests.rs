@@ -1248,3 +1248,170 @@ fn nested_work_stops_at_the_callers_last_step() {
     assert_eq!(s.vm.steps(), 100_001);
     s.vm.clear_stacks();
 }
+
+/// Axiom's system constants and directives, with Axiom's values: a program may read them
+/// and set the directives (which dagaz accepts and ignores).
+#[test]
+fn axiom_constants_and_directives() {
+    let mut vm = layer_vm(false);
+    vm.interpret_str(
+        "t",
+        "#Version #Directions #Moves #MaxPriorities #Turns #Players #Pieces #DepthLimit \
+         #ForeverDepth #KeepSearching #StopSoon #StopNow #NoMoveType #movesCell #DropsCell \
+         #ValueCell #PiecePlayer #PlayerShift #Empty ??",
+        &mut NoHost,
+    )
+    .unwrap();
+    assert_eq!(
+        vm.stack(),
+        [
+            151, 128, 128, 128, 256, 32, 1024, 3, 10, 0, 1, 2, 0, 1, 2, 3, 0xFFFF, 11, 0, -1
+        ]
+    );
+    vm.clear_stacks();
+    vm.interpret_str(
+        "t",
+        "$gameLog @ $shareMovesList @ $combinePartial @ $gameResultBug @ $authoring @ \
+         $searchTime @ $variety @ $depthLimit @ $iterationDepth @ $searching @ \
+         $playerToMove @ $add-move @ \
+         $gameLog ON $authoring ON 5000 $searchTime ! 10 $variety ! $gameLog @",
+        &mut NoHost,
+    )
+    .unwrap();
+    assert_eq!(vm.stack(), [0, -1, -1, -1, 0, 0, 0, 3, 0, 0, 0, 0, -1]);
+}
+
+/// `{carray}`, `{dummy-positions}`, `{dummy-pieces}` and the counts the declarations keep.
+#[test]
+fn byte_arrays_and_the_scanned_part_of_the_board() {
+    let mut vm = layer_vm(false);
+    vm.interpret_str(
+        "t",
+        "{board 2 2 {grid} {position} x {dummy-positions} {position} y \
+           6 {carray} bytes {variable} v board}
+         {pieces {piece} P {dummy-pieces} {piece} Q pieces}",
+        &mut NoHost,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(var(&vm, "$positions"), 6);
+    assert_eq!(var(&vm, "$scanPositions"), 5, "x is scanned, y is not");
+    assert_eq!(var(&vm, "$posCount"), 2);
+    assert_eq!(var(&vm, "$lastPosNFA") as u32, vm.find(b"y").unwrap());
+    // 6 position cells, 6 bytes rounded up to 8, then the variable.
+    assert_eq!(var(&vm, "$boardSize"), 6 * 4 + 8 + 4);
+    assert_eq!(var(&vm, "$scanPieceCount"), 1);
+    assert_eq!(var(&vm, "$pieceCount"), 2);
+    let board = var(&vm, "$board");
+    vm.interpret_str(
+        "t",
+        "0 bytes 3 bytes v 77 3 bytes C! 3 bytes C@",
+        &mut NoHost,
+    )
+    .unwrap();
+    assert_eq!(vm.stack(), [board + 24, board + 27, board + 32, 77]);
+    vm.clear_stacks();
+    // Without {dummy-…}, the scan covers every position and piece type.
+    vm.interpret_str(
+        "t",
+        "{board 1 3 {grid} board} {pieces {piece} R {piece} S pieces} \
+         $scanPositions @ $scanPieceCount @",
+        &mut NoHost,
+    )
+    .unwrap();
+    assert_eq!(vm.stack(), [3, 2]);
+}
+
+/// The user words axiom.4th 1.50 and 1.51 add: `of-type`, `piece-index`,
+/// `player-index`, `player-count`, `searching?`, `player-to-move`, `^"`,
+/// `remove-from-reserve`, the ring buffers' dumps, `$OutputMoves`, and
+/// `partial-move-type` making the move partial.
+#[test]
+fn axiom_150_user_words() {
+    let mut s = start("capture/Capture.4th");
+    assert_eq!(
+        run(
+            &mut s,
+            "7 $ofType ! of-type Guard piece-index Pawn piece-index Black player-index \
+             White player-index player-count searching? player-to-move"
+        ),
+        [7, 1, 0, 1, 0, 2, 0, 0]
+    );
+    run(&mut s, "0 $ofType !");
+    // OnSearch: the engine runs with `searching?` true and `player-to-move` its player.
+    run(
+        &mut s,
+        "VARIABLE seen VARIABLE who \
+         : spy ( -- ) searching? seen ! player-to-move who ! ; \
+         ' spy $engines @ $playerOffset @ + ! OnSearch",
+    );
+    assert_eq!(run(&mut s, "seen @ who @ searching?"), [-1, 2048, 0]);
+    // ^" notes text in the move being generated; outside a definition it prints.
+    s.vm.output.clear();
+    run(
+        &mut s,
+        ": note ( -- ) ^\"  tag\" ; ^\" hello\" \
+         VARIABLE stock 5 stock ! ' stock _amount-in-reserve ! \
+         : take ( -- ) b1 b2 move remove-from-reserve note add-move ;",
+    );
+    assert_eq!(String::from_utf8_lossy(&s.vm.output), "hello");
+    let generate = |s: &mut State, src: &str| {
+        s.rt.begin_generation(&mut s.vm).unwrap();
+        s.rt.begin_move(&mut s.vm, 0).unwrap();
+        run(s, src);
+        s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
+        (0..s.moves.len())
+            .map(|i| s.notation(i))
+            .collect::<Vec<_>>()
+    };
+    let snap = s.snapshot().unwrap();
+    assert_eq!(generate(&mut s, "take"), ["Pawn b1 - b2 tag"]);
+    assert_eq!(run(&mut s, "stock @"), [5], "taken when the move is made");
+    assert!(s.apply(0).unwrap());
+    assert_eq!(run(&mut s, "stock @"), [4]);
+    // `partial-move-type` alone makes the move partial, as in every axiom.4th.
+    s.restore(&snap).unwrap();
+    generate(&mut s, "a1 a2 move take-type partial-move-type add-move");
+    assert!(!s.apply(0).unwrap(), "the turn goes on");
+    assert_eq!(run(&mut s, "$partial @ $ofType @"), [-1, 2]);
+    // The ring buffers' dumps print their items and empty them.
+    s.vm.output.clear();
+    assert_eq!(
+        run(
+            &mut s,
+            "3 ringbuffer-add-item 4 ringbuffer-add-item ringbuffer-dump ringbuffer-empty? \
+             5 ringbuffer2-add-item ringbuffer2-dump ringbuffer2-empty?"
+        ),
+        [-1, -1]
+    );
+    let out = String::from_utf8_lossy(&s.vm.output).into_owned();
+    assert!(
+        out.contains('3') && out.contains('4') && out.contains('5'),
+        "{out:?}"
+    );
+    // RANDOMIZE2 seeds the engines' generator; axiomFence does nothing.
+    assert!(run(&mut s, "RANDOMIZE2 axiomFence").is_empty());
+    // $OutputMoves: one `[notation]` line per listed move.
+    s.restore(&snap).unwrap();
+    s.generate().unwrap();
+    s.vm.output.clear();
+    run(&mut s, "$OutputMoves");
+    let out = String::from_utf8_lossy(&s.vm.output).into_owned();
+    assert_eq!(out.lines().count(), s.moves.len());
+    assert_eq!(
+        out.lines().next(),
+        Some(format!("[{}]", s.notation(0)).as_str())
+    );
+}
+
+/// `$NegamaxMove` writes its depth limit to `$depthLimit` and the depth of the iteration
+/// under way to `$iterationDepth`.
+#[test]
+fn negamax_reports_its_depths() {
+    let mut s = start("capture/Capture.4th");
+    s.rt.search_depth = 2;
+    s.generate().unwrap();
+    run(&mut s, "0 $depthLimit ! 0 $iterationDepth !");
+    let on_search = s.rt.layout.on_search;
+    s.vm.execute(on_search, &mut s.rt).unwrap();
+    assert_eq!(run(&mut s, "$depthLimit @ $iterationDepth @"), [2, 2]);
+}

@@ -3,6 +3,8 @@
 //! moves through the program's own words, and let its engines choose moves.
 //!
 //! - [`program`]: loading, and where the runtime keeps its tables in VM memory;
+//! - [`contract`]: which words dagaz defines for Axiom programs, which words of Axiom's
+//!   runtime files it leaves out and why, and reading the words a runtime file names;
 //! - [`folder`]: which files of an Axiom folder are variants, parts and the runtime;
 //! - [`natives`]: the host words of Axiom's DLL (move recording, board edits, random
 //!   numbers, engine reports, repetition);
@@ -15,6 +17,7 @@
 //! What dagaz had to decide where Axiom's behaviour is not documented is listed in
 //! `docs/axiom.md`.
 
+pub mod contract;
 pub mod eval_memo;
 pub mod folder;
 pub mod game;

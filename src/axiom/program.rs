@@ -60,6 +60,10 @@ pub struct Layout {
     /// Axiom 1.50's scan limits (`$scanPositions`, `$scanPieceCount`), when present.
     pub scan_positions: Option<u32>,
     pub scan_pieces: Option<u32>,
+    /// Axiom's `$depthLimit` and `$iterationDepth`, when present: `$NegamaxMove` writes
+    /// its depth limit and the depth of the iteration under way there.
+    pub depth_limit: Option<u32>,
+    pub iteration_depth: Option<u32>,
 }
 
 /// A move record's hidden cells, before the record itself: the notation pointer and the
@@ -299,7 +303,14 @@ impl Loading {
         let xts = Arc::new(NativeXts::new(&vm, natives)?);
         // Loading runs top-level code: `pieces}` fills the Zobrist tables with `$Rand64!`.
         let mut host = Runtime::for_loading(xts.clone());
-        let loaded = Self::load_files(&mut vm, &mut host, &dir, path, &core, &axiom, lint);
+        // An undefined word of Axiom's runtime files that dagaz leaves out says why.
+        let loaded =
+            Self::load_files(&mut vm, &mut host, &dir, path, &core, &axiom, lint).map_err(|e| {
+                match e {
+                    AxiomError::Forth(e) => AxiomError::Forth(super::contract::explain(e)),
+                    e => e,
+                }
+            });
         let fatal = match loaded {
             Ok(()) => None,
             Err(e) if lint => Some(e),
@@ -420,7 +431,10 @@ pub fn lint(path: &Path, engine_dir: Option<&Path>, include_dirs: &[PathBuf]) ->
             sources.set_display(id, shown);
         }
     }
-    diagnostics.extend(vm.finish_lint());
+    diagnostics.extend(vm.finish_lint().into_iter().map(|mut d| {
+        super::contract::explain_diagnostic(&mut d);
+        d
+    }));
     // What `Program::load` does after loading (the layout of the runtime's variables, the
     // players and pieces), so that lint fails where `perft` and `autoplay` would.
     let clean = !diagnostics
@@ -547,6 +561,8 @@ impl Layout {
             rec_string,
             scan_positions: var("$scanPositions").ok(),
             scan_pieces: var("$scanPieceCount").ok(),
+            depth_limit: var("$depthLimit").ok(),
+            iteration_depth: var("$iterationDepth").ok(),
         })
     }
 }

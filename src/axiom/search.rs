@@ -55,10 +55,16 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         order: MoveOrder::new(rt.search_order),
         meter: Meter::default(),
     };
+    if let Some(a) = l.depth_limit {
+        vm.set_cell(a, depth as i32)?;
+    }
     let root = snapshot(vm, rt)?;
     // The deepest finished iteration: its best move, value and depth.
     let mut done: Option<(u32, i64, u32)> = None;
     for d in 1..=depth {
+        if let Some(a) = l.iteration_depth {
+            vm.set_cell(a, d as i32)?;
+        }
         let mut best: Option<(u32, i64)> = None;
         match iteration(rt, vm, &mut search, &recs, d, &mut best) {
             Ok(()) => done = best.map(|(rec, v)| (rec, v, d)),

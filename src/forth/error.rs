@@ -165,6 +165,9 @@ pub struct ForthErrorData {
     /// place: the innermost call on the return stack that lies in the program's own files,
     /// and the definition that made it (e.g. the call of a `DEFER` word never set).
     pub called_from: Option<(Place, Option<String>)>,
+    /// What the host knows about the failure (why Axiom's runtime word that was not found
+    /// is missing in dagaz: `axiom::contract::explain`).
+    pub hint: Option<String>,
 }
 
 impl std::ops::Deref for ForthError {
@@ -199,6 +202,7 @@ impl ForthError {
             word: None,
             place: None,
             called_from: None,
+            hint: None,
         }))
     }
 
@@ -211,6 +215,9 @@ impl ForthError {
         let mut d = Diagnostic::error(self.kind.code(), msg);
         if let Some(c) = self.called_from_text() {
             d = d.with_note(c);
+        }
+        if let Some(h) = &self.hint {
+            d = d.with_note(h.clone());
         }
         match &self.place {
             Some(p) => d.with_span(p.span),
@@ -250,6 +257,9 @@ impl fmt::Display for ForthError {
         }
         if let Some(c) = self.called_from_text() {
             write!(f, ", {c}")?;
+        }
+        if let Some(h) = &self.hint {
+            write!(f, "; {h}")?;
         }
         Ok(())
     }

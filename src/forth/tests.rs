@@ -1031,3 +1031,29 @@ fn frozen_data_is_taken_as_code_until_it_changes() {
     low.freeze_data_below(c);
     assert_eq!(run(&mut low, "r"), [c]);
 }
+
+/// The words of Axiom 1.51's CORE.4TH that the prelude has too.
+#[test]
+fn prelude_has_core_151_words() {
+    assert_eq!(stack("BINARY 101 OCTAL 17 DECIMAL"), [5, 15]);
+    assert_eq!(output("TAB"), "\t");
+    assert_eq!(stack("TIMER t 1 t ! 2 t CELL+ ! t @ t CELL+ @"), [1, 2]);
+    assert_eq!(
+        output(
+            "CREATE buf 32 ALLOT \
+             : t S\" ab\" buf \"MOVE S\" cd\" buf \"APPEND buf TYPE ; t"
+        ),
+        "abcd"
+    );
+    assert_eq!(output("1 2 3 .S"), "1 2 3 ");
+    assert_eq!(stack(".S DEPTH"), [0]);
+    assert_eq!(
+        stack("1 2 3 .S"),
+        [1, 2, 3],
+        ".S leaves the stack as it was"
+    );
+    assert_eq!(
+        stack("1.5 FCONSTANT x x 2 FCELLS HERE 2.5 F, @ 1.5 2.5 FMIN 1.5 2.5 FMAX"),
+        [f(1.5), 8, f(2.5), f(1.5), f(2.5)]
+    );
+}
