@@ -36,6 +36,8 @@ pub mod source;
 pub(crate) mod span;
 pub mod stats;
 pub mod syntax;
+#[cfg(test)]
+mod test_corpus;
 pub mod tournament;
 pub mod zsg;
 

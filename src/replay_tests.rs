@@ -162,26 +162,7 @@ fn saved_games_of_played_games_replay() {
 /// The same for every third file of the shared corpus, each variant that compiles.
 #[test]
 fn saved_games_of_corpus_games_replay() {
-    fn walk(d: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(d)
-            .expect("the corpus beside the project")
-            .flatten()
-        {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "zrf") {
-                out.push(p);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dagaz"),
-        &mut files,
-    );
-    files.sort();
-    assert!(files.len() >= 300, "the 339-file corpus is expected");
+    let files = crate::test_corpus::files();
     let (mut games, mut moves) = (0, 0);
     for (k, path) in files.iter().enumerate().filter(|(k, _)| k % 3 == 0) {
         let Ok(loaded) = crate::expand::load_path(path, "c.zrf", Default::default()) else {

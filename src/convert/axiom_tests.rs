@@ -584,27 +584,7 @@ fn converted_ur_moves_are_the_zrf_games() {
 
 /// The `.zrf` files of the shared corpus, sorted.
 fn corpus() -> Vec<PathBuf> {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(d)
-            .expect("the corpus beside the project")
-            .flatten()
-        {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "zrf") {
-                out.push(p);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dagaz"),
-        &mut files,
-    );
-    files.sort();
-    assert!(files.len() >= 300, "the 339-file corpus is expected");
-    files
+    crate::test_corpus::files()
 }
 
 /// Round trips of the corpus files whose index `pick` accepts; the outcomes counted, and
