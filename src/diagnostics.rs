@@ -191,6 +191,22 @@ impl Diagnostic {
     }
 }
 
+/// The findings without repeats of one code, place and message, in order (a token
+/// written once in a macro body and expanded twice gives the same finding twice).
+pub fn without_repeats(diags: impl IntoIterator<Item = Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diags
+        .into_iter()
+        .filter(|d| {
+            seen.insert((
+                d.code.id,
+                d.span.map(|s| (s.file.0, s.offset)),
+                d.message.clone(),
+            ))
+        })
+        .collect()
+}
+
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)

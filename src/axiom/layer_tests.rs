@@ -888,18 +888,19 @@ fn symmetries_and_asymmetries() {
     assert_eq!(vm.cell(pfa(&vm, "s")).unwrap(), raw[2]);
 }
 
+/// Runs `src` as one generation from the first position: the notations of the moves it
+/// lists.
+fn generate(s: &mut State, src: &str) -> Vec<String> {
+    s.rt.begin_generation(&mut s.vm).unwrap();
+    s.rt.begin_move(&mut s.vm, 0).unwrap();
+    run(s, src);
+    s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
+    (0..s.moves.len()).map(|i| s.notation(i)).collect()
+}
+
 #[test]
 fn partial_moves_and_passes() {
     let mut s = start("capture/Capture.4th");
-    let generate = |s: &mut State, src: &str| {
-        s.rt.begin_generation(&mut s.vm).unwrap();
-        s.rt.begin_move(&mut s.vm, 0).unwrap();
-        run(s, src);
-        s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
-        (0..s.moves.len())
-            .map(|i| s.notation(i))
-            .collect::<Vec<_>>()
-    };
     let moves = generate(
         &mut s,
         "b1 b2 move partial add-move \
@@ -1354,15 +1355,6 @@ fn axiom_150_user_words() {
          : take ( -- ) b1 b2 move remove-from-reserve note add-move ;",
     );
     assert_eq!(String::from_utf8_lossy(&s.vm.output), "hello");
-    let generate = |s: &mut State, src: &str| {
-        s.rt.begin_generation(&mut s.vm).unwrap();
-        s.rt.begin_move(&mut s.vm, 0).unwrap();
-        run(s, src);
-        s.rt.finish_generation(&mut s.vm, &mut s.moves).unwrap();
-        (0..s.moves.len())
-            .map(|i| s.notation(i))
-            .collect::<Vec<_>>()
-    };
     let snap = s.snapshot().unwrap();
     assert_eq!(generate(&mut s, "take"), ["Pawn b1 - b2 tag"]);
     assert_eq!(run(&mut s, "stock @"), [5], "taken when the move is made");

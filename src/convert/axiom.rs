@@ -136,17 +136,7 @@ pub fn to_axiom(loaded: &Loaded) -> Conversion {
     }
     // Variants share their game's sections: each finding once, in the order of the file.
     diags.sort_by_key(|d| d.span.map_or((u32::MAX, 0), |s| (s.file.0, s.offset)));
-    let mut seen = HashSet::new();
-    out.diagnostics = diags
-        .into_iter()
-        .filter(|d| {
-            seen.insert((
-                d.code.id,
-                d.span.map(|s| (s.file.0, s.offset)),
-                d.message.clone(),
-            ))
-        })
-        .collect();
+    out.diagnostics = crate::diagnostics::without_repeats(diags);
     out
 }
 

@@ -22,7 +22,6 @@ use super::names::{Names, index_of, name_map};
 use super::{GameDef, Model};
 use crate::diagnostics::{Diagnostic, Severity, codes, has_errors};
 use crate::syntax::Node;
-use std::collections::HashSet;
 
 /// What the sections share: the game form and the findings so far.
 struct Ctx<'g> {
@@ -63,22 +62,12 @@ impl<'g> Ctx<'g> {
             self.diags.append(&mut self.soft);
             return Err(self.diags);
         }
-        // A token written once in a macro body and expanded twice gives the same finding
-        // twice.
-        let mut seen = HashSet::new();
-        model.warnings = self
-            .diags
-            .into_iter()
-            .filter(|d| d.severity < Severity::Error)
-            .chain(self.soft)
-            .filter(|d| {
-                seen.insert((
-                    d.code.id,
-                    d.span.map(|s| (s.file.0, s.offset)),
-                    d.message.clone(),
-                ))
-            })
-            .collect();
+        model.warnings = crate::diagnostics::without_repeats(
+            self.diags
+                .into_iter()
+                .filter(|d| d.severity < Severity::Error)
+                .chain(self.soft),
+        );
         Ok(model)
     }
 }
