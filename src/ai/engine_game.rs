@@ -20,7 +20,11 @@ pub struct EngineGame {
 impl EngineGame {
     /// The start position of a compiled model.
     pub fn new(model: Model) -> EngineGame {
-        let engine = Engine::new(model);
+        EngineGame::from_engine(Engine::new(model))
+    }
+
+    /// The start position of an engine's game.
+    pub fn from_engine(engine: Engine) -> EngineGame {
         let state = engine.initial_state();
         let m = engine.model();
         let random: Vec<bool> = m.players.iter().map(|p| p.random).collect();

@@ -170,3 +170,113 @@ pub trait Game: Clone + Send {
     /// The neighbour of `pos` along direction `dir` as `player` sees it (after symmetry).
     fn link(&self, player: usize, dir: usize, pos: PositionId) -> Option<PositionId>;
 }
+
+/// Why a list of moves written by hand cannot be played ([`play_written`]); `ply` counts
+/// the moves played before it (0: the first move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WrittenMoveError {
+    /// The game is over before the move.
+    GameOver { ply: usize, written: String },
+    /// No legal move is written so; `legal` holds their texts, sorted.
+    Illegal {
+        ply: usize,
+        written: String,
+        legal: Vec<String>,
+    },
+    /// A short form that names several legal moves (their texts, sorted).
+    Ambiguous {
+        ply: usize,
+        written: String,
+        moves: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for WrittenMoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// At most this many legal moves are listed.
+        const SHOWN: usize = 40;
+        let list = |v: &[String]| {
+            let mut s = v[..v.len().min(SHOWN)].join(", ");
+            if v.len() > SHOWN {
+                s.push_str(", …");
+            }
+            s
+        };
+        match self {
+            WrittenMoveError::GameOver { written, .. } => {
+                write!(f, "the game is over before `{written}`")
+            }
+            WrittenMoveError::Illegal {
+                ply,
+                written,
+                legal,
+            } => write!(
+                f,
+                "`{written}` is not a legal move after {ply} ply(s); legal: {}",
+                list(legal)
+            ),
+            WrittenMoveError::Ambiguous {
+                ply,
+                written,
+                moves,
+            } => write!(
+                f,
+                "`{written}` names {} legal moves after {ply} ply(s): {}; write one in full",
+                moves.len(),
+                list(moves)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WrittenMoveError {}
+
+/// Plays moves written by hand from `g`'s position, each matched among the legal moves by
+/// [`crate::engine::find_written`] (the whole text, or a short form such as `e2-e4`);
+/// returns the texts of the moves played. `g` holds the position reached, also on error.
+pub fn play_written<G: Game>(
+    g: &mut G,
+    moves: &[String],
+    buf: &mut G::Moves,
+) -> Result<Vec<String>, WrittenMoveError> {
+    use crate::engine::{Written, find_written};
+    let mut played = vec![];
+    for m in moves {
+        let ply = played.len();
+        g.legal_moves(buf);
+        let over = g.take_error().is_some() || g.outcome(buf).is_some() || G::num_moves(buf) == 0;
+        if over {
+            return Err(WrittenMoveError::GameOver {
+                ply,
+                written: m.clone(),
+            });
+        }
+        let texts: Vec<String> = (0..G::num_moves(buf)).map(|i| g.notation(buf, i)).collect();
+        let i = match find_written(m, &texts) {
+            Written::One(i) => i,
+            Written::Several(fits) => {
+                let mut moves: Vec<String> = fits.into_iter().map(|i| texts[i].clone()).collect();
+                moves.sort();
+                return Err(WrittenMoveError::Ambiguous {
+                    ply,
+                    written: m.clone(),
+                    moves,
+                });
+            }
+            Written::Nothing => {
+                let mut legal = texts;
+                legal.sort();
+                legal.dedup();
+                return Err(WrittenMoveError::Illegal {
+                    ply,
+                    written: m.clone(),
+                    legal,
+                });
+            }
+        };
+        played.push(texts[i].clone());
+        g.play(buf, i);
+    }
+    Ok(played)
+}

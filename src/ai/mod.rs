@@ -17,7 +17,9 @@ pub(crate) mod mcts;
 pub(crate) mod search;
 
 pub use config::{AiConfig, AiConfigError, AiKind, Limits};
-pub use game::{Ending, Game, Outcome, PieceInfo, PlayerResult, PositionId};
+pub use game::{
+    Ending, Game, Outcome, PieceInfo, PlayerResult, PositionId, WrittenMoveError, play_written,
+};
 
 use crate::rng::Rng;
 use eval::Evaluator;

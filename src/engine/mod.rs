@@ -38,7 +38,9 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{CellId, Model, MoveType, NONE, PieceTypeId, PlayerId, PositionId, piece};
 use std::sync::Arc;
 
-pub use notation::{find_notation, normalise as normalise_notation};
+pub use notation::{
+    Written, find_notation, find_written, normalise as normalise_notation, split_written,
+};
 pub use outcome::{Ending, Outcome, PlayerResult, RepetitionRule};
 pub use play::{IllegalMove, Piece};
 pub use steps::Steps;

@@ -229,3 +229,125 @@ pub fn find_notation<S: AsRef<str>>(written: &str, texts: &[S]) -> Option<usize>
         .iter()
         .position(|t| without_attribute_writes(t.as_ref()) == want)
 }
+
+/// What a move written by hand names among the legal moves' texts ([`find_written`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// The one move it names (index into the texts).
+    One(usize),
+    /// A short form that fits several moves (their indices, in order).
+    Several(Vec<usize>),
+    /// No legal move.
+    Nothing,
+}
+
+/// The legal move that a move written by hand names: first as [`find_notation`] finds it
+/// (the whole text, `Pawn e2 - e4`), else by its *short form*: positions joined by `-`
+/// (or by `x` when there is no `-`) and no space, `e2-e4`, `e4xd5`, `a1`; it names the
+/// moves whose text holds those words in that order (case aside), and it must name one.
+pub fn find_written<S: AsRef<str>>(written: &str, texts: &[S]) -> Written {
+    if let Some(i) = find_notation(written, texts) {
+        return Written::One(i);
+    }
+    let Some(words) = short_form(written) else {
+        return Written::Nothing;
+    };
+    let fits: Vec<usize> = (0..texts.len())
+        .filter(|&i| {
+            let text = texts[i].as_ref().to_lowercase();
+            let mut tokens = text.split_whitespace();
+            words.iter().all(|w| tokens.any(|t| t == w))
+        })
+        .collect();
+    match fits.len() {
+        0 => Written::Nothing,
+        1 => Written::One(fits[0]),
+        _ => Written::Several(fits),
+    }
+}
+
+/// The lowercase words of a short-form move (`e2-e4`: `e2`, `e4`), or `None` when the text
+/// is not one (it has a space, or an empty word).
+fn short_form(written: &str) -> Option<Vec<String>> {
+    let w = written.trim();
+    if w.is_empty() || w.chars().any(char::is_whitespace) {
+        return None;
+    }
+    let sep = if w.contains('-') { '-' } else { 'x' };
+    let words: Vec<String> = w.split(sep).map(str::to_lowercase).collect();
+    if words.iter().any(String::is_empty) {
+        return None;
+    }
+    Some(words)
+}
+
+/// Splits a list of moves written by hand: at `;` when it has one (`Pawn e2 - e4; Pawn e7 -
+/// e5`); else at spaces when every word is a short form with a `-` or an `x` between two
+/// positions (`e2-e4 e7-e5`); else the whole text is one move. Empty moves (a trailing `;`)
+/// are dropped.
+pub fn split_written(list: &str) -> Vec<String> {
+    let trimmed = list.trim();
+    if trimmed.contains(';') {
+        return trimmed
+            .split(';')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let all_short = words
+        .iter()
+        .all(|w| short_form(w).is_some_and(|parts| parts.len() > 1));
+    if words.len() > 1 && all_short {
+        return words.into_iter().map(str::to_owned).collect();
+    }
+    if trimmed.is_empty() {
+        vec![]
+    } else {
+        vec![trimmed.to_owned()]
+    }
+}
+
+#[cfg(test)]
+mod written_tests {
+    use super::*;
+
+    const CHESS: [&str; 4] = [
+        "Pawn e2 - e4",
+        "Pawn e2 - e3",
+        "Knight g1 - f3",
+        "Pawn e7 - e8 = Queen",
+    ];
+
+    #[test]
+    fn whole_texts_then_short_forms() {
+        assert_eq!(find_written("pawn  E2 - e4", &CHESS), Written::One(0));
+        assert_eq!(find_written("e2-e4", &CHESS), Written::One(0));
+        assert_eq!(find_written("G1-F3", &CHESS), Written::One(2));
+        assert_eq!(find_written("g1xf3", &CHESS), Written::One(2));
+        assert_eq!(find_written("e7-e8", &CHESS), Written::One(3));
+        assert_eq!(find_written("e2", &CHESS), Written::Several(vec![0, 1]));
+        assert_eq!(find_written("e2-e5", &CHESS), Written::Nothing);
+        assert_eq!(
+            find_written("e4-e2", &CHESS),
+            Written::Nothing,
+            "order counts"
+        );
+        assert_eq!(find_written("Pawn e2 - e5", &CHESS), Written::Nothing);
+        assert_eq!(find_written("e2--e4", &CHESS), Written::Nothing);
+    }
+
+    #[test]
+    fn lists_split_at_semicolons_or_between_short_forms() {
+        assert_eq!(split_written("e2-e4 e7-e5"), ["e2-e4", "e7-e5"]);
+        assert_eq!(
+            split_written("Pawn e2 - e4; Pawn e7 - e5;"),
+            ["Pawn e2 - e4", "Pawn e7 - e5"]
+        );
+        assert_eq!(split_written("Pawn e2 - e4"), ["Pawn e2 - e4"]);
+        assert_eq!(split_written("X Man a1"), ["X Man a1"]);
+        assert_eq!(split_written("e4xd5 a1-a2"), ["e4xd5", "a1-a2"]);
+        assert!(split_written("  ").is_empty());
+    }
+}

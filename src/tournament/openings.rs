@@ -5,7 +5,8 @@
 //! are skipped):
 //! - moves in dagaz notation from the start position, separated by `;`
 //!   (`P e2 - e4; p e7 - e5`); a move is matched against the legal moves' notation
-//!   without case and extra spaces, as `Engine::find_move` does;
+//!   without case and extra spaces, or given by its short form (`e2-e4`), as
+//!   [`crate::engine::find_written`] does;
 //! - `variant: SPEC`, a start position given by another variant of the same rules that
 //!   differs only in its `board-setup` (the caller resolves SPEC and supplies the game);
 //!   moves may follow after a `;` (`variant: chess:kiwipete; K e1 - f1`).
@@ -242,41 +243,21 @@ impl<G: Game> OpeningBook<G> {
     }
 }
 
-/// Plays a book line on `g`; returns the notation of its plies.
+/// Plays a book line on `g` ([`crate::ai::play_written`]: a move is written in full or as
+/// a short form, `e2-e4`); returns the notation of its plies.
 fn play_line<G: Game>(
     g: &mut G,
     line: &BookLine,
     name: &str,
     buf: &mut G::Moves,
 ) -> Result<Vec<String>, OpeningError> {
-    let mut played = vec![];
-    for m in &line.moves {
-        g.legal_moves(buf);
-        let over = g.take_error().is_some() || g.outcome(buf).is_some() || G::num_moves(buf) == 0;
-        if over {
-            return Err(OpeningError::GameOver(format!(
-                "{name}:{}: the game is over before `{m}`",
-                line.line
-            )));
+    let played = crate::ai::play_written(g, &line.moves, buf).map_err(|e| {
+        let message = format!("{name}:{}: {e}", line.line);
+        match e {
+            crate::ai::WrittenMoveError::GameOver { .. } => OpeningError::GameOver(message),
+            _ => OpeningError::IllegalMove(message),
         }
-        let n = G::num_moves(buf);
-        let texts: Vec<String> = (0..n).map(|i| g.notation(buf, i)).collect();
-        let Some(i) = crate::engine::find_notation(m, &texts) else {
-            let mut legal: Vec<String> = (0..n).map(|i| g.notation(buf, i)).collect();
-            legal.sort();
-            legal.dedup();
-            let shown = legal.len().min(40);
-            return Err(OpeningError::IllegalMove(format!(
-                "{name}:{}: `{m}` is not a legal move after {} ply(s); legal: {}{}",
-                line.line,
-                played.len(),
-                legal[..shown].join(", "),
-                if legal.len() > shown { ", …" } else { "" }
-            )));
-        };
-        played.push(g.notation(buf, i));
-        g.play(buf, i);
-    }
+    })?;
     g.legal_moves(buf);
     if g.outcome(buf).is_some() || G::num_moves(buf) == 0 {
         return Err(OpeningError::GameOver(format!(

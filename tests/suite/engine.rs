@@ -498,6 +498,26 @@ fn perft_command() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&dashed.stdout).trim(), "9");
+    // `--moves` counts from the position they reach: 1. e4 has 13,160 leaves at depth 3 (the
+    // e2e4 line of Stockfish's divide of perft(4)); a short form that fits two moves is
+    // refused with both.
+    let after = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "chess", "3", "--moves", "e2-e4"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&after.stdout).trim(), "13160");
+    let vague = Command::cargo_bin("dagaz")
+        .unwrap()
+        .args(["perft", "chess", "1", "--moves", "Pawn e2 - e4; g8"])
+        .output()
+        .unwrap();
+    assert_eq!(vague.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&vague.stderr);
+    assert!(
+        err.contains("`g8` names 2 legal moves after 1 ply(s): Knight g8 - f6, Knight g8 - h6"),
+        "{err}"
+    );
     // An Axiom game plays through its variant's .4th file; without it: DZ1021 naming the
     // file and the folders searched (lint only warns, DZ0803).
     let axiom = Command::cargo_bin("dagaz")

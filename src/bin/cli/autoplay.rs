@@ -663,8 +663,9 @@ pub(crate) fn zrf_axiom(
 }
 
 /// The progress of a run: a bar with the running score on a terminal; elsewhere (a CI log)
-/// a line about every [`PROGRESS_EVERY`] on stderr, with the games done, the running score
-/// of A (wins-losses-draws) and the Elo difference it implies.
+/// a line about every [`PROGRESS_EVERY`] on stderr, with the games done and the running
+/// score: A's wins-losses-draws and the Elo difference it implies in a match, the players'
+/// points so far (best first) in a round robin or gauntlet.
 pub(crate) struct Progress {
     bar: ProgressBar,
     todo: u64,
@@ -674,22 +675,97 @@ pub(crate) struct Progress {
 
 struct ProgressState {
     done: u64,
-    wld: [u64; 3],
+    score: RunningScore,
     last_line: std::time::Instant,
+}
+
+/// The running score a progress line shows.
+enum RunningScore {
+    /// A match: A's wins, losses and draws.
+    Match([u64; 3]),
+    /// A round robin: each player's points and games, in order of first appearance.
+    Standings(Vec<(String, f64, u64)>),
+}
+
+impl RunningScore {
+    /// Counts a game of `players` (A, B) in which A scored `score_a` (none: unfinished).
+    fn add(&mut self, players: &[String; 2], score_a: Option<f64>) {
+        let Some(a) = score_a else { return };
+        match self {
+            RunningScore::Match(wld) => match a {
+                x if x > 0.75 => wld[0] += 1,
+                x if x < 0.25 => wld[1] += 1,
+                _ => wld[2] += 1,
+            },
+            RunningScore::Standings(rows) => {
+                for (name, points) in players.iter().zip([a, 1.0 - a]) {
+                    match rows.iter_mut().find(|row| &row.0 == name) {
+                        Some(row) => {
+                            row.1 += points;
+                            row.2 += 1;
+                        }
+                        None => rows.push((name.clone(), points, 1)),
+                    }
+                }
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            RunningScore::Match([w, l, d]) => {
+                let played = w + l + d;
+                if played == 0 {
+                    return String::new();
+                }
+                let s = (*w as f64 + 0.5 * *d as f64) / played as f64;
+                let elo = if s <= 0.0 || s >= 1.0 {
+                    "±inf".to_owned()
+                } else {
+                    format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10())
+                };
+                format!("A {w}-{l}-{d} ({:.1}%, Elo {elo})", 100.0 * s)
+            }
+            RunningScore::Standings(rows) => {
+                let mut order: Vec<&(String, f64, u64)> = rows.iter().collect();
+                // Best share of points first; equal shares in order of appearance.
+                order.sort_by(|x, y| (y.1 / y.2 as f64).total_cmp(&(x.1 / x.2 as f64)));
+                let shown: Vec<String> = order
+                    .iter()
+                    .map(|(name, points, games)| format!("{name} {points}/{games}"))
+                    .collect();
+                if shown.is_empty() {
+                    String::new()
+                } else {
+                    format!("points: {}", shown.join(", "))
+                }
+            }
+        }
+    }
 }
 
 /// How often a run without a terminal prints its progress line.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Progress {
+    /// The progress of a match of `todo` games.
     pub(crate) fn new(todo: u64) -> Progress {
+        Progress::with_score(todo, RunningScore::Match([0; 3]))
+    }
+
+    /// The progress of a round robin or gauntlet of `todo` games.
+    pub(crate) fn round_robin(todo: u64) -> Progress {
+        Progress::with_score(todo, RunningScore::Standings(vec![]))
+    }
+
+    fn with_score(todo: u64, score: RunningScore) -> Progress {
         Progress {
             bar: progress_bar(todo),
             todo,
             terminal: std::io::stderr().is_terminal(),
             state: Mutex::new(ProgressState {
                 done: 0,
-                wld: [0; 3],
+                score,
                 last_line: std::time::Instant::now(),
             }),
         }
@@ -700,25 +776,8 @@ impl Progress {
         self.bar.inc(1);
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.done += 1;
-        match r.score_a {
-            Some(x) if x > 0.75 => st.wld[0] += 1,
-            Some(x) if x < 0.25 => st.wld[1] += 1,
-            Some(_) => st.wld[2] += 1,
-            None => {}
-        }
-        let [w, l, d] = st.wld;
-        let played = w + l + d;
-        let score = if played == 0 {
-            String::new()
-        } else {
-            let s = (w as f64 + 0.5 * d as f64) / played as f64;
-            let elo = if s <= 0.0 || s >= 1.0 {
-                "±inf".to_owned()
-            } else {
-                format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10())
-            };
-            format!("A {w}-{l}-{d} ({:.1}%, Elo {elo})", 100.0 * s)
-        };
+        st.score.add(&r.settings.players, r.score_a);
+        let score = st.score.text();
         if self.terminal {
             self.bar.set_message(score);
         } else if st.last_line.elapsed() >= PROGRESS_EVERY {
@@ -1302,4 +1361,26 @@ pub(crate) fn configure_axiom(g: &mut AxiomGame, a: &Args, repetition: Repetitio
         g.set_search_steps(n);
     }
     g.set_move_cache(a.move_cache == "on");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunningScore;
+
+    #[test]
+    fn running_scores_of_a_match_and_of_a_round_robin() {
+        let ab = ["a".to_owned(), "b".to_owned()];
+        let mut m = RunningScore::Match([0; 3]);
+        assert_eq!(m.text(), "");
+        for s in [Some(1.0), Some(0.5), Some(1.0), None] {
+            m.add(&ab, s);
+        }
+        assert_eq!(m.text(), "A 2-0-1 (83.3%, Elo +280)");
+        let mut rr = RunningScore::Standings(vec![]);
+        let bc = ["b".to_owned(), "c".to_owned()];
+        rr.add(&ab, Some(0.0));
+        rr.add(&bc, Some(0.5));
+        rr.add(&ab, Some(0.5));
+        assert_eq!(rr.text(), "points: b 2/3, c 0.5/1, a 0.5/2");
+    }
 }

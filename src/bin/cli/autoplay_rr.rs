@@ -266,7 +266,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     cfg.skip = previous.iter().map(|r| r.game_index).collect();
     cfg.adjudication = adjudication;
     let todo = schedule.games_to_play(shard, &cfg.skip);
-    let bar = Progress::new(todo);
+    let bar = Progress::round_robin(todo);
     stop_on_signals();
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path

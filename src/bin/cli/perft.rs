@@ -4,7 +4,10 @@
 use crate::common::{
     DiagFormat, OK, PROBLEMS, print_diagnostics, spec_error, usage_error, write_output,
 };
+use dagaz::ai::engine_game::EngineGame;
+use dagaz::ai::{Game, play_written};
 use dagaz::engine::perft::{DivideEntry, divide};
+use dagaz::engine::split_written;
 use dagaz::engine::{Engine, State};
 use dagaz::expand::Loaded;
 use dagaz::model::Model;
@@ -29,6 +32,7 @@ const PERFT_SCHEMA_VERSION: u32 = 1;
 ///   dagaz perft chess --variant kiwipete --depth 2 --divide
 ///   dagaz perft kiwipete --depth 2
 ///   dagaz perft checkers --depth 6 --expect 36768 -j 2
+///   dagaz perft chess 2 --moves "e2-e4 e7-e5"
 ///   dagaz perft --suite tictactoe
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
@@ -63,6 +67,11 @@ pub struct Args {
     /// run a suite file, or the bundled suite of the named game
     #[arg(long, value_name = "FILE")]
     pub suite: Option<String>,
+    /// count from the position these moves reach from the start: separated by `;` in
+    /// dagaz notation (`Pawn e2 - e4; Pawn e7 - e5`, as `--divide` prints them), or short
+    /// forms separated by spaces (`e2-e4 e7-e5`)
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
     /// make and unmake every leaf move too (slower; same counts)
     #[arg(long)]
     pub full: bool,
@@ -172,6 +181,9 @@ pub fn run(mut a: Args) -> u8 {
         return usage_error("-j needs at least 1");
     }
     if let Some(suite) = &a.suite {
+        if a.moves.is_some() {
+            return usage_error("--moves counts from one game's position: not with --suite");
+        }
         return run_suite(suite, &a);
     }
     let (Some(game), Some(depth)) = (&a.game, a.depth.or(a.depth_arg)) else {
@@ -219,12 +231,31 @@ pub fn run(mut a: Args) -> u8 {
         Ok(e) => e,
         Err(c) => return c,
     };
-    let state = engine.initial_state();
+    let mut game = EngineGame::from_engine(engine);
+    let played = match play_moves(&mut game, &a) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let EngineGame { engine, state, .. } = game;
     let start = Instant::now();
     let (nodes, entries) = count(&engine, &state, depth, a.jobs, a.full, a.divide);
     let secs = start.elapsed().as_secs_f64();
     let entries: Vec<(String, u64)> = entries.into_iter().map(|e| (e.notation, e.nodes)).collect();
-    report(&a, &title, depth, nodes, secs, &entries)
+    report(&a, &title, depth, nodes, secs, &entries, &played)
+}
+
+/// Plays `--moves` on a game at its start position; returns the texts of the moves played.
+/// An illegal or ambiguous move is an error (exit 1), printed with the legal moves.
+fn play_moves<G: Game>(g: &mut G, a: &Args) -> Result<Vec<String>, u8> {
+    let Some(list) = &a.moves else {
+        return Ok(vec![]);
+    };
+    let moves = split_written(list);
+    let mut buf = G::Moves::default();
+    play_written(g, &moves, &mut buf).map_err(|e| {
+        eprintln!("error: --moves: {e}");
+        PROBLEMS
+    })
 }
 
 /// Prints a perft result (the count, or the divide, or JSON) on stdout and the speed on
@@ -236,6 +267,7 @@ fn report(
     nodes: u64,
     secs: f64,
     entries: &[(String, u64)],
+    played: &[String],
 ) -> u8 {
     let ok = a.expect.is_none_or(|e| e == nodes);
     let mut out = String::new();
@@ -244,6 +276,7 @@ fn report(
             "schema_version": PERFT_SCHEMA_VERSION,
             "game": title,
             "depth": depth,
+            "moves": played,
             "nodes": nodes,
             "expected": a.expect,
             "ok": ok,
@@ -265,8 +298,16 @@ fn report(
         return usage_error(&e);
     }
     if !a.json {
+        let after = match played.len() {
+            0 => String::new(),
+            // A program writes its own notations: nothing of them may drive the terminal.
+            n => {
+                dagaz::text::escape_controls(&format!(" after {n} move(s) ({})", played.join("; ")))
+                    .into_owned()
+            }
+        };
         eprintln!(
-            "{title}: depth {depth}, {nodes} leaves in {secs:.3}s ({:.0} leaves/s)",
+            "{title}{after}: depth {depth}, {nodes} leaves in {secs:.3}s ({:.0} leaves/s)",
             nodes as f64 / secs.max(1e-9)
         );
     }
@@ -390,6 +431,10 @@ fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) ->
             return PROBLEMS;
         }
     };
+    let played = match play_moves(&mut g, a) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
     let start = Instant::now();
     let (nodes, entries) = if a.divide {
         match dagaz::axiom::perft::divide(&mut g, depth) {
@@ -410,5 +455,5 @@ fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) ->
     };
     let secs = start.elapsed().as_secs_f64();
     let entries: Vec<(String, u64)> = entries.into_iter().map(|e| (e.notation, e.nodes)).collect();
-    report(a, &program.info.name, depth, nodes, secs, &entries)
+    report(a, &program.info.name, depth, nodes, secs, &entries, &played)
 }
