@@ -8,8 +8,9 @@
 //! - [`model`]: a game compiled to indices, bitsets and move bytecode;
 //! - [`engine`]: states, legal moves, make/unmake, hashing, results, perft;
 //! - [`ai`]: the AI players and their evaluation terms;
-//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, game records, summaries;
-//!   game names and player specs of the command line (`tournament::{resolve, spec}`).
+//! - [`players`]: game names and player specs of the command line, resolved to games and AIs;
+//! - [`record`]: game records and the game indices of a run;
+//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, summaries.
 //!
 //! The library never prints and never exits: everything is returned as values.
 
@@ -27,8 +28,11 @@ pub mod expand;
 pub mod forth;
 pub mod fxhash;
 pub mod games;
+#[cfg(test)]
+mod layer_tests;
 pub mod lint;
 pub mod model;
+pub mod players;
 pub mod record;
 pub mod replay;
 pub mod rng;
@@ -67,7 +71,7 @@ pub use rng::Rng;
 pub enum LoadError {
     /// The name is not a file, a bundled game or a bundled variant (the message says what
     /// was tried and suggests near names), or the file cannot be read or has errors.
-    Spec(tournament::spec::SpecError),
+    Spec(players::spec::SpecError),
     /// The game was found but does not compile: its error diagnostics.
     Invalid {
         game: String,
@@ -101,7 +105,7 @@ impl std::error::Error for LoadError {
 /// as `dagaz autoplay` names players. The AI options of the variant are in
 /// [`ai_config`].
 pub fn load_game(name: &str) -> Result<Model, LoadError> {
-    let spec = tournament::spec::resolve(name).map_err(LoadError::Spec)?;
+    let spec = players::spec::resolve(name).map_err(LoadError::Spec)?;
     Model::compile(&spec.game).map_err(|diagnostics| LoadError::Invalid {
         game: name.to_owned(),
         diagnostics,
@@ -112,5 +116,5 @@ pub fn load_game(name: &str) -> Result<Model, LoadError> {
 /// the default (random) when it declares none; with `@AI[:key=value,…]` after the name
 /// (`checkers@alphabeta:depth=4`), the AI that names.
 pub fn ai_config(name: &str) -> Result<AiConfig, LoadError> {
-    Ok(tournament::spec::resolve(name).map_err(LoadError::Spec)?.ai)
+    Ok(players::spec::resolve(name).map_err(LoadError::Spec)?.ai)
 }

@@ -105,7 +105,7 @@ pub trait Game: Clone + Send {
     fn seats(&self) -> Vec<usize>;
     /// The ply cap of a game when the run gives none.
     fn default_max_plies(&self) -> u32 {
-        crate::record::DEFAULT_MAX_PLIES
+        super::DEFAULT_MAX_PLIES
     }
     /// The player to move.
     fn current_player(&self) -> usize;

@@ -26,6 +26,10 @@ use eval::Evaluator;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// The ply cap of a game when none is given (`autoplay --max-plies`; Ur games take about
+/// 150-250 plies, dice included).
+pub const DEFAULT_MAX_PLIES: u32 = 2000;
+
 /// Default depth of `alphabeta` (players' plies).
 pub const DEFAULT_ALPHABETA_DEPTH: u32 = 4;
 /// Default depth of `expectimax` (players' plies).

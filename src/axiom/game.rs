@@ -465,7 +465,7 @@ impl Game for AxiomGame {
     type Undo = Vec<Snapshot>;
 
     fn default_max_plies(&self) -> u32 {
-        crate::record::AXIOM_DEFAULT_MAX_PLIES
+        super::AXIOM_DEFAULT_MAX_PLIES
     }
 
     fn num_players(&self) -> usize {

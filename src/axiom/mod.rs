@@ -29,6 +29,11 @@ pub mod search;
 pub mod state;
 
 pub use game::AxiomGame;
+
+/// The ply cap of an Axiom program when none is given. Axiom's AutoPlay never stops a game,
+/// and its dice take several plies a turn: the published Ur's random games last about 1,540
+/// plies, and 3% of them pass 2,000.
+pub const AXIOM_DEFAULT_MAX_PLIES: u32 = 20_000;
 pub use program::{GameInfo, NotAVariant, Program};
 pub use state::{State, Verdict};
 

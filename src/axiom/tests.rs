@@ -193,7 +193,7 @@ fn an_engine_whose_time_runs_out_plays_its_last_best_move() {
         let p = Program::load(&dir.join(file), None).unwrap();
         let engine = file.trim_end_matches(".4th");
         assert_eq!(
-            crate::tournament::spec::describe_program(&p, None, Some(200_000)),
+            crate::players::spec::describe_program(&p, None, Some(200_000)),
             format!("program (White search-engine {engine} for 200000 steps, Black random)")
         );
         let mut game = AxiomGame::new(&p, &p, 1).unwrap();

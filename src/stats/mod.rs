@@ -1064,7 +1064,7 @@ pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
         .map(|r| r.game_index)
         .collect();
     match &first.settings.tournament {
-        Some(t) => crate::tournament::round_robin::Schedule::of(t, first.settings.games)
+        Some(t) => crate::record::schedule::Schedule::of(t, first.settings.games)
             .map(|s| s.indices().filter(|i| !have.contains(i)).collect())
             .unwrap_or_default(),
         None => (0..first.settings.games)
@@ -1077,7 +1077,7 @@ pub fn missing_games(records: &[GameRecord]) -> Vec<u64> {
 /// robin or gauntlet `games` per pairing times its pairings.
 pub fn run_games(settings: &crate::record::RunSettings) -> u64 {
     match &settings.tournament {
-        Some(t) => crate::tournament::round_robin::Schedule::of(t, settings.games)
+        Some(t) => crate::record::schedule::Schedule::of(t, settings.games)
             .map_or(settings.games, |s| s.total_games()),
         None => settings.games,
     }

@@ -23,18 +23,16 @@
 //! Before its first move a game may be given an opening (a book line and random plies,
 //! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
 //!
-//! Sub-modules: [`spec`] (player specs), [`resolve`] (game names of the command line),
-//! [`openings`], [`adjudication`], [`round_robin`] (more than two players: round robins
-//! and gauntlets); game records are in [`crate::record`].
+//! Sub-modules: [`openings`], [`adjudication`], [`round_robin`] (more than two players: round robins
+//! and gauntlets); game records are in [`crate::record`], and the players it is given (game
+//! names and AI specs of the command line) in [`crate::players`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
 pub use crate::record;
 pub mod adjudication;
 pub mod openings;
-pub mod resolve;
 pub mod round_robin;
-pub mod spec;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};
 use crate::rng::Rng;
@@ -105,29 +103,7 @@ impl RunConfig {
     }
 }
 
-/// Is game `index` in shard `k` of `n`? Colour-swapped pairs stay together.
-pub fn in_shard(index: u64, shard: Option<(u64, u64)>) -> bool {
-    shard.is_none_or(|(k, n)| (index / 2) % n == k - 1)
-}
-
-/// How many games of `0..games` a run plays: those of its shard, less those already
-/// played (`skip`). Computed without enumerating the indices, so `-n` may be huge.
-pub fn games_to_play(games: u64, shard: Option<(u64, u64)>, skip: &HashSet<u64>) -> u64 {
-    let in_run = match shard {
-        None => games,
-        Some((k, n)) => {
-            let r = k - 1;
-            let full_pairs = games / 2;
-            let pairs = full_pairs / n + u64::from(full_pairs % n > r);
-            2 * pairs + u64::from(games % 2 == 1 && full_pairs % n == r)
-        }
-    };
-    let skipped = skip
-        .iter()
-        .filter(|&&i| i < games && in_shard(i, shard))
-        .count() as u64;
-    in_run - skipped
-}
+pub use crate::record::schedule::{games_to_play, in_shard};
 
 /// The game seed of game `index`.
 pub fn game_seed(run_seed: u64, index: u64) -> u64 {

@@ -20,8 +20,8 @@
 //! first is cut before its last ply (so a game always starts from a position with moves).
 
 use crate::ai::Game;
+pub use crate::record::OpeningRecord;
 use crate::rng::Rng;
-use serde::{Deserialize, Serialize};
 
 /// Random-ply sequences tried per pair before one is cut short (see the module docs).
 pub const RANDOM_ATTEMPTS: usize = 16;
@@ -128,21 +128,6 @@ pub fn parse_book(text: &str, name: &str) -> Result<Vec<BookLine>, OpeningError>
 fn strip_variant(s: &str) -> Option<&str> {
     let lower = s.get(..8)?.to_ascii_lowercase();
     (lower == "variant:").then(|| s[8..].trim())
-}
-
-/// What a game's record says about how it started.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OpeningRecord {
-    /// The book line's text (absent without `--openings`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Its line number in the book.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// Plies of the book line (the first moves of the record's `moves`).
-    pub book_plies: u32,
-    /// Random plies played after them (the next moves of `moves`).
-    pub random_plies: u32,
 }
 
 /// One opening: where it starts and what is played first.
@@ -327,7 +312,7 @@ mod tests {
     #[test]
     fn pairs_share_openings_and_random_plies() {
         let proto = crate::ai::engine_game::EngineGame::new(
-            crate::model::Model::compile(&super::super::spec::resolve("tictactoe").unwrap().game)
+            crate::model::Model::compile(&crate::players::spec::resolve("tictactoe").unwrap().game)
                 .unwrap(),
         );
         let lines = parse_book("X Man a1\nX Man b2; O Man a1\n", "b").unwrap();

@@ -5,6 +5,10 @@ use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{AiConfig, AiKind};
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::model::Model;
+use dagaz::players::resolve::ResolveOptions;
+use dagaz::players::spec::{
+    Player, PlayerSpec, describe_program, resolve_player, same_rules, same_rules_but_setup,
+};
 use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
 use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
@@ -12,10 +16,6 @@ use dagaz::tournament::adjudication::AdjudicationSpec;
 use dagaz::tournament::openings::{Opening, OpeningBook, parse_book};
 use dagaz::tournament::record::{
     GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
-};
-use dagaz::tournament::resolve::ResolveOptions;
-use dagaz::tournament::spec::{
-    Player, PlayerSpec, describe_program, resolve_player, same_rules, same_rules_but_setup,
 };
 use dagaz::tournament::{RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -9,6 +9,8 @@ use super::{
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::axiom::{AxiomGame, Program};
+use dagaz::players::resolve::ResolveOptions;
+use dagaz::players::spec::{Player, PlayerSpec, resolve_player, same_rules};
 use dagaz::stats::ratings::{PairTally, TournamentSummary, human as tournament_text};
 use dagaz::stats::{Accumulator, human};
 use dagaz::tournament::adjudication::AdjudicationSpec;
@@ -17,9 +19,7 @@ use dagaz::tournament::record::{
     GameRecord, GameResult, Repetition, RunIdentity, RunSettings, Tournament, read_run,
     settings_difference,
 };
-use dagaz::tournament::resolve::ResolveOptions;
 use dagaz::tournament::round_robin::{self, Pairing, Schedule};
-use dagaz::tournament::spec::{Player, PlayerSpec, resolve_player, same_rules};
 use std::path::Path;
 use std::sync::Mutex;
 

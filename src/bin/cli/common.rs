@@ -76,7 +76,7 @@ pub fn usage_error(msg: &str) -> u8 {
 
 /// Prints why a game name names no game (with its diagnostic code where it has one, in
 /// `format`) and returns [`USAGE`].
-pub fn spec_error(e: &dagaz::tournament::spec::SpecError, format: DiagFormat) -> u8 {
+pub fn spec_error(e: &dagaz::players::spec::SpecError, format: DiagFormat) -> u8 {
     match e.to_diagnostic() {
         Some(d) => {
             print_diagnostics(&[d], &SourceMap::default(), format);

@@ -7,9 +7,9 @@ use crate::common::{
 use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
 use dagaz::diagnostics::has_errors;
 use dagaz::expand::{Limits, load_path, load_syntax};
+use dagaz::players::resolve::{self, ResolveOptions, Source, choose_game};
 use dagaz::render::{render_human, render_json};
 use dagaz::syntax::print_forms;
-use dagaz::tournament::resolve::{self, ResolveOptions, Source, choose_game};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

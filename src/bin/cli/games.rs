@@ -4,8 +4,8 @@
 use crate::common::{OK, usage_error, write_output};
 use dagaz::ai::AiConfig;
 use dagaz::expand::{GameDef, Limits, Loaded, load_text};
-use dagaz::tournament::resolve::{self, ResolveOptions, Source, choose_game};
-use dagaz::tournament::spec::{Player, resolve_player};
+use dagaz::players::resolve::{self, ResolveOptions, Source, choose_game};
+use dagaz::players::spec::{Player, resolve_player};
 use std::path::{Path, PathBuf};
 
 /// List the variants of the bundled games, or of rules files, with their slugs (usable as

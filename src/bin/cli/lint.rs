@@ -8,7 +8,7 @@ use dagaz::lint::{
     FileReport, Level, LintOptions, drop_repeated_findings, lint_forth_part, lint_forth_path,
     lint_forth_program, lint_loaded, lint_path, report, rules,
 };
-use dagaz::tournament::resolve::{self, ResolveOptions, Source};
+use dagaz::players::resolve::{self, ResolveOptions, Source};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

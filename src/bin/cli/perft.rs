@@ -11,7 +11,7 @@ use dagaz::engine::split_written;
 use dagaz::engine::{Engine, State};
 use dagaz::expand::Loaded;
 use dagaz::model::Model;
-use dagaz::tournament::resolve::{self, GameName, ResolveOptions, Source, choose_game};
+use dagaz::players::resolve::{self, GameName, ResolveOptions, Source, choose_game};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod schedule;
+
 /// Version of the record shape. Bumped on any incompatible change. Version 2 added the
 /// one-seat results (`solved`, `failed`, `unfinished`), `interrupted`, `end`, the seats'
 /// `result` and `rank`, and the `repetition` setting. Version 3 added `opening`, the end
@@ -14,14 +16,8 @@ pub const RECORD_SCHEMA_VERSION: u32 = 3;
 /// The oldest record version this dagaz reads.
 pub const OLDEST_RECORD_SCHEMA_VERSION: u32 = 1;
 
-/// The ply cap of a game when none is given (`autoplay --max-plies`; Ur games take about
-/// 150-250 plies, dice included).
-pub const DEFAULT_MAX_PLIES: u32 = 2000;
-
-/// The ply cap of an Axiom program when none is given. Axiom's AutoPlay never stops a game,
-/// and its dice take several plies a turn: the published Ur's random games last about 1,540
-/// plies, and 3% of them pass 2,000.
-pub const AXIOM_DEFAULT_MAX_PLIES: u32 = 20_000;
+pub use crate::ai::DEFAULT_MAX_PLIES;
+pub use crate::axiom::AXIOM_DEFAULT_MAX_PLIES;
 
 /// The settings that make two runs (or two shards) the same run.
 ///
@@ -355,7 +351,7 @@ pub struct GameRecord {
     /// How the game started, when the run has openings (`--openings`, `--random-plies`):
     /// the first `book_plies + random_plies` of `moves` were not chosen by the players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opening: Option<crate::tournament::openings::OpeningRecord>,
+    pub opening: Option<OpeningRecord>,
 }
 
 /// No search was cut short (the field is then left out of the record).
@@ -457,4 +453,19 @@ pub fn write_records(records: &[GameRecord]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// What a game's record says about how it started.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningRecord {
+    /// The book line's text (absent without `--openings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its line number in the book.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Plies of the book line (the first moves of the record's `moves`).
+    pub book_plies: u32,
+    /// Random plies played after them (the next moves of `moves`).
+    pub random_plies: u32,
 }
