@@ -269,7 +269,7 @@ pub struct MemoStats {
     pub relisted: u64,
     /// Replayed words whose move is never listed (a better priority already dominated
     /// it, or the word does not add it): their lasting effects only
-    /// (`Runtime::replay_unlisted` in `natives.rs`).
+    /// (`Runtime::replay_unlisted` in `natives/trace.rs`).
     pub unlisted: u64,
     /// Of the replayed words, those skipped as clean and without effects (no check).
     pub skipped: u64,
