@@ -1,10 +1,10 @@
 ( dagaz's own Axiom layer.
 
   The declarations, user words, events and engine words that Axiom games are written
-  against, implemented for dagaz from notes/axiom-layer-spec.md. It loads on top of the
-  Forth kernel, a prelude [dagaz's or CORE.4TH] and the host words of src/axiom/natives.rs.
+  against, implemented for dagaz as docs/axiom.md describes them. It loads on top of the
+  Forth kernel, a prelude [dagaz's or CORE.4TH] and the host words of src/axiom/natives/.
   The Rust runtime reads the tables built here straight from VM memory, so their layout
-  is fixed by the spec: see the comment of each declaration.
+  is fixed: see the comment of each declaration.
 
   Two words differ from kernel words only by case: the host word `drop` [a piece drop]
   and the user word `here` [the current position], defined last. The VM prefers a word

@@ -2,7 +2,7 @@
 //! the host words in either order; on the fixture games of `tests/fixtures/axiom` it builds
 //! the tables the runtime reads (positions, directions, players, engines, turn order, move
 //! types and priorities, moves blocks, pieces, set-up) with the layout of
-//! notes/axiom-layer-spec.md; its words behave as specified; and whole games run through
+//! the comments of `layer.4th`; its words behave as docs/axiom.md says; and whole games run through
 //! the runtime with it.
 
 use super::natives::NATIVES;
