@@ -70,10 +70,11 @@ fn sources() -> Vec<(PathBuf, String)> {
 /// The top-level modules a file's code names through `crate::` (comments and the file's
 /// `#[cfg(test)] mod` aside).
 fn used_modules(text: &str) -> Vec<(usize, String)> {
-    let code = match text.find("#[cfg(test)]\nmod ") {
-        Some(i) => &text[..i],
-        None => text,
-    };
+    let code = ["#[cfg(test)]\nmod ", "#[cfg(test)]\npub(crate) mod "]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .map_or(text, |i| &text[..i]);
     let mut out = vec![];
     for (n, line) in code.lines().enumerate() {
         let line = line.split("//").next().unwrap_or("");

@@ -10,7 +10,8 @@
 //! - [`ai`]: the AI players and their evaluation terms;
 //! - [`players`]: game names and player specs of the command line, resolved to games and AIs;
 //! - [`record`]: game records and the game indices of a run;
-//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, summaries.
+//! - [`tournament`], [`stats`]: parallel seeded AutoPlay matches, summaries;
+//! - [`autoplay`]: a match as the command line runs it (resume, verdict).
 //!
 //! The library never prints and never exits: everything is returned as values.
 
@@ -18,6 +19,7 @@
 // legal-move pipeline, the model compiler, the AI search internals, …); the error-type
 // macro (`error`) and the span types (re-exported by `source`) are crate-private too.
 pub mod ai;
+pub mod autoplay;
 pub mod axiom;
 pub mod confine;
 pub mod convert;

@@ -4,7 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod games_file;
 pub mod schedule;
+
+pub use games_file::{GamesFile, GamesFileError};
 
 /// Version of the record shape. Bumped on any incompatible change. Version 2 added the
 /// one-seat results (`solved`, `failed`, `unfinished`), `interrupted`, `end`, the seats'

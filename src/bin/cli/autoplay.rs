@@ -3,23 +3,25 @@
 use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{AiConfig, AiKind};
+use dagaz::autoplay::{MatchVerdict, judge, resume_run};
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::model::Model;
 use dagaz::players::resolve::ResolveOptions;
 use dagaz::players::spec::{
     Player, PlayerSpec, describe_program, resolve_player, same_rules, same_rules_but_setup,
 };
+use dagaz::record::GamesFile;
 use dagaz::stats::gate::{ExpectScore, GateResult, Verdict};
 use dagaz::stats::sprt::{Decision, EloModel, LlrMethod, Sprt, SprtState};
 use dagaz::stats::{Summary, axiom_lines, human};
 use dagaz::tournament::adjudication::AdjudicationSpec;
 use dagaz::tournament::openings::{Opening, OpeningBook, parse_book};
 use dagaz::tournament::record::{
-    GameRecord, Repetition, RunIdentity, RunSettings, read_run, settings_difference, write_records,
+    GameRecord, Repetition, RunIdentity, RunSettings, read_run, write_records,
 };
 use dagaz::tournament::{RunConfig, run_with as run_match, with_limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -821,7 +823,10 @@ fn game_done(
 ) {
     progress.game(r);
     let zsg = zsg.map(|z| z.write(r)).unwrap_or(Ok(()));
-    if let Some(Err(e)) = games_file.map(|f| f.append(r)).or(Some(zsg)) {
+    if let Some(Err(e)) = games_file
+        .map(|f| f.append(r).map_err(String::from))
+        .or(Some(zsg))
+    {
         STOP.store(true, Ordering::SeqCst);
         write_error
             .lock()
@@ -907,58 +912,12 @@ fn play<G: dagaz::ai::Game + Sync>(
     if let Some(r) = a.resume.as_ref().filter(|r| r.exists()) {
         let text = std::fs::read_to_string(r)
             .map_err(|e| format!("cannot read `{}`: {e}", r.display()))?;
-        let (records, dropped) = read_run(&text, &r.display().to_string())?;
+        let name = r.display().to_string();
+        let (records, dropped) = read_run(&text, &name)?;
         if let Some(w) = dropped {
             eprintln!("warning: {w}");
         }
-        // Interrupted games are played again.
-        previous = records
-            .into_iter()
-            .filter(|x| x.result != dagaz::tournament::record::GameResult::Interrupted)
-            .collect();
-        if let Some(beyond) = previous.iter().find(|x| x.game_index >= a.games) {
-            return Err(format!(
-                "`{}` already holds game {} of a run of at least {} games: -n {} would shrink it",
-                r.display(),
-                beyond.game_index,
-                beyond.game_index + 1,
-                a.games
-            ));
-        }
-        // The same run, possibly extended with a larger -n.
-        let same = |x: &GameRecord| {
-            let mut s = x.settings.clone();
-            s.games = settings.games;
-            x.run_seed == a.seed && s == settings
-        };
-        if let Some(bad) = previous.iter().find(|x| !same(x)) {
-            let what = if bad.run_seed != a.seed {
-                format!("seed {} (this run: {})", bad.run_seed, a.seed)
-            } else {
-                settings_difference(&bad.settings, &settings)
-                    .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"))
-            };
-            return Err(format!(
-                "`{}` holds game {} of another run: its {what} differs; resume with the same arguments",
-                r.display(),
-                bad.game_index,
-            ));
-        }
-        if let Some((bad, why)) = previous.iter().find_map(|x| {
-            x.identity
-                .as_ref()
-                .and_then(|id| id.difference(&identity))
-                .map(|why| (x, why))
-        }) {
-            return Err(format!(
-                "`{}` holds game {} of a run that cannot be continued: {why}",
-                r.display(),
-                bad.game_index
-            ));
-        }
-        for x in &mut previous {
-            x.settings.games = settings.games;
-        }
+        previous = resume_run(records, &name, a.seed, &settings, &identity)?;
     }
     let threads = a
         .jobs
@@ -986,7 +945,8 @@ fn play<G: dagaz::ai::Game + Sync>(
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous, a.no_timing))
-        .transpose()?;
+        .transpose()
+        .map_err(String::from)?;
     // Only the statistics stay in memory (the run keeps no records: `summary_only`); the
     // games file is rewritten from its own lines at the end.
     let mut summary_acc = dagaz::stats::Accumulator::default();
@@ -1023,41 +983,19 @@ fn play<G: dagaz::ai::Game + Sync>(
     drop(previous);
     summary_acc.merge(&outcome.summary);
     if let Some(f) = games_file {
-        f.finish(&outcome.dropped)?;
+        f.finish(&outcome.dropped).map_err(String::from)?;
     }
     let Some(summary) = summary_acc.summary() else {
         return Err("no game was played".to_owned());
     };
-    let gates: Vec<GateResult> = expects.iter().map(|e| e.judge(&summary)).collect();
-    let decision = outcome.sprt.map(|st| {
-        let d = st.decision();
-        (st, d)
-    });
-    let sprt_verdict = decision.as_ref().map(|(_, d)| match d {
-        Some(Decision::H1) => Verdict::Pass,
-        Some(Decision::H0) => Verdict::Fail,
-        None => Verdict::Inconclusive,
-    });
-    let verdict = Verdict::all(gates.iter().map(|g| g.verdict).chain(sprt_verdict));
-    let mut failed: Vec<String> = gates
-        .iter()
-        .filter(|g| g.verdict == Verdict::Fail)
-        .map(|g| g.message.clone())
-        .collect();
-    if sprt_verdict == Some(Verdict::Fail) {
-        failed.push("--sprt: H0 accepted (A is not stronger by elo1)".to_owned());
-    }
-    let mut inconclusive: Vec<String> = gates
-        .iter()
-        .filter(|g| g.verdict == Verdict::Inconclusive)
-        .map(|g| g.message.clone())
-        .collect();
-    if sprt_verdict == Some(Verdict::Inconclusive) {
-        inconclusive.push(format!(
-            "--sprt: undecided after {} games (-n is the most games the test may use)",
-            decision.as_ref().map_or(0, |(st, _)| st.games)
-        ));
-    }
+    let MatchVerdict {
+        gates,
+        sprt: decision,
+        verdict,
+        failed,
+        inconclusive,
+        ..
+    } = judge(&summary, &expects, outcome.sprt);
     let text = if a.json {
         JsonReport {
             summary: &summary,
@@ -1155,123 +1093,6 @@ fn sprt_line(st: &SprtState, d: Option<Decision>) -> String {
             None => "undecided",
         }
     )
-}
-
-/// The `--games-out` file of a run: locked against a second run, appended to and flushed
-/// game by game, and rewritten in game-index order (atomically) when the run ends.
-struct GamesFile {
-    path: PathBuf,
-    file: Mutex<std::fs::File>,
-    /// A regular file (rewritten sorted at the end); a FIFO or a device is only streamed to.
-    regular: bool,
-    /// `--no-timing`: records are written without `time_ms`.
-    no_timing: bool,
-}
-
-impl GamesFile {
-    fn open(path: &Path, previous: &[GameRecord], no_timing: bool) -> Result<GamesFile, String> {
-        let err = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
-        let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(err)?;
-        if regular {
-            // fs4's lock is std's `File::try_lock` (Rust 1.89) for older compilers: flock(2)
-            // on Unix, LockFileEx on Windows.
-            match fs4::FileExt::try_lock(&file) {
-                Ok(()) => {}
-                Err(fs4::TryLockError::WouldBlock) => {
-                    return Err(format!(
-                        "`{}` is being written by another dagaz run",
-                        path.display()
-                    ));
-                }
-                Err(fs4::TryLockError::Error(e)) => return Err(err(e)),
-            }
-            // Start from the resumed games only (an incomplete last line is dropped).
-            file.set_len(0).map_err(err)?;
-        }
-        let text = if no_timing {
-            let stripped: Vec<GameRecord> = previous.iter().map(GameRecord::without_time).collect();
-            write_records(&stripped)
-        } else {
-            write_records(previous)
-        };
-        file.write_all(text.as_bytes())
-            .and_then(|_| file.flush())
-            .map_err(err)?;
-        Ok(GamesFile {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
-            regular,
-            no_timing,
-        })
-    }
-
-    fn append(&self, r: &GameRecord) -> Result<(), String> {
-        let line = if self.no_timing {
-            write_records(&[r.without_time()])
-        } else {
-            write_records(std::slice::from_ref(r))
-        };
-        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        f.write_all(line.as_bytes())
-            .and_then(|_| f.flush())
-            .map_err(|e| format!("cannot write `{}`: {e}", self.path.display()))
-    }
-
-    /// Rewrites the file in game order, without the games in `dropped` (played past an
-    /// SPRT decision) and keeping one record per game, copied line by line from the file
-    /// itself: memory holds an index of the lines, not their text.
-    fn finish(self, dropped: &[u64]) -> Result<(), String> {
-        use std::io::{BufRead, Read, Seek};
-        if !self.regular {
-            return Ok(());
-        }
-        #[derive(serde::Deserialize)]
-        struct Index {
-            game_index: u64,
-        }
-        let name = self.path.display().to_string();
-        let err = |e: std::io::Error| format!("cannot read back `{name}`: {e}");
-        let mut file = std::fs::File::open(&self.path).map_err(err)?;
-        let mut lines: Vec<(u64, u64, usize)> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut offset = 0u64;
-        let mut reader = std::io::BufReader::new(&mut file);
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = reader.read_line(&mut line).map_err(err)?;
-            if n == 0 {
-                break;
-            }
-            if !line.trim().is_empty() {
-                let r: Index = serde_json::from_str(line.trim_end())
-                    .map_err(|e| format!("`{name}` was changed during the run: {e}"))?;
-                if !dropped.contains(&r.game_index) && seen.insert(r.game_index) {
-                    lines.push((r.game_index, offset, line.trim_end().len()));
-                }
-            }
-            offset += n as u64;
-        }
-        drop(reader);
-        lines.sort_by_key(|l| l.0);
-        dagaz::fsutil::write_atomic_with(&self.path, |w| {
-            let mut buf = Vec::new();
-            for &(_, at, len) in &lines {
-                file.seek(std::io::SeekFrom::Start(at))?;
-                buf.resize(len, 0);
-                file.read_exact(&mut buf)?;
-                w.write_all(&buf)?;
-                w.write_all(b"\n")?;
-            }
-            Ok(())
-        })
-        .map_err(|e| format!("cannot write `{name}`: {e}"))
-    }
 }
 
 /// The report of a game whose rules state no goals: its games can only be drawn, so the

@@ -3,21 +3,22 @@
 //! summaries, a crosstable and joint Elo ratings.
 
 use super::{
-    Args, Conduct, GamesFile, Progress, STOP, Side, compile, game_done, no_setup_variants,
-    opening_book, program_ai, setup_variant_game, stop_on_signals, zrf_axiom,
+    Args, Conduct, Progress, STOP, Side, compile, game_done, no_setup_variants, opening_book,
+    program_ai, setup_variant_game, stop_on_signals, zrf_axiom,
 };
 use crate::common::{OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
+use dagaz::autoplay::resume_round_robin;
 use dagaz::axiom::{AxiomGame, Program};
 use dagaz::players::resolve::ResolveOptions;
 use dagaz::players::spec::{Player, PlayerSpec, resolve_player, same_rules};
+use dagaz::record::GamesFile;
 use dagaz::stats::ratings::{PairTally, TournamentSummary, human as tournament_text};
 use dagaz::stats::{Accumulator, human};
 use dagaz::tournament::adjudication::AdjudicationSpec;
 use dagaz::tournament::openings::OpeningBook;
 use dagaz::tournament::record::{
-    GameRecord, GameResult, Repetition, RunIdentity, RunSettings, Tournament, read_run,
-    settings_difference,
+    GameRecord, Repetition, RunIdentity, RunSettings, Tournament, read_run,
 };
 use dagaz::tournament::round_robin::{self, Pairing, Schedule};
 use std::path::Path;
@@ -271,7 +272,8 @@ fn play<G: dagaz::ai::Game + Sync>(
     let out_path = a.games_out.as_ref().or(a.resume.as_ref());
     let games_file = out_path
         .map(|p| GamesFile::open(p, &previous, a.no_timing))
-        .transpose()?;
+        .transpose()
+        .map_err(String::from)?;
     drop(previous);
     let write_error: Mutex<Option<String>> = Mutex::new(None);
     let on_done = |r: &GameRecord| game_done(&bar, games_file.as_ref(), None, &write_error, r);
@@ -282,7 +284,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         return Err(e);
     }
     if let Some(f) = games_file {
-        f.finish(&[])?;
+        f.finish(&[]).map_err(String::from)?;
     }
     for (p, (s, t)) in outcome.summaries.iter().zip(&outcome.tallies).enumerate() {
         summaries[p].merge(s);
@@ -330,72 +332,24 @@ fn play<G: dagaz::ai::Game + Sync>(
     Ok(if outcome.interrupted { 130 } else { OK })
 }
 
-/// The finished games of the run recorded in `path` (interrupted games are played again),
-/// refused unless every record is a game of this run: same seed, a game of this schedule
-/// (a larger -n extends a run, a smaller one is refused), the settings and identity of its
-/// pairing.
+/// The finished games of the run recorded in `path` ([`resume_round_robin`]).
 fn resumed<G>(
     path: &Path,
     a: &Args,
     schedule: &Schedule,
     pairings: &[Pairing<'_, G>],
 ) -> Result<Vec<GameRecord>, String> {
-    let name = path.display();
+    let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
-    let (records, dropped) = read_run(&text, &name.to_string())?;
+    let (records, dropped) = read_run(&text, &name)?;
     if let Some(w) = dropped {
         eprintln!("warning: {w}");
     }
-    let mut previous: Vec<GameRecord> = records
-        .into_iter()
-        .filter(|x| x.result != GameResult::Interrupted)
+    let expected: Vec<(&RunSettings, Option<&RunIdentity>)> = pairings
+        .iter()
+        .map(|p| (&p.settings, p.identity.as_ref()))
         .collect();
-    for x in &previous {
-        let i = x.game_index;
-        if x.run_seed != a.seed {
-            return Err(format!(
-                "`{name}` holds game {i} of another run: its seed {} differs (this run: {}); resume with the same arguments",
-                x.run_seed, a.seed
-            ));
-        }
-        if x.settings.tournament.is_none() {
-            return Err(format!(
-                "`{name}` holds game {i} of a two-player run, not of this round robin; resume with the same arguments"
-            ));
-        }
-        let (p, game) = schedule.split(i);
-        if game >= a.games {
-            return Err(format!(
-                "`{name}` already holds game {game} of pairing {} vs {}, of a run of at least {} games per pairing: -n {} would shrink it",
-                x.settings.players[0],
-                x.settings.players[1],
-                game + 1,
-                a.games
-            ));
-        }
-        let expected = &pairings[p].settings;
-        let mut s = x.settings.clone();
-        s.games = expected.games;
-        if s != *expected {
-            let what = settings_difference(&s, expected)
-                .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"));
-            return Err(format!(
-                "`{name}` holds game {i} of another run: its {what} differs; resume with the same arguments"
-            ));
-        }
-        let why = x
-            .identity
-            .as_ref()
-            .zip(pairings[p].identity.as_ref())
-            .and_then(|(had, now)| had.difference(now));
-        if let Some(why) = why {
-            return Err(format!(
-                "`{name}` holds game {i} of a run that cannot be continued: {why}"
-            ));
-        }
-    }
-    for x in &mut previous {
-        x.settings.games = a.games;
-    }
-    Ok(previous)
+    Ok(resume_round_robin(
+        records, &name, a.seed, a.games, schedule, &expected,
+    )?)
 }
