@@ -342,7 +342,7 @@ pub fn choose_game<'a>(
             .default_game()
             .or(loaded.games.first())
             .map(|g| (g, None))
-            .ok_or_else(|| SpecError::Invalid(format!("`{shown}` defines no game")));
+            .ok_or_else(|| SpecError::Unplayable(format!("`{shown}` defines no game")));
     };
     let titled: Vec<&GameDef> = loaded.games.iter().filter(|g| g.title == v).collect();
     if let Some(&first) = titled.first() {

@@ -111,8 +111,12 @@ pub enum SpecError {
     NotFound(String, Vec<String>),
     /// A file that cannot be read.
     Unreadable(String),
-    /// The file has errors, defines no game, or bad `ai …` options; a malformed spec.
+    /// A malformed spec, or one that names the wrong kind of game (an Axiom program where
+    /// ZRF rules are needed, a variant of a variant file).
     Invalid(String),
+    /// The rules or the program named have errors (they do not compile or load, or their
+    /// `ai …` options are bad): the game cannot be played.
+    Unplayable(String),
     /// The rules have no variant of that name (`DZ0212 unknown-variant`); `suggestions` are
     /// near slugs.
     NoVariant(String, Vec<String>),
@@ -125,6 +129,7 @@ crate::error::message_enum!(SpecError {
     NotFound,
     Unreadable,
     Invalid,
+    Unplayable,
     NoVariant,
     Ai
 });
@@ -195,13 +200,13 @@ pub fn resolve_player(spec: &str, opts: &ResolveOptions) -> Result<Player, SpecE
             Source::Bundled(b) => b.name.to_owned(),
             _ => shown.clone(),
         };
-        return Err(SpecError::Invalid(format!(
+        return Err(SpecError::Unplayable(format!(
             "`{shown}` has errors ({first}); run `dagaz lint {lint}`"
         )));
     }
     let (g, warning) = choose_game(&loaded, name.variant.as_deref(), &name.source.name())?;
     let own = AiConfig::from_form(&g.form)
-        .map_err(|e| SpecError::Invalid(format!("`{spec}` ({}): {e}", g.title)))?;
+        .map_err(|e| SpecError::Unplayable(format!("`{spec}` ({}): {e}", g.title)))?;
     let mut p = PlayerSpec {
         spec: spec.to_owned(),
         source: shown,
@@ -242,8 +247,9 @@ fn axiom_player(
             path.display()
         )));
     }
-    let program = Program::load_in(path, None, include_dirs)
-        .map_err(|e| SpecError::Invalid(format!("`{}` cannot be played: {e}", path.display())))?;
+    let program = Program::load_in(path, None, include_dirs).map_err(|e| {
+        SpecError::Unplayable(format!("`{}` cannot be played: {e}", path.display()))
+    })?;
     let config = match &ai {
         // `@program`, `@random` and `@first` play as Axiom's own, `{random}` and `{first}`
         // engines do; dagaz's searching AIs play through make/unmake with dagaz's

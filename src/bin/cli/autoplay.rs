@@ -1,6 +1,6 @@
 //! `dagaz autoplay`: AI-vs-AI matches, Axiom AutoPlay done properly (see docs/autoplay.md).
 
-use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
+use crate::common::{CliError, INCONCLUSIVE, OK, PROBLEMS, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{AiConfig, AiKind};
 use dagaz::autoplay::{MatchVerdict, judge, resume_run};
@@ -221,10 +221,14 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
-fn compile(p: &PlayerSpec) -> Result<Model, String> {
+fn compile(p: &PlayerSpec) -> Result<Model, CliError> {
     Model::compile(&p.game).map_err(|diags| {
         let msgs: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
-        format!("`{}` cannot be played: {}", p.spec, msgs.join("; "))
+        CliError::Problems(format!(
+            "`{}` cannot be played: {}",
+            p.spec,
+            msgs.join("; ")
+        ))
     })
 }
 
@@ -232,11 +236,11 @@ pub fn run(mut a: Args) -> u8 {
     a.json |= a.format == crate::common::OutFormat::Json;
     match run_inner(a) {
         Ok(code) => code,
-        Err(e) => usage_error(&e),
+        Err(e) => e.report(),
     }
 }
 
-fn run_inner(a: Args) -> Result<u8, String> {
+fn run_inner(a: Args) -> Result<u8, CliError> {
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     let expects = a
         .expect_score
@@ -252,19 +256,19 @@ fn run_inner(a: Args) -> Result<u8, String> {
         .then(|| AdjudicationSpec::parse(&a.adjudicate).map_err(|e| format!("--adjudicate: {e}")))
         .transpose()?;
     if a.games == 0 {
-        return Err("-n must be at least 1".to_owned());
+        return Err(CliError::from("-n must be at least 1".to_owned()));
     }
     if a.jobs == Some(0) {
-        return Err("-j must be at least 1".to_owned());
+        return Err(CliError::from("-j must be at least 1".to_owned()));
     }
     if a.max_plies == Some(0) {
-        return Err("--max-plies must be at least 1".to_owned());
+        return Err(CliError::from("--max-plies must be at least 1".to_owned()));
     }
     if let Some((k, n)) = shard.filter(|&(k, _)| !a.is_tournament() && (k - 1) * 2 >= a.games) {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
             a.games
-        ));
+        )));
     }
     if let Some(r) = a.resume.as_ref().filter(|_| a.repair) {
         let text = std::fs::read_to_string(r)
@@ -285,29 +289,31 @@ fn run_inner(a: Args) -> Result<u8, String> {
         RepetitionArg::Off => Repetition::Off,
     };
     if a.players.len() < 2 && (a.gauntlet || a.self_play) {
-        return Err("--gauntlet and --self-play need two or more players".to_owned());
+        return Err(CliError::from(
+            "--gauntlet and --self-play need two or more players".to_owned(),
+        ));
     }
     if a.is_tournament() {
         if a.zsg_out.is_some() {
-            return Err(
+            return Err(CliError::from(
                 "--zsg-out writes the games of one pairing; a round robin is not supported yet"
                     .to_owned(),
-            );
+            ));
         }
         let checks = !expects.is_empty() || sprt.is_some();
         return round_robin::run(a, shard, checks, repetition, adjudication);
     }
     let opts = ResolveOptions::with_include_dirs(&a.include_dir);
-    let pa = resolve_player(a.a(), &opts)?;
+    let pa = resolve_player(a.a(), &opts).map_err(CliError::of_spec)?;
     let pb = match a.b() {
-        Some(b) => resolve_player(b, &opts)?,
+        Some(b) => resolve_player(b, &opts).map_err(CliError::of_spec)?,
         None => pa.clone(),
     };
     let (pa, pb) = match (pa, pb) {
         (Player::Rules(pa), Player::Rules(pb)) => (pa, pb),
         (Player::Axiom(pa), Player::Axiom(pb)) => {
             let mut proto =
-                AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| e.to_string())?;
+                AxiomGame::new(&pa.program, &pb.program, a.seed).map_err(|e| CliError::Problems(e.to_string()))?;
             configure_axiom(&mut proto, &a, repetition);
             let sides = [
                 Side::axiom(&pa.spec, &pa.program, &pa.ai, a.search_steps),
@@ -322,7 +328,7 @@ fn run_inner(a: Args) -> Result<u8, String> {
             };
             return play(a, proto, sides, false, shard, expects, sprt, repetition, conduct);
         }
-        _ => return Err("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned()),
+        _ => return Err(CliError::from("one player is an Axiom program (.4th) and the other a ZRF game: both must be of the same game".to_owned())),
     };
     for w in pa.warnings.iter().chain(&pb.warnings) {
         eprintln!("{w}");
@@ -338,7 +344,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
                 .map_err(|e| format!("`{}` cannot be played: {e}", f.display()))
         };
         let (xa, xb) = (load(&fa, &dir_a)?, load(&fb, &dir_b)?);
-        let mut proto = AxiomGame::new(&xa, &xb, a.seed).map_err(|e| e.to_string())?;
+        let mut proto =
+            AxiomGame::new(&xa, &xb, a.seed).map_err(|e| CliError::Problems(e.to_string()))?;
         configure_axiom(&mut proto, &a, repetition);
         let ai_of = |p: &PlayerSpec| match &p.ai_spec {
             Some(_) => p.ai.clone(),
@@ -350,7 +357,8 @@ fn run_inner(a: Args) -> Result<u8, String> {
         ];
         let book = opening_book(&a, &proto, no_setup_variants)?;
         // The saved games' moves are read by A's program (both play the same rules).
-        let start = AxiomGame::new(&xa, &xa, a.seed).map_err(|e| e.to_string())?;
+        let start =
+            AxiomGame::new(&xa, &xa, a.seed).map_err(|e| CliError::Problems(e.to_string()))?;
         let zsg = ZsgOut::new(a.zsg_out.as_deref(), &pa, ZsgWriter::Program(start))?;
         let conduct = Conduct {
             book,
@@ -362,10 +370,10 @@ fn run_inner(a: Args) -> Result<u8, String> {
         );
     }
     if !same_rules(&pa, &pb) {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
             pa.spec, pa.title, pa.source, pb.spec, pb.title, pb.source
-        ));
+        )));
     }
     let model = compile(&pa)?;
     let zsg = ZsgOut::new(
@@ -414,7 +422,7 @@ pub(crate) fn setup_variant_game(
             v.title, player.spec
         ));
     }
-    let mut g = EngineGame::new(compile(&v)?);
+    let mut g = EngineGame::new(compile(&v).map_err(|e| e.message())?);
     g.engine.repetition = rule;
     Ok(g)
 }
@@ -860,7 +868,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     sprt: Option<Sprt>,
     repetition: Repetition,
     conduct: Conduct<G>,
-) -> Result<u8, String> {
+) -> Result<u8, CliError> {
     let [pa, pb] = &sides;
     warn_unused_limits(&a, &sides);
     let Conduct {
@@ -871,17 +879,17 @@ fn play<G: dagaz::ai::Game + Sync>(
     let seats = dagaz::ai::Game::seats(&proto);
     let one_seat = seats.len() == 1;
     if a.b().is_none() && !one_seat {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "`{}` has {} seats: give two players (the same one twice for self-play)",
             pa.spec,
             seats.len()
-        ));
+        )));
     }
     if one_seat && sprt.is_some() {
-        return Err(
+        return Err(CliError::from(
             "--sprt needs two players on two or more seats: a one-seat game has no winner between them"
                 .to_owned(),
-        );
+        ));
     }
     let mut settings = RunSettings::new(
         [pa.spec.clone(), pb.spec.clone()],
@@ -900,11 +908,11 @@ fn play<G: dagaz::ai::Game + Sync>(
     settings.random_plies = book.random_plies;
     settings.adjudicate = adjudication.map(|s| s.canonical());
     if adjudication.is_some() && seats.len() != 2 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--adjudicate needs a game with two seats; `{}` has {}",
             pa.spec,
             seats.len()
-        ));
+        )));
     }
     let identity = RunIdentity::new(&pa.identity, &pb.identity, &settings);
     // Resume: the games already played.
@@ -971,7 +979,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let outcome = run_match(&proto, [&pa.ai, &pb.ai], &cfg, &book, &STOP, &on_done)?;
     bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+        return Err(e.into());
     }
     let dropped: std::collections::HashSet<u64> = outcome.dropped.iter().copied().collect();
     if previous.iter().any(|r| dropped.contains(&r.game_index)) {
@@ -986,7 +994,7 @@ fn play<G: dagaz::ai::Game + Sync>(
         f.finish(&outcome.dropped).map_err(String::from)?;
     }
     let Some(summary) = summary_acc.summary() else {
-        return Err("no game was played".to_owned());
+        return Err(CliError::from("no game was played".to_owned()));
     };
     let MatchVerdict {
         gates,

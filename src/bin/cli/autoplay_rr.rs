@@ -6,7 +6,7 @@ use super::{
     Args, Conduct, Progress, STOP, Side, compile, game_done, no_setup_variants, opening_book,
     program_ai, setup_variant_game, stop_on_signals, zrf_axiom,
 };
-use crate::common::{OK, write_output};
+use crate::common::{CliError, OK, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::autoplay::resume_round_robin;
 use dagaz::axiom::{AxiomGame, Program};
@@ -33,12 +33,12 @@ pub(super) fn run(
     checks: bool,
     repetition: Repetition,
     adjudication: Option<AdjudicationSpec>,
-) -> Result<u8, String> {
+) -> Result<u8, CliError> {
     if checks {
-        return Err(
+        return Err(CliError::from(
             "--expect-score and --sprt judge player A against player B: give two players (a round robin reports ratings instead)"
                 .to_owned(),
-        );
+        ));
     }
     if let Some((i, p)) = a
         .players
@@ -46,33 +46,33 @@ pub(super) fn run(
         .enumerate()
         .find(|(i, p)| a.players[..*i].contains(p))
     {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "`{p}` is given twice (players {} and {}): a round robin needs distinct players (--self-play lets each meet itself)",
             a.players.iter().position(|x| x == p).unwrap_or(0) + 1,
             i + 1
-        ));
+        )));
     }
     let schedule = Schedule::new(a.players.len(), a.gauntlet, a.self_play, a.games)?;
     if let Some((k, n)) =
         shard.filter(|&s| schedule.games_to_play(Some(s), &Default::default()) == 0)
     {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--shard {k}/{n} holds no game of -n {} (shards take colour-swapped pairs in turn)",
             a.games
-        ));
+        )));
     }
     let opts = ResolveOptions::with_include_dirs(&a.include_dir);
     let players = a
         .players
         .iter()
-        .map(|p| resolve_player(p, &opts))
+        .map(|p| resolve_player(p, &opts).map_err(CliError::of_spec))
         .collect::<Result<Vec<_>, _>>()?;
     let axiom = players
         .iter()
         .filter(|p| matches!(p, Player::Axiom(_)))
         .count();
     if axiom > 0 && axiom < players.len() {
-        return Err("some players are Axiom programs (.4th) and others ZRF games: all must be of the same game".to_owned());
+        return Err(CliError::from("some players are Axiom programs (.4th) and others ZRF games: all must be of the same game".to_owned()));
     }
     let mut programs = vec![];
     let mut sides = vec![];
@@ -109,8 +109,8 @@ pub(super) fn run(
         // A two-program match per pairing, each with its own book.
         let mut protos = vec![];
         for &[i, j] in schedule.pairs() {
-            let mut g =
-                AxiomGame::new(&programs[i], &programs[j], a.seed).map_err(|e| e.to_string())?;
+            let mut g = AxiomGame::new(&programs[i], &programs[j], a.seed)
+                .map_err(|e| CliError::Problems(e.to_string()))?;
             crate::autoplay::configure_axiom(&mut g, &a, repetition);
             protos.push(g);
         }
@@ -134,17 +134,17 @@ pub(super) fn run(
     }
     let first = &specs[0];
     if let Some(p) = specs.iter().find(|p| !same_rules(first, p)) {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "`{}` (\"{}\", {}) and `{}` (\"{}\", {}) are not variants of the same rules: they differ in more than titles and \"ai\" options",
             first.spec, first.title, first.source, p.spec, p.title, p.source
-        ));
+        )));
     }
     let model = compile(first)?;
     if model.goals.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "\"{}\" ({}) states no goals: its games can only be drawn, so a round robin has nothing to rate (two players show how the games end)",
             first.title, first.source
-        ));
+        )));
     }
     let rule = match repetition {
         Repetition::Draw => dagaz::engine::RepetitionRule::Draw,
@@ -182,7 +182,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     repetition: Repetition,
     conduct: Conduct<G>,
     shard: Option<(u64, u64)>,
-) -> Result<u8, String> {
+) -> Result<u8, CliError> {
     super::warn_unused_limits(&a, &sides);
     let Conduct {
         book: (_, book_setting),
@@ -191,10 +191,10 @@ fn play<G: dagaz::ai::Game + Sync>(
     } = conduct;
     let seats = dagaz::ai::Game::seats(protos[0]).len();
     if seats < 2 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "`{}` has one seat: a round robin needs a game with two or more seats (compare one-seat players two at a time, by their solve rates)",
             sides[0].spec
-        ));
+        )));
     }
     let head = Tournament {
         players: sides.iter().map(|s| s.spec.clone()).collect(),
@@ -205,10 +205,10 @@ fn play<G: dagaz::ai::Game + Sync>(
     };
     let pairs = schedule.pairs();
     if adjudication.is_some() && seats != 2 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--adjudicate needs a game with two seats; `{}` has {seats}",
             sides[0].spec
-        ));
+        )));
     }
     let random_plies = books.first().map_or(0, |b| b.random_plies);
     let max_plies = a.max_plies(protos[0])?;
@@ -281,7 +281,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     let outcome = round_robin::run(schedule, &configs, &pairings, &cfg, &STOP, &on_done)?;
     bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+        return Err(e.into());
     }
     if let Some(f) = games_file {
         f.finish(&[]).map_err(String::from)?;
@@ -292,7 +292,7 @@ fn play<G: dagaz::ai::Game + Sync>(
     }
     let played: u64 = summaries.iter().map(Accumulator::games).sum();
     if played == 0 {
-        return Err("no game was played".to_owned());
+        return Err(CliError::from("no game was played".to_owned()));
     }
     let matches: Vec<_> = summaries.iter().filter_map(Accumulator::summary).collect();
     let results: Vec<([usize; 2], PairTally)> =

@@ -68,6 +68,57 @@ pub fn write_output(out: Option<&Path>, data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// An error that ends a subcommand, with the exit code it stands for (docs/cli.md,
+/// "Diagnostics, exit codes and machine output").
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad flags or names, an unreadable or unwritable file: exit 2.
+    Usage(String),
+    /// The rules or program cannot be played (they have errors): exit 1.
+    Problems(String),
+}
+
+impl CliError {
+    /// The documented exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => USAGE,
+            CliError::Problems(_) => PROBLEMS,
+        }
+    }
+
+    /// The message.
+    pub fn message(self) -> String {
+        let (CliError::Usage(m) | CliError::Problems(m)) = self;
+        m
+    }
+
+    /// Prints the error on stderr and returns its exit code.
+    pub fn report(&self) -> u8 {
+        let (CliError::Usage(m) | CliError::Problems(m)) = self;
+        eprintln!("error: {m}");
+        self.exit_code()
+    }
+}
+
+/// Every other error (a message, a library error that converts into one) is about usage or
+/// I/O.
+impl<E: Into<String>> From<E> for CliError {
+    fn from(e: E) -> CliError {
+        CliError::Usage(e.into())
+    }
+}
+
+impl CliError {
+    /// A player that cannot be named or played: rules or programs with errors exit 1.
+    pub fn of_spec(e: dagaz::players::spec::SpecError) -> CliError {
+        match e {
+            dagaz::players::spec::SpecError::Unplayable(m) => CliError::Problems(m),
+            e => CliError::Usage(e.to_string()),
+        }
+    }
+}
+
 /// Prints an error about usage or I/O and returns [`USAGE`].
 pub fn usage_error(msg: &str) -> u8 {
     eprintln!("error: {msg}");
@@ -82,7 +133,7 @@ pub fn spec_error(e: &dagaz::players::spec::SpecError, format: DiagFormat) -> u8
             print_diagnostics(&[d], &SourceMap::default(), format);
             USAGE
         }
-        None => usage_error(e.message()),
+        None => CliError::of_spec(e.clone()).report(),
     }
 }
 
