@@ -28,7 +28,7 @@
 //! `above` it (rating +∞); one reached from the group and not leading back is `below`
 //! (−∞); the others are `unrated` (not comparable: no games, or no chain either way).
 
-use super::write_csv;
+use super::csv::write_csv;
 use super::{StatsError, interval::Z95};
 use crate::record::{GameRecord, GameResult, Tournament};
 use serde::Serialize;
