@@ -1450,7 +1450,8 @@ fn axiom_errors_are_reported_not_panics() {
         .current_dir(&dir)
         .args(["autoplay", "Typo", "Typo", "-n", "2"])
         .assert()
-        .code(2)
+        // A program that does not load is a problem found (exit 1), not a usage error.
+        .code(1)
         .get_output()
         .clone();
     let err = String::from_utf8_lossy(&o.stderr);
