@@ -1,6 +1,6 @@
 //! `dagaz stats`: summaries of game records, shard merging, balance comparison.
 
-use crate::common::{INCONCLUSIVE, OK, PROBLEMS, usage_error, write_output};
+use crate::common::{CliError, INCONCLUSIVE, OK, PROBLEMS, write_output};
 use dagaz::stats::gate::{Verdict, verdict_of};
 use dagaz::stats::html::HtmlReport;
 use dagaz::stats::ratings::{crosstable_csv, human as tournament_text, ratings_csv, tournaments};
@@ -162,11 +162,11 @@ fn one_summary(p: &PathBuf) -> Result<Summary, String> {
 pub fn run(a: Args) -> u8 {
     match run_inner(a) {
         Ok(c) => c,
-        Err(e) => usage_error(&e),
+        Err(e) => e.report(),
     }
 }
 
-fn run_inner(mut a: Args) -> Result<u8, String> {
+fn run_inner(mut a: Args) -> Result<u8, CliError> {
     if a.json {
         a.format = Format::Json;
     }
@@ -263,7 +263,7 @@ fn run_inner(mut a: Args) -> Result<u8, String> {
         }
         None => {
             if a.files.is_empty() {
-                return Err("give game-record files (from `dagaz autoplay --games-out`)".to_owned());
+                return Err("give game-record files (from `dagaz autoplay --games-out`)".into());
             }
             distinct_files(&a.files)?;
             let mut records = vec![];
