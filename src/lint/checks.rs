@@ -514,9 +514,21 @@ pub const GAME_SECTIONS: &[&str] = &[
     "maximal-captures",
 ];
 
+/// The lint checks of one game, run in the order their findings are reported.
 fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagnostic>) {
     let form = &g.form;
     let sections = form.args();
+    check_unknown_sections(sections, out);
+    check_goals(g, sections, out);
+    check_options(sections, out);
+    check_piece_moves(form, sections, unknown_calls, out);
+    check_image_players(sections, out);
+    check_doubly_occupied(sections, out);
+    check_symmetry_tables(sections, out);
+}
+
+/// Sections that are neither ZoG sections nor keyword options (UNKNOWN_SECTION).
+fn check_unknown_sections(sections: &[Node], out: &mut Vec<Diagnostic>) {
     for s in sections {
         let known = s.head().is_some_and(|h| {
             GAME_SECTIONS.contains(&h) || crate::expand::options::keyword_option(h).is_some()
@@ -540,6 +552,11 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             out.push(d);
         }
     }
+}
+
+/// A game with no win, loss, draw or count condition (NO_GOAL).
+fn check_goals(g: &GameDef, sections: &[Node], out: &mut Vec<Diagnostic>) {
+    let form = &g.form;
     // Goals. A variant inherits its base game's goals and cannot remove them, so a
     // goal-less variant of a goal-less game is reported once, at the game.
     let inherits = g.is_variant && g.base_index != usize::MAX;
@@ -559,6 +576,10 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             .with_span(form.span),
         );
     }
+}
+
+/// Options that are Dagaz extensions or unknown to ZoG.
+fn check_options(sections: &[Node], out: &mut Vec<Diagnostic>) {
     // Options.
     for o in sections.iter().filter(|s| s.head() == Some("option")) {
         let Some(name) = option_name(o) else { continue };
@@ -591,6 +612,15 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             out.push(d);
         }
     }
+}
+
+/// Set-up pieces that cannot move, and the move blocks of every piece.
+fn check_piece_moves(
+    form: &Node,
+    sections: &[Node],
+    unknown_calls: &[crate::source::Span],
+    out: &mut Vec<Diagnostic>,
+) {
     // Pieces.
     let types = move_types(form);
     let on_board: HashSet<&str> = sections
@@ -641,48 +671,63 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             if has_dummy {
                 break; // a dummy piece's blocks are never generated
             }
-            let extent = crate::expand::macros::extent(b);
-            if unknown_calls
-                .iter()
-                .any(|&s| crate::expand::macros::contains(extent, s))
-            {
-                continue; // the unknown instruction or macro is reported; nothing else
-            }
-            if b.kind == Kind::List && !contains_add(b) {
-                out.push(
-                    Diagnostic::warning(
-                        codes::BLOCK_NEVER_ADDS,
-                        "this move block has no `add`: it can never produce a move",
-                    )
-                    .with_span(b.span),
-                );
-            }
-            each_live_list(b, &mut |l| {
-                if !matches!(l.head(), Some("add-partial" | "add-copy-partial")) {
-                    return;
-                }
-                let Some(tn) = l.args().last() else { return };
-                let Some(t) = tn.atom() else { return };
-                // `(add-partial King)`: a promotion that continues with the block's type.
-                if types.contains(t) || (l.args().len() == 1 && piece_names.contains(t)) {
-                    return;
-                }
-                let near = suggestions(t, types.iter().map(String::as_str));
-                let mut d = Diagnostic::error(
-                    codes::PARTIAL_TO_UNKNOWN_MOVE_TYPE,
-                    format!(
-                        "`{}` continues with move-type `{t}`, which no move block has",
-                        l.head().unwrap_or("")
-                    ),
-                )
-                .with_span(tn.span);
-                if let Some(s) = near.first() {
-                    d = d.with_note(format!("did you mean `{s}`?"));
-                }
-                out.push(d);
-            });
+            check_move_block(b, &types, &piece_names, unknown_calls, out);
         }
     }
+}
+
+/// A move block that never adds a move, or continues with an unknown move type.
+fn check_move_block(
+    b: &Node,
+    types: &HashSet<String>,
+    piece_names: &HashSet<&str>,
+    unknown_calls: &[crate::source::Span],
+    out: &mut Vec<Diagnostic>,
+) {
+    let extent = crate::expand::macros::extent(b);
+    if unknown_calls
+        .iter()
+        .any(|&s| crate::expand::macros::contains(extent, s))
+    {
+        return; // the unknown instruction or macro is reported; nothing else
+    }
+    if b.kind == Kind::List && !contains_add(b) {
+        out.push(
+            Diagnostic::warning(
+                codes::BLOCK_NEVER_ADDS,
+                "this move block has no `add`: it can never produce a move",
+            )
+            .with_span(b.span),
+        );
+    }
+    each_live_list(b, &mut |l| {
+        if !matches!(l.head(), Some("add-partial" | "add-copy-partial")) {
+            return;
+        }
+        let Some(tn) = l.args().last() else { return };
+        let Some(t) = tn.atom() else { return };
+        // `(add-partial King)`: a promotion that continues with the block's type.
+        if types.contains(t) || (l.args().len() == 1 && piece_names.contains(t)) {
+            return;
+        }
+        let near = suggestions(t, types.iter().map(String::as_str));
+        let mut d = Diagnostic::error(
+            codes::PARTIAL_TO_UNKNOWN_MOVE_TYPE,
+            format!(
+                "`{}` continues with move-type `{t}`, which no move block has",
+                l.head().unwrap_or("")
+            ),
+        )
+        .with_span(tn.span);
+        if let Some(s) = near.first() {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        out.push(d);
+    });
+}
+
+/// Piece images that name an unknown player (UNKNOWN_PLAYER).
+fn check_image_players(sections: &[Node], out: &mut Vec<Diagnostic>) {
     // Images: the atoms of `(image P "file" … Q "file" …)` name players.
     let players: Vec<String> = sections
         .iter()
@@ -714,6 +759,10 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             }
         }
     }
+}
+
+/// Board setups that place two pieces on one position (DOUBLY_OCCUPIED).
+fn check_doubly_occupied(sections: &[Node], out: &mut Vec<Diagnostic>) {
     // Board setup: a position set twice.
     for setup in sections.iter().filter(|s| s.head() == Some("board-setup")) {
         let mut seen: HashMap<&str, &Node> = HashMap::new();
@@ -738,6 +787,10 @@ fn game(g: &GameDef, unknown_calls: &[crate::source::Span], out: &mut Vec<Diagno
             }
         }
     }
+}
+
+/// Board symmetry tables that are not one-to-one (ASYMMETRIC_SYMMETRY).
+fn check_symmetry_tables(sections: &[Node], out: &mut Vec<Diagnostic>) {
     // Symmetry tables must be one-to-one.
     for sym in sections
         .iter()
