@@ -34,10 +34,7 @@ pub fn resume_run(
     settings: &RunSettings,
     identity: &RunIdentity,
 ) -> Result<Vec<GameRecord>, ResumeError> {
-    let mut previous: Vec<GameRecord> = records
-        .into_iter()
-        .filter(|x| x.result != GameResult::Interrupted)
-        .collect();
+    let mut previous = finished(records);
     if let Some(beyond) = previous.iter().find(|x| x.game_index >= settings.games) {
         return Err(ResumeError::Shrinks(format!(
             "`{name}` already holds game {} of a run of at least {} games: -n {} would shrink it",
@@ -46,34 +43,18 @@ pub fn resume_run(
             settings.games
         )));
     }
-    // The same run, possibly extended with a larger -n.
-    let same = |x: &GameRecord| {
-        let mut s = x.settings.clone();
-        s.games = settings.games;
-        x.run_seed == seed && &s == settings
-    };
-    if let Some(bad) = previous.iter().find(|x| !same(x)) {
-        let what = if bad.run_seed != seed {
-            format!("seed {} (this run: {seed})", bad.run_seed)
-        } else {
-            settings_difference(&bad.settings, settings)
-                .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"))
-        };
+    if let Some(bad) = previous.iter().find(|x| x.run_seed != seed) {
         return Err(ResumeError::OtherRun(format!(
-            "`{name}` holds game {} of another run: its {what} differs; resume with the same arguments",
-            bad.game_index,
+            "`{name}` holds game {} of another run: its seed {} (this run: {seed}) differs; resume with the same arguments",
+            bad.game_index, bad.run_seed
         )));
     }
-    if let Some((bad, why)) = previous.iter().find_map(|x| {
-        x.identity
-            .as_ref()
-            .and_then(|id| id.difference(identity))
-            .map(|why| (x, why))
-    }) {
-        return Err(ResumeError::CannotContinue(format!(
-            "`{name}` holds game {} of a run that cannot be continued: {why}",
-            bad.game_index
-        )));
+    // The same run, possibly extended with a larger -n.
+    for x in &previous {
+        check_settings(x, name, settings)?;
+    }
+    for x in &previous {
+        check_identity(x, name, Some(identity))?;
     }
     for x in &mut previous {
         x.settings.games = settings.games;
@@ -93,10 +74,7 @@ pub fn resume_round_robin(
     schedule: &Schedule,
     expected: &[(&RunSettings, Option<&RunIdentity>)],
 ) -> Result<Vec<GameRecord>, ResumeError> {
-    let mut previous: Vec<GameRecord> = records
-        .into_iter()
-        .filter(|x| x.result != GameResult::Interrupted)
-        .collect();
+    let mut previous = finished(records);
     for x in &previous {
         let i = x.game_index;
         if x.run_seed != seed {
@@ -124,30 +102,56 @@ pub fn resume_round_robin(
                 "`{name}` holds game {i}, of a pairing this run does not have; resume with the same arguments"
             )));
         };
-        let mut s = x.settings.clone();
-        s.games = settings.games;
-        if s != *settings {
-            let what = settings_difference(&s, settings)
-                .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"));
-            return Err(ResumeError::OtherRun(format!(
-                "`{name}` holds game {i} of another run: its {what} differs; resume with the same arguments"
-            )));
-        }
-        let why = x
-            .identity
-            .as_ref()
-            .zip(identity)
-            .and_then(|(had, now)| had.difference(now));
-        if let Some(why) = why {
-            return Err(ResumeError::CannotContinue(format!(
-                "`{name}` holds game {i} of a run that cannot be continued: {why}"
-            )));
-        }
+        check_settings(x, name, settings)?;
+        check_identity(x, name, identity)?;
     }
     for x in &mut previous {
         x.settings.games = games;
     }
     Ok(previous)
+}
+
+/// The games a resumed run keeps: all but the interrupted ones, which are played again.
+fn finished(records: Vec<GameRecord>) -> Vec<GameRecord> {
+    records
+        .into_iter()
+        .filter(|x| x.result != GameResult::Interrupted)
+        .collect()
+}
+
+/// Refuses a record whose settings, the number of games aside, are not `settings`.
+fn check_settings(x: &GameRecord, name: &str, settings: &RunSettings) -> Result<(), ResumeError> {
+    let mut s = x.settings.clone();
+    s.games = settings.games;
+    if s == *settings {
+        return Ok(());
+    }
+    let what = settings_difference(&s, settings)
+        .map_or_else(|| "settings".to_owned(), |s| format!("setting `{s}`"));
+    Err(ResumeError::OtherRun(format!(
+        "`{name}` holds game {} of another run: its {what} differs; resume with the same arguments",
+        x.game_index
+    )))
+}
+
+/// Refuses a record whose identity (dagaz version, rules) differs from `identity`.
+fn check_identity(
+    x: &GameRecord,
+    name: &str,
+    identity: Option<&RunIdentity>,
+) -> Result<(), ResumeError> {
+    let why = x
+        .identity
+        .as_ref()
+        .zip(identity)
+        .and_then(|(had, now)| had.difference(now));
+    match why {
+        Some(why) => Err(ResumeError::CannotContinue(format!(
+            "`{name}` holds game {} of a run that cannot be continued: {why}",
+            x.game_index
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
