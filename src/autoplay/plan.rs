@@ -308,7 +308,7 @@ fn rules_plan(
     let zsg = ZsgOut::new(
         s.zsg_out.as_deref(),
         first,
-        ZsgWriter::Engine(Box::new(crate::Engine::new(model.clone()))),
+        ZsgWriter::Engine(Box::new(crate::engine::Engine::new(model.clone()))),
     )
     .map_err(SourceError::ZsgOut)?;
     let rule = match s.repetition {

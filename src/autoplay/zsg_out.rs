@@ -19,7 +19,7 @@ pub struct ZsgOut {
 /// What reads a record's moves for a saved game: the engine (a ZRF game) or the program
 /// at its start position (a ZRF game played by its Axiom engine).
 pub enum ZsgWriter {
-    Engine(Box<crate::Engine>),
+    Engine(Box<crate::engine::Engine>),
     Program(AxiomGame),
 }
 
