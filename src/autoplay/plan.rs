@@ -497,9 +497,10 @@ fn unused_limits(s: &SourceSettings, sides: &[Side]) -> Vec<String> {
 
 /// The AI of a player that plays with its program's own engines.
 fn program_ai() -> AiConfig {
-    let mut ai = AiConfig::default();
-    ai.kind = AiKind::Program;
-    ai
+    AiConfig {
+        kind: AiKind::Program,
+        ..AiConfig::default()
+    }
 }
 
 /// The Axiom variant file and engine folder of a ZRF player whose game names an Axiom
