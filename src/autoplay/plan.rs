@@ -611,6 +611,15 @@ mod tests {
         };
         assert_eq!(plan.sides[0].title, "Race-[first]");
         assert!(plan.sides.iter().all(|s| s.program.is_some()));
+        // Its games are played by the programs.
+        let players = [plan.sides[0].spec.clone(), plan.sides[1].spec.clone()];
+        let settings = RunSettings::new(players.clone(), players, 4);
+        let cfg = crate::tournament::RunConfig::new(1, settings);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let ais = [&plan.sides[0].ai, &plan.sides[1].ai];
+        let out = crate::tournament::run(plan.proto(0), ais, &cfg, &stop, &|_| {}).expect("run");
+        assert_eq!(out.records.len(), 4);
+        assert!(out.records.iter().all(|r| r.error.is_none()));
     }
 
     #[test]
@@ -627,8 +636,17 @@ mod tests {
         };
         assert!(m.starts_with("some players are Axiom programs"), "{m}");
         let other = ["ur-simple".to_owned(), "tic-tac-toe".to_owned()];
+        let Err(SourceError::NotSameRules(m)) = build(&other, false) else {
+            panic!("other rules")
+        };
+        assert!(m.contains("not variants of the same rules"), "{m}");
+        let other = [
+            "ur-random".to_owned(),
+            "ur-simple".to_owned(),
+            "tic-tac-toe".to_owned(),
+        ];
         assert!(matches!(
-            build(&other, false),
+            build(&other, true),
             Err(SourceError::NotSameRules(_))
         ));
         assert!(matches!(
