@@ -3,15 +3,22 @@
 //!
 //! - [`resume`]: which games of a records file a run may take over (`--resume`);
 //! - [`verdict`]: the verdict of a match's gates (`--expect-score`) and SPRT (`--sprt`),
-//!   which the binary maps to its exit code.
+//!   which the binary maps to its exit code;
+//! - [`plan`]: the games of a match or round robin from its players' sources (ZRF rules,
+//!   Axiom programs, ZRF rules with an Axiom engine), its sides and opening book;
+//! - [`zsg_out`]: each game written as a Zillions saved game (`--zsg-out`).
 //!
 //! The games file itself is [`crate::record::GamesFile`].
 
+pub mod plan;
 pub mod resume;
 pub mod verdict;
+pub mod zsg_out;
 
+pub use plan::{Games, Lineup, Plan, Side, SourceError, SourceSettings};
 pub use resume::{ResumeError, resume_round_robin, resume_run};
 pub use verdict::{MatchVerdict, judge};
+pub use zsg_out::ZsgOut;
 
 #[cfg(test)]
 pub(crate) mod tests {

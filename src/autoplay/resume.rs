@@ -199,4 +199,82 @@ mod tests {
         let e = resume_round_robin(records, "f", 3, 4, &schedule, &expected).unwrap_err();
         assert!(e.to_string().contains("two-player run"), "{e}");
     }
+
+    /// Two random tic-tac-toe games per pairing of a round robin of three players, run
+    /// seed 3, with each pairing's settings.
+    fn round_robin_played(gauntlet: bool) -> (Vec<GameRecord>, Vec<RunSettings>, Schedule) {
+        use crate::ai::AiConfig;
+        use crate::ai::engine_game::EngineGame;
+        use crate::record::Tournament;
+        use crate::tournament::openings::OpeningBook;
+        use crate::tournament::round_robin::{Config, Pairing, run};
+        let proto = EngineGame::new(crate::load_game("tic-tac-toe").expect("bundled"));
+        let schedule = Schedule::new(3, gauntlet, false, 2).expect("schedule");
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let head = Tournament {
+            players: names.clone(),
+            titles: names.clone(),
+            gauntlet,
+            self_play: false,
+            pair: [0, 0],
+        };
+        let settings: Vec<RunSettings> = schedule
+            .pairs()
+            .iter()
+            .map(|&[i, j]| {
+                let pair = [names[i].clone(), names[j].clone()];
+                let mut s = RunSettings::new(pair.clone(), pair, 2);
+                s.tournament = Some(Tournament {
+                    pair: [i, j],
+                    ..head.clone()
+                });
+                s
+            })
+            .collect();
+        let book = OpeningBook::default();
+        let pairings: Vec<Pairing<'_, EngineGame>> = settings
+            .iter()
+            .map(|s| Pairing {
+                proto: &proto,
+                book: &book,
+                settings: s.clone(),
+                identity: None,
+            })
+            .collect();
+        let records = std::sync::Mutex::new(vec![]);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let push = |r: &GameRecord| records.lock().expect("records").push(r.clone());
+        let ais = vec![AiConfig::default(); 3];
+        run(&schedule, &ais, &pairings, &Config::new(3), &stop, &push).expect("run");
+        let records = records.into_inner().expect("records");
+        (records, settings, schedule)
+    }
+
+    #[test]
+    fn a_round_robin_takes_over_its_own_games_and_refuses_others() {
+        let (records, settings, schedule) = round_robin_played(false);
+        assert_eq!(records.len(), 6);
+        let expected: Vec<_> = settings.iter().map(|s| (s, None)).collect();
+        let resume = |records: Vec<GameRecord>, seed, games, expected: &[_]| {
+            resume_round_robin(records, "f", seed, games, &schedule, expected)
+        };
+        // The same run, and the same run extended to 4 games per pairing.
+        assert_eq!(resume(records.clone(), 3, 2, &expected).unwrap().len(), 6);
+        let kept = resume(records.clone(), 3, 4, &expected).unwrap();
+        assert!(kept.iter().all(|r| r.settings.games == 4));
+        // Another seed, fewer games, other players, a gauntlet: refused.
+        let e = resume(records.clone(), 2, 2, &expected).unwrap_err();
+        assert!(e.to_string().contains("its seed 3 differs"), "{e}");
+        let e = resume(records.clone(), 3, 1, &expected).unwrap_err();
+        assert!(matches!(e, ResumeError::Shrinks(_)), "{e}");
+        let mut other = settings.clone();
+        other[2].players[1] = "d".to_owned();
+        let expected_other: Vec<_> = other.iter().map(|s| (s, None)).collect();
+        let e = resume(records.clone(), 3, 2, &expected_other).unwrap_err();
+        assert!(e.to_string().contains("setting `players`"), "{e}");
+        let (_, gauntlet, _) = round_robin_played(true);
+        let expected_gauntlet: Vec<_> = gauntlet.iter().map(|s| (s, None)).collect();
+        let e = resume(records, 3, 2, &expected_gauntlet).unwrap_err();
+        assert!(matches!(e, ResumeError::OtherRun(_)), "{e}");
+    }
 }

@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-#[path = "cli/autoplay.rs"]
+#[path = "cli/autoplay/mod.rs"]
 mod autoplay;
 #[path = "cli/common.rs"]
 mod common;

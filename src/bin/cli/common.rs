@@ -88,6 +88,7 @@ impl CliError {
     }
 
     /// The message.
+    #[allow(dead_code)] // no caller left once autoplay's games moved to the library
     pub fn message(self) -> String {
         let (CliError::Usage(m) | CliError::Problems(m)) = self;
         m
