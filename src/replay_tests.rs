@@ -260,6 +260,30 @@ fn one_on_lists_the_squares_of_one_change() {
 }
 
 #[test]
+fn a_move_that_cannot_be_read_names_its_word() {
+    let e = engine_of(&fixture("effects.zrf"), "Replay effects");
+    let names = zsg::Notation::new(e.model());
+    let err = names.effects("Turner b1 - b2 x zz9").unwrap_err();
+    assert_eq!(
+        err,
+        zsg::EffectsError::Unexpected {
+            word: "zz9".into(),
+            index: 6,
+            wanted: "a position after `x`"
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "`zz9` (word 6) is not a position after `x`"
+    );
+    let err = names.effects("Turner b1 - b2 x").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the move ends where a position after `x` was expected"
+    );
+}
+
+#[test]
 fn partial_numbers_follow_the_move_type_markers() {
     // `finish` is named by an `add-partial` before its marker, as in Shafran's checkers:
     // the saved game numbers it by its marker (3), as ZoG does there.

@@ -371,7 +371,7 @@ impl Notation {
 
     /// Reads a move's text (without `partial N`) into its effects, in the order written.
     /// The error names the word that could not be read.
-    pub fn effects(&self, text: &str) -> Result<Vec<Effect>, String> {
+    pub fn effects(&self, text: &str) -> Result<Vec<Effect>, EffectsError> {
         let w: Vec<&str> = text.split_whitespace().collect();
         let mut out = Vec::new();
         let mut i = 0;
@@ -498,10 +498,47 @@ impl Notation {
     }
 }
 
-fn unknown(w: &[&str], i: usize, wanted: &str) -> String {
+/// Why a move's text cannot be read into its effects ([`Notation::effects`]); the `Display`
+/// names the word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EffectsError {
+    /// The word at `index` (from 1) is not what the move needs there (`wanted`: "a
+    /// position after `x`").
+    Unexpected {
+        word: String,
+        index: usize,
+        wanted: &'static str,
+    },
+    /// The move ends where `wanted` was expected.
+    Ended { wanted: &'static str },
+}
+
+impl std::fmt::Display for EffectsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EffectsError::Unexpected {
+                word,
+                index,
+                wanted,
+            } => write!(f, "`{word}` (word {index}) is not {wanted}"),
+            EffectsError::Ended { wanted } => {
+                write!(f, "the move ends where {wanted} was expected")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EffectsError {}
+
+fn unknown(w: &[&str], i: usize, wanted: &'static str) -> EffectsError {
     match w.get(i) {
-        Some(word) => format!("`{word}` (word {}) is not {wanted}", i + 1),
-        None => format!("the move ends where {wanted} was expected"),
+        Some(word) => EffectsError::Unexpected {
+            word: (*word).to_owned(),
+            index: i + 1,
+            wanted,
+        },
+        None => EffectsError::Ended { wanted },
     }
 }
 

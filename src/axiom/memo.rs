@@ -504,6 +504,57 @@ impl RowWalk {
     }
 }
 
+/// The state of one [`MoveMemo::sweep`].
+struct SweepWalk {
+    /// The block's words and their move types, as many as `count`.
+    words: [(u32, i32); SWEEP_WORDS],
+    count: u32,
+    /// The words the block's type restriction leaves (bit k: word k).
+    of_type: u8,
+    /// The step budget.
+    limit: u64,
+    /// The steps counted so far, and those of them added to the VM's count.
+    steps: u64,
+    counted: u64,
+    skipped: u64,
+    repeated: u64,
+    relisted: u64,
+    /// Positions taken at once as the same as the one before ([`MoveMemo::same_rows`]).
+    taken_rows: u64,
+    /// Words replayed with effects of their own, and `skipped` when the last was.
+    replayed: u64,
+    skipped_before: u64,
+    /// The cursor of the last word walked over: its position, and the last position its
+    /// effects set (a repeat's or a copy's), if they set it.
+    last: Option<(i32, Option<i32>)>,
+    /// What the checks of the walk keep asking, kept at hand: the last unlisted replay's
+    /// effects (`repeats_unlisted`), and the last small read compared with its answer
+    /// (most small entries of a turn read the same cell, as Ur's `pass-move` reads
+    /// `$passed`; nothing is written between two checks but by a copy).
+    unlisted: Option<(Unlisted, u32)>,
+    compared: Option<(Read, bool)>,
+    /// Copies made together were refused (`relist_rows`).
+    copies_refused: bool,
+    /// Whether `whole` is what the walk did at the current position (it took every word
+    /// there so far, and replayed none with effects of its own).
+    whole_on: bool,
+    whole: RowWalk,
+}
+
+/// What [`MoveMemo::sweep`] did with one word.
+enum WordWalk {
+    /// Not of the move type the turn is restricted to: passed over.
+    Passed,
+    /// Done without running anything: its steps are counted.
+    Taken,
+    /// Taken, and the walk stops after it (the cache or the room changed).
+    TakenLast,
+    /// Another of its traces was promoted: the word is looked at again.
+    Again,
+    /// The word needs more: the walk stops before it.
+    Stop,
+}
+
 /// What [`MoveMemo::check`] found.
 pub(crate) enum Outcome {
     /// The entry at `slot` holds: its steps are counted; `effects`: it has effects, to be
@@ -733,49 +784,9 @@ impl MoveMemo {
         (mut pos, mut k): (i32, u32),
         end: i32,
     ) -> FResult<(i32, u32)> {
-        if self.off
-            || table.era != self.era
-            || vm.code_epoch() != self.epoch
-            || vm.room() < block.record_room
-        {
+        let Some(mut w) = self.start_sweep(vm, table, block)? else {
             return Ok((pos, k));
-        }
-        // Nothing runs during the walk, so the block's words are read once (Ur's blocks
-        // have two; bigger ones go word by word).
-        let count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
-        if count as usize > SWEEP_WORDS || count != table.count {
-            return Ok((pos, k));
-        }
-        let mut words = [(0u32, 0i32); SWEEP_WORDS];
-        for (k, w) in words.iter_mut().enumerate().take(count as usize) {
-            let a = block.pfa + 4 + 8 * k as u32;
-            *w = (vm.cell(a)? as u32, vm.cell(a + 4)?);
-        }
-        let (used, limit) = vm.budget_state();
-        // The steps counted so far, and those of them added to the VM's count.
-        let (mut steps, mut counted) = (used, used);
-        let (mut skipped, mut repeated, mut relisted, mut taken_rows) = (0u64, 0u64, 0u64, 0u64);
-        // Words replayed with effects of their own, and `skipped` when the last was.
-        let (mut replayed, mut skipped_before) = (0u64, 0u64);
-        // The cursor of the last word walked over: its position, and the last position
-        // its effects set (a repeat's or a copy's), if they set it.
-        let mut last: Option<(i32, Option<i32>)> = None;
-        // What the checks of the walk keep asking, kept at hand: the last unlisted
-        // replay's effects (`repeats_unlisted`), and the last small read compared with
-        // its answer (most small entries of a turn read the same cell, as Ur's `pass-move`
-        // reads `$passed`; nothing is written between two checks but by a copy).
-        let mut unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
-        let mut compared: Option<(Read, bool)> = None;
-        // Copies made together were refused (`relist_rows`).
-        let mut copies_refused = false;
-        // The words the block's type restriction leaves (bit k: word k).
-        let mut of_type = 0u8;
-        for (k, &(_, ty)) in words.iter().enumerate().take(count as usize) {
-            if block.of_type == 0 || ty == block.of_type {
-                of_type |= 1 << k;
-            }
-        }
-        let mut whole = RowWalk::default();
+        };
         'walk: while pos < end {
             let Some(row) = table.slot(0, pos) else {
                 break;
@@ -785,205 +796,302 @@ impl MoveMemo {
             // the same (`same_next`).
             // (Kept in one place and reset, not made anew: it is big, and this runs at
             // every position.)
-            let mut whole_on = k == 0;
-            if whole_on {
-                whole.reset();
+            w.whole_on = k == 0;
+            if w.whole_on {
+                w.whole.reset();
             }
-            while k < count {
-                let (word, ty) = words[k as usize];
-                if block.of_type != 0 && ty != block.of_type {
-                    k += 1;
-                    continue;
-                }
-                let s = row + k as usize;
-                let Some(&f) = self.fast.get(s) else {
-                    break 'walk;
-                };
-                let holds = if f.flags & SMALL != 0 && f.n_reads == 1 {
-                    match compared {
-                        Some((r, h)) if r == f.reads[0] => h,
-                        _ => {
-                            let h = reads_hold(vm, &f.reads[..1]);
-                            compared = Some((f.reads[0], h));
-                            h
-                        }
-                    }
-                } else {
-                    f.holds(vm, bit(&self.clean, s))
-                };
-                if f.word != word {
-                    break 'walk;
-                }
-                if !holds {
-                    // Another of its traces may hold (a dice square's drop word takes a
-                    // path for each state of the square): it comes first, and the word is
-                    // taken again; else the word goes the long way.
-                    if self.promote(vm, table, s, word) {
-                        self.stats.promoted += 1;
-                        continue;
-                    }
-                    break 'walk;
-                }
-                let n = match steps.checked_add(f.steps as u64) {
-                    Some(n) if n <= limit => n,
-                    _ => break 'walk,
-                };
-                if whole_on {
-                    let w = &mut whole;
-                    w.steps += f.steps as u64;
-                    if f.flags & SMALL == 0 {
-                        w.watched |= 1 << k;
-                    } else if let Some(c) = w.compared.get_mut(w.n_compared) {
-                        if f.n_reads == 1 {
-                            *c = f.reads[0];
-                            w.n_compared += 1;
-                        }
-                    }
-                }
-                if f.flags & NOOP != 0 {
-                    skipped += 1;
-                    last = Some((pos, None));
-                    if whole_on {
-                        let w = &mut whole;
-                        w.skipped += 1;
-                        w.last = Some(None);
-                    }
-                } else if f.steps == u32::MAX {
-                    // (The steps may not fit in the fast part: counted the long way.)
-                    break 'walk;
-                } else if let Some((u, _)) = unlisted
-                    .filter(|&(u, e)| u.move_type == ty && u.slot != s && e != 0 && f.events == e)
-                {
-                    // (As `repeats_unlisted` finds it.)
-                    repeated += 1;
-                    last = Some((pos, u.last_pos));
-                    if whole_on {
-                        let w = &mut whole;
-                        w.repeated += 1;
-                        w.last = Some(u.last_pos);
-                    }
-                } else if let Some(l) = self.repeats_listed(s, ty) {
-                    let events = self.lists.get(f.events as usize).map_or(&[][..], |e| e);
-                    let Some(record) = rt.relist(vm, ty, l.record, events)? else {
-                        break 'walk;
-                    };
-                    if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
-                        *hits += 1;
-                    }
-                    self.set_last_listed(Listed {
-                        slot: s,
-                        record,
-                        ..l
-                    });
-                    compared = None;
-                    if whole_on {
-                        let w = &mut whole;
-                        w.relisted += 1;
-                        w.relisted_word = k;
-                        w.last = Some(l.last_pos);
-                    }
-                    relisted += 1;
-                    last = Some((pos, l.last_pos));
-                    // What the copy wrote (the list's links and count) may be read.
-                    self.sync(vm);
-                    if table.era != self.era {
-                        steps = n;
+            while k < w.count {
+                match self.sweep_word(vm, rt, table, block, &mut w, (pos, row, k))? {
+                    WordWalk::Passed | WordWalk::Taken => k += 1,
+                    WordWalk::Again => {}
+                    WordWalk::TakenLast => {
                         k += 1;
                         break 'walk;
                     }
-                } else if vm.room() >= block.record_room {
-                    // Effects of its own (a move listed, or a pass a better move leaves
-                    // unlisted): replayed as the generator does it word by word, the
-                    // cursor written and the steps counted first, and the walk goes on.
-                    if skipped > skipped_before {
-                        // (What the words skipped since left: `HERE` aligned.)
-                        align_here(vm)?;
-                    }
-                    vm.add_steps(n - counted);
-                    counted = n;
-                    let cursor = [
-                        (block.cursor[0], pos),
-                        (block.cursor[1], pos),
-                        (block.cursor[2], block.piece),
-                        (block.cursor[3], pos),
-                    ];
-                    self.replay_effects(vm, rt, s, ty, &cursor)?;
-                    if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
-                        *hits += 1;
-                    }
-                    replayed += 1;
-                    skipped_before = skipped;
-                    // (The cursor is written, the position is not as the one before,
-                    // and what the walk kept at hand may have changed.)
-                    last = None;
-                    whole_on = false;
-                    unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
-                    compared = None;
-                    if table.era != self.era
-                        || vm.code_epoch() != self.epoch
-                        || vm.room() < block.record_room
-                    {
-                        steps = n;
-                        k += 1;
-                        break 'walk;
-                    }
-                } else {
-                    break 'walk;
+                    WordWalk::Stop => break 'walk,
                 }
-                steps = n;
-                k += 1;
             }
-            if whole_on && whole.relisted <= 1 {
-                let w = &whole;
-                // The next positions whose entries are those of this one, word for word:
-                // their reads are this position's (they hold), their effects too (none,
-                // the repeat of the same unlisted replay, or the copy of the move listed
-                // just before), and nothing was written (but copies: see below).
-                let max = u64::try_from(end - 1 - pos).unwrap_or(0);
-                let mut rows = self.same_rows(table, pos as u32, of_type, w.watched, max);
-                pos += rows as i32;
-                let mut fits = rows
-                    .checked_mul(w.steps)
-                    .and_then(|s| steps.checked_add(s))
-                    .filter(|&n| n <= limit);
-                if w.relisted > 0 && (rows == 0 || fits.is_none() || copies_refused) {
-                    // (Walked position by position, copying at each.)
-                    pos -= rows as i32;
-                    rows = 0;
-                    fits = Some(steps);
-                } else if w.relisted > 0 {
-                    // A copy at each: made together, when they write nothing the words
-                    // between read (`Runtime::relist_run`); as many rows as were listed.
-                    let first = pos - rows as i32;
-                    let made = self.relist_rows(vm, rt, table, w, first, rows)?;
-                    pos = first + made as i32;
-                    rows = made;
-                    // (Refused once, they would be at each next position too.)
-                    copies_refused = made == 0;
-                    fits = Some(steps + made * w.steps);
-                    relisted += made;
-                    self.stats.copied_together += made;
-                }
-                match fits {
-                    Some(n) => {
-                        steps = n;
-                        skipped += rows * w.skipped;
-                        repeated += rows * w.repeated;
-                        taken_rows += rows;
-                        if let (Some(over), true) = (w.last, rows > 0) {
-                            last = Some((pos, over));
-                        }
-                    }
-                    // (Past the budget: walked position by position, to stop where it
-                    // runs out.)
-                    None => pos -= rows as i32,
-                }
+            if w.whole_on && w.whole.relisted <= 1 {
+                pos = self.take_same_rows(vm, rt, table, &mut w, pos, end)?;
             }
             pos += 1;
             k = 0;
         }
-        vm.add_steps(steps - counted);
-        if let Some((p, over)) = last {
+        self.end_sweep(vm, block, &w)?;
+        Ok((pos, k))
+    }
+
+    /// The start of a [`MoveMemo::sweep`]: the block's words, read once (nothing runs
+    /// during the walk; Ur's blocks have two, bigger ones go word by word), and the state
+    /// of the walk; `None` when the cache cannot walk (off, out of date, a block too big or
+    /// not the table's, no room for a record).
+    #[inline]
+    fn start_sweep(&self, vm: &Vm, table: &Table, block: &Sweep) -> FResult<Option<SweepWalk>> {
+        if self.off
+            || table.era != self.era
+            || vm.code_epoch() != self.epoch
+            || vm.room() < block.record_room
+        {
+            return Ok(None);
+        }
+        let count = vm.cell(block.pfa)?.clamp(0, 1024) as u32;
+        if count as usize > SWEEP_WORDS || count != table.count {
+            return Ok(None);
+        }
+        let mut words = [(0u32, 0i32); SWEEP_WORDS];
+        for (k, w) in words.iter_mut().enumerate().take(count as usize) {
+            let a = block.pfa + 4 + 8 * k as u32;
+            *w = (vm.cell(a)? as u32, vm.cell(a + 4)?);
+        }
+        // The words the block's type restriction leaves (bit k: word k).
+        let mut of_type = 0u8;
+        for (k, &(_, ty)) in words.iter().enumerate().take(count as usize) {
+            if block.of_type == 0 || ty == block.of_type {
+                of_type |= 1 << k;
+            }
+        }
+        let (used, limit) = vm.budget_state();
+        Ok(Some(SweepWalk {
+            words,
+            count,
+            of_type,
+            limit,
+            steps: used,
+            counted: used,
+            skipped: 0,
+            repeated: 0,
+            relisted: 0,
+            taken_rows: 0,
+            replayed: 0,
+            skipped_before: 0,
+            last: None,
+            unlisted: self.last_unlisted.map(|u| (u, self.fast[u.slot].events)),
+            compared: None,
+            copies_refused: false,
+            whole_on: false,
+            whole: RowWalk::default(),
+        }))
+    }
+
+    /// Word `k` of the block at `pos` (its first slot `row`) in a [`MoveMemo::sweep`]: taken
+    /// when it is done without running anything (its steps counted in `w.steps`), else
+    /// where the walk stops.
+    #[inline]
+    fn sweep_word(
+        &mut self,
+        vm: &mut Vm,
+        rt: &mut Runtime,
+        table: &Table,
+        block: &Sweep,
+        w: &mut SweepWalk,
+        (pos, row, k): (i32, usize, u32),
+    ) -> FResult<WordWalk> {
+        let (word, ty) = w.words[k as usize];
+        if block.of_type != 0 && ty != block.of_type {
+            return Ok(WordWalk::Passed);
+        }
+        let s = row + k as usize;
+        let Some(&f) = self.fast.get(s) else {
+            return Ok(WordWalk::Stop);
+        };
+        let holds = if f.flags & SMALL != 0 && f.n_reads == 1 {
+            match w.compared {
+                Some((r, h)) if r == f.reads[0] => h,
+                _ => {
+                    let h = reads_hold(vm, &f.reads[..1]);
+                    w.compared = Some((f.reads[0], h));
+                    h
+                }
+            }
+        } else {
+            f.holds(vm, bit(&self.clean, s))
+        };
+        if f.word != word {
+            return Ok(WordWalk::Stop);
+        }
+        if !holds {
+            // Another of its traces may hold (a dice square's drop word takes a path for
+            // each state of the square): it comes first, and the word is taken again; else
+            // the word goes the long way.
+            if self.promote(vm, table, s, word) {
+                self.stats.promoted += 1;
+                return Ok(WordWalk::Again);
+            }
+            return Ok(WordWalk::Stop);
+        }
+        let n = match w.steps.checked_add(f.steps as u64) {
+            Some(n) if n <= w.limit => n,
+            _ => return Ok(WordWalk::Stop),
+        };
+        if w.whole_on {
+            let r = &mut w.whole;
+            r.steps += f.steps as u64;
+            if f.flags & SMALL == 0 {
+                r.watched |= 1 << k;
+            } else if let Some(c) = r.compared.get_mut(r.n_compared) {
+                if f.n_reads == 1 {
+                    *c = f.reads[0];
+                    r.n_compared += 1;
+                }
+            }
+        }
+        if f.flags & NOOP != 0 {
+            w.skipped += 1;
+            w.last = Some((pos, None));
+            if w.whole_on {
+                w.whole.skipped += 1;
+                w.whole.last = Some(None);
+            }
+        } else if f.steps == u32::MAX {
+            // (The steps may not fit in the fast part: counted the long way.)
+            return Ok(WordWalk::Stop);
+        } else if let Some((u, _)) = w
+            .unlisted
+            .filter(|&(u, e)| u.move_type == ty && u.slot != s && e != 0 && f.events == e)
+        {
+            // (As `repeats_unlisted` finds it.)
+            w.repeated += 1;
+            w.last = Some((pos, u.last_pos));
+            if w.whole_on {
+                w.whole.repeated += 1;
+                w.whole.last = Some(u.last_pos);
+            }
+        } else if let Some(l) = self.repeats_listed(s, ty) {
+            let events = self.lists.get(f.events as usize).map_or(&[][..], |e| e);
+            let Some(record) = rt.relist(vm, ty, l.record, events)? else {
+                return Ok(WordWalk::Stop);
+            };
+            if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
+                *hits += 1;
+            }
+            self.set_last_listed(Listed {
+                slot: s,
+                record,
+                ..l
+            });
+            w.compared = None;
+            if w.whole_on {
+                let r = &mut w.whole;
+                r.relisted += 1;
+                r.relisted_word = k;
+                r.last = Some(l.last_pos);
+            }
+            w.relisted += 1;
+            w.last = Some((pos, l.last_pos));
+            // What the copy wrote (the list's links and count) may be read.
+            self.sync(vm);
+            if table.era != self.era {
+                w.steps = n;
+                return Ok(WordWalk::TakenLast);
+            }
+        } else if vm.room() >= block.record_room {
+            // Effects of its own (a move listed, or a pass a better move leaves
+            // unlisted): replayed as the generator does it word by word, the cursor
+            // written and the steps counted first, and the walk goes on.
+            if w.skipped > w.skipped_before {
+                // (What the words skipped since left: `HERE` aligned.)
+                align_here(vm)?;
+            }
+            vm.add_steps(n - w.counted);
+            w.counted = n;
+            let cursor = [
+                (block.cursor[0], pos),
+                (block.cursor[1], pos),
+                (block.cursor[2], block.piece),
+                (block.cursor[3], pos),
+            ];
+            self.replay_effects(vm, rt, s, ty, &cursor)?;
+            if let Some(Entry::Replay { hits, .. }) = self.entries.get_mut(s) {
+                *hits += 1;
+            }
+            w.replayed += 1;
+            w.skipped_before = w.skipped;
+            // (The cursor is written, the position is not as the one before, and what
+            // the walk kept at hand may have changed.)
+            w.last = None;
+            w.whole_on = false;
+            w.unlisted = self.last_unlisted.map(|u| (u, self.fast[u.slot].events));
+            w.compared = None;
+            if table.era != self.era
+                || vm.code_epoch() != self.epoch
+                || vm.room() < block.record_room
+            {
+                w.steps = n;
+                return Ok(WordWalk::TakenLast);
+            }
+        } else {
+            return Ok(WordWalk::Stop);
+        }
+        w.steps = n;
+        Ok(WordWalk::Taken)
+    }
+
+    /// After a [`MoveMemo::sweep`] took every word at `pos` (`w.whole`, with one copy of a
+    /// record at most): takes the next positions whose entries are those of `pos` the same
+    /// way at once. Returns the last position taken.
+    #[inline]
+    fn take_same_rows(
+        &mut self,
+        vm: &mut Vm,
+        rt: &mut Runtime,
+        table: &Table,
+        w: &mut SweepWalk,
+        mut pos: i32,
+        end: i32,
+    ) -> FResult<i32> {
+        let r = &w.whole;
+        // The next positions whose entries are those of this one, word for word: their
+        // reads are this position's (they hold), their effects too (none, the repeat of
+        // the same unlisted replay, or the copy of the move listed just before), and
+        // nothing was written (but copies: see below).
+        let max = u64::try_from(end - 1 - pos).unwrap_or(0);
+        let mut rows = self.same_rows(table, pos as u32, w.of_type, r.watched, max);
+        pos += rows as i32;
+        let mut fits = rows
+            .checked_mul(r.steps)
+            .and_then(|s| w.steps.checked_add(s))
+            .filter(|&n| n <= w.limit);
+        if r.relisted > 0 && (rows == 0 || fits.is_none() || w.copies_refused) {
+            // (Walked position by position, copying at each.)
+            pos -= rows as i32;
+            rows = 0;
+            fits = Some(w.steps);
+        } else if r.relisted > 0 {
+            // A copy at each: made together, when they write nothing the words between
+            // read (`Runtime::relist_run`); as many rows as were listed.
+            let first = pos - rows as i32;
+            let made = self.relist_rows(vm, rt, table, r, first, rows)?;
+            pos = first + made as i32;
+            rows = made;
+            // (Refused once, they would be at each next position too.)
+            w.copies_refused = made == 0;
+            fits = Some(w.steps + made * r.steps);
+            w.relisted += made;
+            self.stats.copied_together += made;
+        }
+        match fits {
+            Some(n) => {
+                w.steps = n;
+                w.skipped += rows * r.skipped;
+                w.repeated += rows * r.repeated;
+                w.taken_rows += rows;
+                if let (Some(over), true) = (r.last, rows > 0) {
+                    w.last = Some((pos, over));
+                }
+            }
+            // (Past the budget: walked position by position, to stop where it runs out.)
+            None => pos -= rows as i32,
+        }
+        Ok(pos)
+    }
+
+    /// The end of a [`MoveMemo::sweep`]: the steps not yet counted added to the VM's
+    /// count, the cursor of the last word walked over deferred, `HERE` aligned after
+    /// skipped words, and the statistics.
+    #[inline]
+    fn end_sweep(&mut self, vm: &mut Vm, block: &Sweep, w: &SweepWalk) -> FResult<()> {
+        vm.add_steps(w.steps - w.counted);
+        if let Some((p, over)) = w.last {
             self.deferred = Some([
                 (block.cursor[0], p),
                 (block.cursor[1], p),
@@ -991,16 +1099,17 @@ impl MoveMemo {
                 (block.cursor[3], over.unwrap_or(p)),
             ]);
         }
-        if skipped > skipped_before {
+        if w.skipped > w.skipped_before {
             align_here(vm)?;
         }
-        self.stats.replayed += skipped + repeated + relisted + replayed;
+        let (skipped, repeated, relisted) = (w.skipped, w.repeated, w.relisted);
+        self.stats.replayed += skipped + repeated + relisted + w.replayed;
         self.stats.skipped += skipped;
         self.stats.unlisted += repeated;
         self.stats.repeated += repeated;
         self.stats.relisted += relisted;
-        self.stats.rows += taken_rows;
-        Ok((pos, k))
+        self.stats.rows += w.taken_rows;
+        Ok(())
     }
 
     /// Replays the effects of the entry in `slot` (its first trace holds: a word of move

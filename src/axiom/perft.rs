@@ -13,20 +13,47 @@ pub struct DivideEntry {
     pub nodes: u64,
 }
 
+/// Why perft of an Axiom program stopped.
+///
+/// It converts into no `String` on purpose: the CLI maps it to its exit code (1, the
+/// program cannot be played) rather than to a usage error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PerftError {
+    /// The program failed while generating or making moves (its error's message).
+    Program(String),
+}
+
+impl std::fmt::Display for PerftError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PerftError::Program(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}
+
+/// The error the program left, if any.
+fn failed(g: &mut AxiomGame) -> Result<(), PerftError> {
+    match g.take_error() {
+        Some(e) => Err(PerftError::Program(e)),
+        None => Ok(()),
+    }
+}
+
 /// Leaves at `depth` plies from the current position.
-pub fn perft(g: &mut AxiomGame, depth: u32) -> Result<u64, String> {
+pub fn perft(g: &mut AxiomGame, depth: u32) -> Result<u64, PerftError> {
     g.repetition = false;
     count(g, depth)
 }
 
 /// Like [`perft`], per root move.
-pub fn divide(g: &mut AxiomGame, depth: u32) -> Result<Vec<DivideEntry>, String> {
+pub fn divide(g: &mut AxiomGame, depth: u32) -> Result<Vec<DivideEntry>, PerftError> {
     g.repetition = false;
     let mut moves = Default::default();
     g.legal_moves(&mut moves);
-    if let Some(e) = g.take_error() {
-        return Err(e);
-    }
+    failed(g)?;
     let mut out = Vec::new();
     if depth == 0 || g.outcome(&moves).is_some() {
         return Ok(out);
@@ -44,15 +71,13 @@ pub fn divide(g: &mut AxiomGame, depth: u32) -> Result<Vec<DivideEntry>, String>
     Ok(out)
 }
 
-fn count(g: &mut AxiomGame, depth: u32) -> Result<u64, String> {
+fn count(g: &mut AxiomGame, depth: u32) -> Result<u64, PerftError> {
     if depth == 0 {
         return Ok(1);
     }
     let mut moves = Default::default();
     g.legal_moves(&mut moves);
-    if let Some(e) = g.take_error() {
-        return Err(e);
-    }
+    failed(g)?;
     if g.outcome(&moves).is_some() {
         return Ok(0);
     }
@@ -66,9 +91,7 @@ fn count(g: &mut AxiomGame, depth: u32) -> Result<u64, String> {
         let r = count(g, depth - 1);
         g.unmake(&moves, i, undo);
         total += r?;
-        if let Some(e) = g.take_error() {
-            return Err(e);
-        }
+        failed(g)?;
     }
     Ok(total)
 }

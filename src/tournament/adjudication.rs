@@ -33,13 +33,50 @@ pub struct AdjudicationSpec {
     pub eval: usize,
 }
 
-/// Why an `--adjudicate` value is not understood.
+/// Why an `--adjudicate` value is not understood. Each variant but [`NoRule`] carries the
+/// rule as written (`win=20`).
+///
+/// [`NoRule`]: AdjudicationParseError::NoRule
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AdjudicationParseError(pub String);
+#[non_exhaustive]
+pub enum AdjudicationParseError {
+    /// A rule of the wrong shape: no `=`, or the wrong number of `:` parts; `expected` is
+    /// the shape wanted, with an example.
+    Malformed {
+        rule: String,
+        expected: &'static str,
+    },
+    /// A rule whose name is none of `win`, `draw`, `cap` and `eval`.
+    UnknownRule { rule: String, name: String },
+    /// A SCORE that is not a finite number at least 0.
+    Score(String),
+    /// A PLIES that is not a whole number at least 1.
+    Plies(String),
+    /// A FROM (`draw=SCORE:PLIES:FROM`) that is not a ply number.
+    From(String),
+    /// An `eval=` that is neither A nor B.
+    Eval(String),
+    /// No `win`, `draw` or `cap` rule.
+    NoRule,
+}
 
 impl fmt::Display for AdjudicationParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        use AdjudicationParseError as E;
+        match self {
+            E::Malformed { rule, expected } => write!(f, "`{rule}`: expected {expected}"),
+            E::UnknownRule { rule, name } => {
+                write!(f, "`{rule}`: unknown rule `{name}`; expected {FORMS}")
+            }
+            E::Score(rule) => write!(
+                f,
+                "`{rule}`: SCORE must be a number at least 0 (in the evaluation's units)"
+            ),
+            E::Plies(rule) => write!(f, "`{rule}`: PLIES must be a whole number at least 1"),
+            E::From(rule) => write!(f, "`{rule}`: FROM must be a ply number"),
+            E::Eval(rule) => write!(f, "`{rule}`: eval is A or B"),
+            E::NoRule => write!(f, "no rule given; expected {FORMS}"),
+        }
     }
 }
 
@@ -51,7 +88,12 @@ impl AdjudicationSpec {
     /// Parses the values of `--adjudicate` (each may hold several rules separated by `,`).
     pub fn parse<S: AsRef<str>>(values: &[S]) -> Result<AdjudicationSpec, AdjudicationParseError> {
         let mut spec = AdjudicationSpec::default();
-        let err = |m: String| Err(AdjudicationParseError(m));
+        let malformed = |rule: &str, expected| {
+            Err(AdjudicationParseError::Malformed {
+                rule: rule.to_owned(),
+                expected,
+            })
+        };
         for v in values {
             for part in v
                 .as_ref()
@@ -60,15 +102,13 @@ impl AdjudicationSpec {
                 .filter(|p| !p.is_empty())
             {
                 let Some((key, val)) = part.split_once('=') else {
-                    return err(format!("`{part}`: expected {FORMS}"));
+                    return malformed(part, FORMS);
                 };
                 let nums: Vec<&str> = val.split(':').collect();
                 match key.trim() {
                     "win" => {
                         let [s, p] = nums[..] else {
-                            return err(format!(
-                                "`{part}`: expected win=SCORE:PLIES, e.g. win=20:40"
-                            ));
+                            return malformed(part, "win=SCORE:PLIES, e.g. win=20:40");
                         };
                         spec.win = Some((score(s, part)?, plies(p, part)?));
                     }
@@ -77,19 +117,21 @@ impl AdjudicationSpec {
                             [s, p] => (s, p, "0"),
                             [s, p, f] => (s, p, f),
                             _ => {
-                                return err(format!(
-                                    "`{part}`: expected draw=SCORE:PLIES[:FROM], e.g. draw=1:60:100"
-                                ));
+                                return malformed(
+                                    part,
+                                    "draw=SCORE:PLIES[:FROM], e.g. draw=1:60:100",
+                                );
                             }
                         };
-                        let from = from.trim().parse::<u32>().map_err(|_| {
-                            AdjudicationParseError(format!("`{part}`: FROM must be a ply number"))
-                        })?;
+                        let from = from
+                            .trim()
+                            .parse::<u32>()
+                            .map_err(|_| AdjudicationParseError::From(part.to_owned()))?;
                         spec.draw = Some((score(s, part)?, plies(p, part)?, from));
                     }
                     "cap" => {
                         let [s] = nums[..] else {
-                            return err(format!("`{part}`: expected cap=SCORE, e.g. cap=100"));
+                            return malformed(part, "cap=SCORE, e.g. cap=100");
                         };
                         spec.cap = Some(score(s, part)?);
                     }
@@ -97,15 +139,20 @@ impl AdjudicationSpec {
                         spec.eval = match val.trim() {
                             "A" | "a" => 0,
                             "B" | "b" => 1,
-                            _ => return err(format!("`{part}`: eval is A or B")),
+                            _ => return Err(AdjudicationParseError::Eval(part.to_owned())),
                         }
                     }
-                    k => return err(format!("`{part}`: unknown rule `{k}`; expected {FORMS}")),
+                    k => {
+                        return Err(AdjudicationParseError::UnknownRule {
+                            rule: part.to_owned(),
+                            name: k.to_owned(),
+                        });
+                    }
                 }
             }
         }
         if spec.win.is_none() && spec.draw.is_none() && spec.cap.is_none() {
-            return err(format!("no rule given; expected {FORMS}"));
+            return Err(AdjudicationParseError::NoRule);
         }
         Ok(spec)
     }
@@ -130,18 +177,14 @@ impl AdjudicationSpec {
 fn score(s: &str, part: &str) -> Result<f64, AdjudicationParseError> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(AdjudicationParseError(format!(
-            "`{part}`: SCORE must be a number at least 0 (in the evaluation's units)"
-        ))),
+        _ => Err(AdjudicationParseError::Score(part.to_owned())),
     }
 }
 
 fn plies(s: &str, part: &str) -> Result<u32, AdjudicationParseError> {
     match s.trim().parse::<u32>() {
         Ok(x) if x >= 1 => Ok(x),
-        _ => Err(AdjudicationParseError(format!(
-            "`{part}`: PLIES must be a whole number at least 1"
-        ))),
+        _ => Err(AdjudicationParseError::Plies(part.to_owned())),
     }
 }
 
@@ -253,19 +296,79 @@ mod tests {
         assert_eq!(s.canonical(), "win=20:40,draw=0.5:60:100,eval=B");
         let d = AdjudicationSpec::parse(&["draw=0:10"]).unwrap();
         assert_eq!(d.draw, Some((0.0, 10, 0)));
-        for bad in [
-            "",
-            "win=20",
-            "win=-1:4",
-            "win=x:4",
-            "win=2:0",
-            "draw=1:2:3:4",
-            "eval=C",
-            "lose=1:2",
-            "win",
-            "eval=A",
+        use AdjudicationParseError as E;
+        let forms = "expected win=SCORE:PLIES, draw=SCORE:PLIES[:FROM], cap=SCORE or eval=A|B";
+        for (bad, kind, message) in [
+            ("", E::NoRule, format!("no rule given; {forms}")),
+            (
+                "win=20",
+                E::Malformed {
+                    rule: "win=20".into(),
+                    expected: "win=SCORE:PLIES, e.g. win=20:40",
+                },
+                "`win=20`: expected win=SCORE:PLIES, e.g. win=20:40".into(),
+            ),
+            (
+                "win=-1:4",
+                E::Score("win=-1:4".into()),
+                "`win=-1:4`: SCORE must be a number at least 0 (in the evaluation's units)".into(),
+            ),
+            (
+                "win=x:4",
+                E::Score("win=x:4".into()),
+                "`win=x:4`: SCORE must be a number at least 0 (in the evaluation's units)".into(),
+            ),
+            (
+                "win=2:0",
+                E::Plies("win=2:0".into()),
+                "`win=2:0`: PLIES must be a whole number at least 1".into(),
+            ),
+            (
+                "draw=1:2:3:4",
+                E::Malformed {
+                    rule: "draw=1:2:3:4".into(),
+                    expected: "draw=SCORE:PLIES[:FROM], e.g. draw=1:60:100",
+                },
+                "`draw=1:2:3:4`: expected draw=SCORE:PLIES[:FROM], e.g. draw=1:60:100".into(),
+            ),
+            (
+                "draw=1:2:x",
+                E::From("draw=1:2:x".into()),
+                "`draw=1:2:x`: FROM must be a ply number".into(),
+            ),
+            (
+                "cap=1:2",
+                E::Malformed {
+                    rule: "cap=1:2".into(),
+                    expected: "cap=SCORE, e.g. cap=100",
+                },
+                "`cap=1:2`: expected cap=SCORE, e.g. cap=100".into(),
+            ),
+            (
+                "eval=C",
+                E::Eval("eval=C".into()),
+                "`eval=C`: eval is A or B".into(),
+            ),
+            (
+                "lose=1:2",
+                E::UnknownRule {
+                    rule: "lose=1:2".into(),
+                    name: "lose".into(),
+                },
+                format!("`lose=1:2`: unknown rule `lose`; {forms}"),
+            ),
+            (
+                "win",
+                E::Malformed {
+                    rule: "win".into(),
+                    expected: FORMS,
+                },
+                format!("`win`: {forms}"),
+            ),
+            ("eval=A", E::NoRule, format!("no rule given; {forms}")),
         ] {
-            assert!(AdjudicationSpec::parse(&[bad]).is_err(), "{bad}");
+            let e = AdjudicationSpec::parse(&[bad]).unwrap_err();
+            assert_eq!((e.to_string(), &e), (message, &kind), "{bad}");
         }
     }
 }

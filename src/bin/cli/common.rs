@@ -76,28 +76,36 @@ pub enum CliError {
     Usage(String),
     /// The rules or program cannot be played (they have errors): exit 1.
     Problems(String),
+    /// Bad usage already explained on stderr (a diagnostic, in the format asked for): exit 2.
+    UsageShown,
+    /// Rules or a program with errors, already explained on stderr (their diagnostics, or
+    /// the program's error with its code and place): exit 1.
+    ProblemsShown,
 }
 
 impl CliError {
     /// The documented exit code.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) => USAGE,
-            CliError::Problems(_) => PROBLEMS,
+            CliError::Usage(_) | CliError::UsageShown => USAGE,
+            CliError::Problems(_) | CliError::ProblemsShown => PROBLEMS,
         }
     }
 
-    /// The message.
-    #[allow(dead_code)] // no caller left once autoplay's games moved to the library
+    /// The message (empty for an error already shown).
+    #[cfg(test)]
     pub fn message(self) -> String {
-        let (CliError::Usage(m) | CliError::Problems(m)) = self;
-        m
+        match self {
+            CliError::Usage(m) | CliError::Problems(m) => m,
+            CliError::UsageShown | CliError::ProblemsShown => String::new(),
+        }
     }
 
-    /// Prints the error on stderr and returns its exit code.
+    /// Prints the error on stderr (unless it was shown already) and returns its exit code.
     pub fn report(&self) -> u8 {
-        let (CliError::Usage(m) | CliError::Problems(m)) = self;
-        eprintln!("error: {m}");
+        if let CliError::Usage(m) | CliError::Problems(m) = self {
+            eprintln!("error: {m}");
+        }
         self.exit_code()
     }
 }
@@ -120,21 +128,40 @@ impl CliError {
     }
 }
 
-/// Prints an error about usage or I/O and returns [`USAGE`].
-pub fn usage_error(msg: &str) -> u8 {
-    eprintln!("error: {msg}");
-    USAGE
-}
-
-/// Prints why a game name names no game (with its diagnostic code where it has one, in
-/// `format`) and returns [`USAGE`].
-pub fn spec_error(e: &dagaz::players::spec::SpecError, format: DiagFormat) -> u8 {
-    match e.to_diagnostic() {
-        Some(d) => {
-            print_diagnostics(&[d], &SourceMap::default(), format);
-            USAGE
+impl CliError {
+    /// A game name that names no game, for a subcommand whose diagnostics are printed in
+    /// `format`: the errors with a diagnostic code (`DZ0001 io-error`, `DZ0212
+    /// unknown-variant`) are printed as diagnostics at once; the others are messages, with
+    /// the exit code of [`CliError::of_spec`].
+    pub fn of_spec_in(e: dagaz::players::spec::SpecError, format: DiagFormat) -> CliError {
+        match e.to_diagnostic() {
+            Some(d) => {
+                print_diagnostics(&[d], &SourceMap::default(), format);
+                CliError::UsageShown
+            }
+            None => CliError::of_spec(e),
         }
-        None => CliError::of_spec(e.clone()).report(),
+    }
+
+    /// A saved game that cannot be replayed: rules that cannot be found or played exit 1,
+    /// a file that cannot be read or is no saved game 2.
+    pub fn of_replay(e: &dagaz::replay::ReplayError) -> CliError {
+        match e {
+            dagaz::replay::ReplayError::Rules(m) => CliError::Problems(m.clone()),
+            e => CliError::Usage(e.to_string()),
+        }
+    }
+
+    /// A program that fails while perft counts its moves: exit 1.
+    pub fn of_axiom_perft(e: dagaz::axiom::perft::PerftError) -> CliError {
+        CliError::Problems(e.to_string())
+    }
+
+    /// Prints an Axiom program's error (its Display carries its code and place) and
+    /// returns [`CliError::ProblemsShown`].
+    pub fn show_axiom(e: &dagaz::axiom::AxiomError) -> CliError {
+        eprintln!("{e}");
+        CliError::ProblemsShown
     }
 }
 
@@ -155,4 +182,60 @@ pub fn model_findings(m: &dagaz::model::Model) -> Vec<Diagnostic> {
             d
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dagaz::players::spec::SpecError;
+    use dagaz::replay::ReplayError;
+
+    #[test]
+    fn every_error_maps_to_its_documented_exit_code() {
+        assert_eq!(CliError::Usage("x".into()).exit_code(), USAGE);
+        assert_eq!(CliError::UsageShown.exit_code(), USAGE);
+        assert_eq!(CliError::Problems("x".into()).exit_code(), PROBLEMS);
+        assert_eq!(CliError::ProblemsShown.exit_code(), PROBLEMS);
+        // A message converts into a usage error, a library error through its message.
+        assert_eq!(CliError::from("cannot write").exit_code(), USAGE);
+        let e = CliError::from(SpecError::Invalid("bad spec".into()));
+        assert_eq!((e.exit_code(), e.message()), (USAGE, "bad spec".to_owned()));
+        assert_eq!(CliError::UsageShown.message(), "");
+    }
+
+    #[test]
+    fn library_errors_keep_their_message_and_take_their_exit_code() {
+        let of = |e: CliError| (e.exit_code(), e.message());
+        assert_eq!(
+            of(CliError::of_spec(SpecError::Unplayable("errors".into()))),
+            (PROBLEMS, "errors".into())
+        );
+        assert_eq!(
+            of(CliError::of_spec(SpecError::Ai("no AI".into()))),
+            (USAGE, "no AI".into())
+        );
+        assert_eq!(
+            of(CliError::of_replay(&ReplayError::Rules("no rules".into()))),
+            (PROBLEMS, "no rules".into())
+        );
+        for e in [
+            ReplayError::Io("unreadable".into()),
+            ReplayError::Format("not a saved game".into()),
+        ] {
+            assert_eq!(of(CliError::of_replay(&e)), (USAGE, e.message().to_owned()));
+        }
+        let perft = dagaz::axiom::perft::PerftError::Program("stack underflow".into());
+        assert_eq!(
+            of(CliError::of_axiom_perft(perft)),
+            (PROBLEMS, "stack underflow".into())
+        );
+        // A name's error without a diagnostic code is a message, reported later.
+        assert_eq!(
+            of(CliError::of_spec_in(
+                SpecError::Invalid("bad".into()),
+                DiagFormat::Human
+            )),
+            (USAGE, "bad".into())
+        );
+    }
 }

@@ -1,14 +1,11 @@
 //! `dagaz convert`: a rules file to XML, JSON or ZRF, at the syntax, expanded or model
 //! stage; or to the ForthScript declarations of an Axiom game (`--to axiom`).
 
-use crate::common::{
-    DiagFormat, OK, PROBLEMS, USAGE, print_diagnostics, spec_error, usage_error, write_output,
-};
+use crate::common::{CliError, DiagFormat, OK, PROBLEMS, print_diagnostics, write_output};
 use dagaz::convert::{TreeDoc, json::to_json, xml::to_xml};
 use dagaz::diagnostics::has_errors;
 use dagaz::expand::{Limits, load_path, load_syntax};
 use dagaz::players::resolve::{self, ResolveOptions, Source, choose_game};
-use dagaz::render::{render_human, render_json};
 use dagaz::syntax::print_forms;
 use std::path::PathBuf;
 
@@ -70,10 +67,10 @@ pub struct Args {
 }
 
 /// Reads a tree XML file (written by `--to xml`, possibly transformed) and writes it again.
-fn run_from_xml(a: &Args, display: &str) -> u8 {
+fn run_from_xml(a: &Args, display: &str) -> Result<u8, CliError> {
     let text = match std::fs::read(&a.file) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => return usage_error(&format!("cannot read `{display}`: {e}")),
+        Err(e) => return Err(CliError::Usage(format!("cannot read `{display}`: {e}"))),
     };
     let mut sources = dagaz::source::SourceMap::new();
     let id = sources.add_text(a.file.clone(), display.to_owned(), text);
@@ -81,7 +78,7 @@ fn run_from_xml(a: &Args, display: &str) -> u8 {
         Ok(t) => t,
         Err(d) => {
             print_diagnostics(&[d], &sources, a.format);
-            return PROBLEMS;
+            return Err(CliError::ProblemsShown);
         }
     };
     let doc = TreeDoc {
@@ -96,33 +93,31 @@ fn run_from_xml(a: &Args, display: &str) -> u8 {
         To::Zrf => print_forms(&tree.forms),
         To::Axiom => unreachable!("refused before"),
     };
-    match write_output(a.output.as_deref(), data.as_bytes()) {
-        Ok(()) => OK,
-        Err(e) => usage_error(&e),
-    }
+    write_output(a.output.as_deref(), data.as_bytes())?;
+    Ok(OK)
 }
 
 /// `--to axiom`: the declarations of every game and variant, written into the folder of
-/// `-o` (each file atomically) or printed, each after a `==> NAME <==` line.
-fn write_axiom(a: &Args, loaded: &dagaz::expand::Loaded) -> u8 {
+/// `-o` (each file atomically) or printed, each after a `==> NAME <==` line. Errors in
+/// the declarations (or no file at all) are a result: exit 1, the files written anyway.
+fn write_axiom(a: &Args, loaded: &dagaz::expand::Loaded) -> Result<u8, CliError> {
     let c = dagaz::convert::axiom::to_axiom(loaded);
     print_diagnostics(&c.diagnostics, &loaded.sources, a.format);
     match a.output.as_deref() {
         Some(dir) if dir != std::path::Path::new("-") => {
             if dir.exists() && !dir.is_dir() {
-                return usage_error(&format!(
+                return Err(CliError::Usage(format!(
                     "`{}` is not a folder: --to axiom writes one file per game and variant",
                     dir.display()
-                ));
+                )));
             }
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                return usage_error(&format!("cannot make `{}`: {e}", dir.display()));
-            }
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::Usage(format!("cannot make `{}`: {e}", dir.display())))?;
             for f in &c.files {
                 let path = dir.join(&f.name);
-                if let Err(e) = dagaz::fsutil::write_atomic(&path, f.text.as_bytes()) {
-                    return usage_error(&format!("cannot write `{}`: {e}", path.display()));
-                }
+                dagaz::fsutil::write_atomic(&path, f.text.as_bytes()).map_err(|e| {
+                    CliError::Usage(format!("cannot write `{}`: {e}", path.display()))
+                })?;
             }
             eprintln!(
                 "wrote {} file{} to {}: {}",
@@ -138,16 +133,14 @@ fn write_axiom(a: &Args, loaded: &dagaz::expand::Loaded) -> u8 {
         }
         _ => {
             let text = dagaz::convert::axiom::listing(&c.files);
-            if let Err(e) = write_output(None, text.as_bytes()) {
-                return usage_error(&e);
-            }
+            write_output(None, text.as_bytes())?;
         }
     }
-    if has_errors(&c.diagnostics) || c.files.is_empty() {
+    Ok(if has_errors(&c.diagnostics) || c.files.is_empty() {
         PROBLEMS
     } else {
         OK
-    }
+    })
 }
 
 /// `--stage model`: compiles the selected games and writes their models.
@@ -156,9 +149,11 @@ fn write_model(
     display: &str,
     loaded: &dagaz::expand::Loaded,
     games: &[&dagaz::expand::GameDef],
-) -> u8 {
+) -> Result<u8, CliError> {
     if a.to == To::Zrf {
-        return usage_error("the model stage has no ZRF form: use --to xml or --to json");
+        return Err(CliError::Usage(
+            "the model stage has no ZRF form: use --to xml or --to json".into(),
+        ));
     }
     let mut models = Vec::with_capacity(games.len());
     for g in games {
@@ -173,7 +168,7 @@ fn write_model(
             }
             Err(d) => {
                 print_diagnostics(&d, &loaded.sources, a.format);
-                return PROBLEMS;
+                return Err(CliError::ProblemsShown);
             }
         }
     }
@@ -182,36 +177,46 @@ fn write_model(
         To::Json => dagaz::convert::element::to_json(&root),
         _ => dagaz::convert::element::to_xml(&root),
     };
-    match write_output(a.output.as_deref(), data.as_bytes()) {
-        Ok(()) => OK,
-        Err(e) => usage_error(&e),
-    }
+    write_output(a.output.as_deref(), data.as_bytes())?;
+    Ok(OK)
 }
 
 pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => e.report(),
+    }
+}
+
+fn run_inner(a: Args) -> Result<u8, CliError> {
     let display = a.file.to_string_lossy().into_owned();
     if a.file
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
     {
         if a.variant.is_some() {
-            return usage_error("--variant applies to rules files, not to tree XML");
+            return Err(CliError::Usage(
+                "--variant applies to rules files, not to tree XML".into(),
+            ));
         }
         if a.to == To::Axiom {
-            return usage_error("--to axiom reads a rules file (.zrf), not tree XML");
+            return Err(CliError::Usage(
+                "--to axiom reads a rules file (.zrf), not tree XML".into(),
+            ));
         }
         return run_from_xml(&a, &display);
     }
     if a.to == To::Axiom {
         if a.stage == Stage::Expanded {
-            return usage_error(
-                "--to axiom converts the compiled model: leave out --stage (or give --stage model)",
-            );
+            return Err(CliError::Usage(
+                "--to axiom converts the compiled model: leave out --stage (or give --stage model)"
+                    .into(),
+            ));
         }
         if a.variant.is_some() {
-            return usage_error(
-                "--to axiom converts every game and variant of the file (a variant's file loads its game's): leave out --variant",
-            );
+            return Err(CliError::Usage(
+                "--to axiom converts every game and variant of the file (a variant's file loads its game's): leave out --variant".into(),
+            ));
         }
     }
     // A name that is not a file: the library's resolver (a bundled game or variant slug,
@@ -220,27 +225,24 @@ pub fn run(a: Args) -> u8 {
     let mut bundled = None;
     let mut variant = a.variant.clone();
     if !a.file.exists() {
-        let name = match resolve::locate(&display, &ResolveOptions::default())
+        let name = resolve::locate(&display, &ResolveOptions::default())
             .and_then(|n| n.without_ai("convert"))
-        {
-            Ok(n) => n,
-            Err(e) => return spec_error(&e, a.format),
-        };
+            .map_err(|e| CliError::of_spec_in(e, a.format))?;
         match name.source {
             Source::Bundled(b) => bundled = Some(b),
             Source::File(p) => file = p,
             Source::Axiom(p) => {
-                return usage_error(&format!(
+                return Err(CliError::Usage(format!(
                     "`{}` is an Axiom program: convert reads ZRF rules",
                     p.display()
-                ));
+                )));
             }
         }
         match (&variant, name.variant) {
             (Some(f), Some(v)) if *f != v => {
-                return usage_error(&format!(
+                return Err(CliError::Usage(format!(
                     "`{display}` names the variant `{v}`, and --variant names `{f}`: give one"
-                ));
+                )));
             }
             (_, Some(v)) if a.to == To::Axiom => eprintln!(
                 "note: `{display}` names the variant `{v}`: --to axiom converts the whole file (each variant's file loads its game's)"
@@ -268,20 +270,14 @@ pub fn run(a: Args) -> u8 {
             },
         ),
     };
-    let loaded = match loaded {
-        Ok(l) => l,
-        Err(d) => {
-            let text = match a.format {
-                DiagFormat::Human => render_human(&d, &Default::default()),
-                DiagFormat::Json => render_json(&d, &Default::default()) + "\n",
-            };
-            eprint!("{text}");
-            return USAGE;
-        }
-    };
+    // A file that cannot be read: its diagnostic has no source to show.
+    let loaded = loaded.map_err(|d| {
+        print_diagnostics(&[d], &Default::default(), a.format);
+        CliError::UsageShown
+    })?;
     print_diagnostics(&loaded.diagnostics, &loaded.sources, a.format);
     if has_errors(&loaded.diagnostics) {
-        return PROBLEMS;
+        return Err(CliError::ProblemsShown);
     }
     if a.to == To::Axiom {
         return write_axiom(&a, &loaded);
@@ -289,18 +285,19 @@ pub fn run(a: Args) -> u8 {
     let games: Vec<&dagaz::expand::GameDef> = match &variant {
         None => loaded.games.iter().collect(),
         Some(_) if a.stage == Stage::Syntax && a.variant.is_some() => {
-            return usage_error("--variant needs --stage expanded or model");
+            return Err(CliError::Usage(
+                "--variant needs --stage expanded or model".into(),
+            ));
         }
         Some(_) if a.stage == Stage::Syntax => loaded.games.iter().collect(),
-        Some(v) => match choose_game(&loaded, Some(v), &display) {
-            Ok((g, warning)) => {
-                if let Some(w) = warning {
-                    eprintln!("{w}");
-                }
-                vec![g]
+        Some(v) => {
+            let (g, warning) = choose_game(&loaded, Some(v), &display)
+                .map_err(|e| CliError::of_spec_in(e, a.format))?;
+            if let Some(w) = warning {
+                eprintln!("{w}");
             }
-            Err(e) => return spec_error(&e, a.format),
-        },
+            vec![g]
+        }
     };
     if a.stage == Stage::Model {
         return write_model(&a, &display, &loaded, &games);
@@ -325,8 +322,6 @@ pub fn run(a: Args) -> u8 {
         To::Zrf => print_forms(&forms),
         To::Axiom => unreachable!("written by write_axiom"),
     };
-    match write_output(a.output.as_deref(), data.as_bytes()) {
-        Ok(()) => OK,
-        Err(e) => usage_error(&e),
-    }
+    write_output(a.output.as_deref(), data.as_bytes())?;
+    Ok(OK)
 }

@@ -1,7 +1,7 @@
 //! `dagaz games`: the bundled games (or the games of rules files), their variants, slugs,
 //! seats and the AI each variant plays.
 
-use crate::common::{OK, usage_error, write_output};
+use crate::common::{CliError, OK, write_output};
 use dagaz::ai::AiConfig;
 use dagaz::expand::{GameDef, Limits, Loaded, load_text};
 use dagaz::players::resolve::{self, ResolveOptions, Source, choose_game};
@@ -116,7 +116,9 @@ fn axiom_row(game: &str, p: &dagaz::axiom::Program, ai: Option<String>) -> Row {
 
 /// The rows of one argument: an Axiom folder, or a name the resolver knows (a rules file, a
 /// bundled game or variant, `FILE:VARIANT`, an Axiom file; with `@AI`, the AI it gives).
-fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Result<(), String> {
+/// Every error is about usage (exit 2), a name's rules with errors too: `games` lists what
+/// it can read.
+fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Result<(), CliError> {
     let name = f.display().to_string();
     if f.is_dir() {
         // An Axiom folder: its variant files.
@@ -139,7 +141,7 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
             for f in &failures {
                 msg.push_str(&format!("\n  {f}"));
             }
-            return Err(msg);
+            return Err(CliError::Usage(msg));
         }
         if !parts.is_empty() {
             warnings.push(format!(
@@ -158,7 +160,9 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
     if let Source::Axiom(_) = &located.source {
         let player = match resolve_player(&name, &opts)? {
             Player::Axiom(p) => p,
-            Player::Rules(_) => return Err(format!("`{name}` is not an Axiom program")),
+            Player::Rules(_) => {
+                return Err(CliError::Usage(format!("`{name}` is not an Axiom program")));
+            }
         };
         let ai = player.ai_spec.is_some().then(|| player.ai.describe());
         warnings.extend(no_pieces_warning(&player.program));
@@ -173,9 +177,9 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
     if loaded.games.is_empty() {
         // A file that is no rules file (a README, a records file) parses as ZRF text with
         // no game in it: say so rather than list nothing.
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "`{name}` defines no game: it is not a rules file (a .zrf with a `(game …)`), a game name or an Axiom folder"
-        ));
+        )));
     }
     let mut these = rows_of(&game, &loaded, true);
     // Sorted by slug: the same list whatever the order of the variants in the file.
@@ -209,7 +213,14 @@ fn rows_of_arg(f: &Path, rows: &mut Vec<Row>, warnings: &mut Vec<String>) -> Res
     Ok(())
 }
 
-pub fn run(mut a: Args) -> u8 {
+pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => e.report(),
+    }
+}
+
+fn run_inner(mut a: Args) -> Result<u8, CliError> {
     a.json |= a.format == crate::common::OutFormat::Json;
     let mut rows = vec![];
     let mut warnings = vec![];
@@ -224,7 +235,7 @@ pub fn run(mut a: Args) -> u8 {
                 for w in &warnings {
                     eprintln!("{w}");
                 }
-                return usage_error(&e);
+                return Err(e);
             }
         }
     }
@@ -271,8 +282,6 @@ pub fn run(mut a: Args) -> u8 {
     for w in &warnings {
         eprintln!("{w}");
     }
-    match write_output(None, data.as_bytes()) {
-        Ok(()) => OK,
-        Err(e) => usage_error(&e),
-    }
+    write_output(None, data.as_bytes())?;
+    Ok(OK)
 }

@@ -1,6 +1,6 @@
 //! `dagaz lint`: validate rules files with precise diagnostics and CI-friendly exit codes.
 
-use crate::common::{OK, PROBLEMS, usage_error, write_output};
+use crate::common::{CliError, OK, PROBLEMS, write_output};
 use dagaz::axiom::folder::{self, FileRole};
 use dagaz::diagnostics::Severity;
 use dagaz::lint::deep::DeepOptions;
@@ -220,6 +220,14 @@ fn forth_job(f: &Path, notes: &mut Vec<String>) -> ForthJob {
 }
 
 pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => e.report(),
+    }
+}
+
+/// Errors found in the files are a result (exit 1); an error ends the run (exit 2).
+fn run_inner(a: Args) -> Result<u8, CliError> {
     if a.list_rules {
         let text: String = rules::RULES
             .iter()
@@ -233,25 +241,23 @@ pub fn run(a: Args) -> u8 {
                 )
             })
             .collect();
-        return match write_output(None, text.as_bytes()) {
-            Ok(()) => OK,
-            Err(e) => usage_error(&e),
-        };
+        write_output(None, text.as_bytes())?;
+        return Ok(OK);
     }
     if let Some(key) = &a.explain {
         return match rules::find(key) {
-            Some(r) => match write_output(None, rules::explain(r).as_bytes()) {
-                Ok(()) => OK,
-                Err(e) => usage_error(&e),
-            },
+            Some(r) => {
+                write_output(None, rules::explain(r).as_bytes())?;
+                Ok(OK)
+            }
             None => {
                 let near = dagaz::text::suggestions(key, rules::RULES.iter().map(|r| r.code.name));
-                usage_error(&format!(
+                Err(CliError::Usage(format!(
                     "no lint rule `{key}`{}",
                     near.first()
                         .map(|n| format!(" (did you mean `{n}`?)"))
                         .unwrap_or_default()
-                ))
+                )))
             }
         };
     }
@@ -265,9 +271,8 @@ pub fn run(a: Args) -> u8 {
         (&a.deny, Level::Deny),
     ] {
         for k in keys {
-            if let Err(e) = opts.set(k, level) {
-                return usage_error(&e.to_string());
-            }
+            opts.set(k, level)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
         }
     }
     if a.deep {
@@ -293,20 +298,19 @@ pub fn run(a: Args) -> u8 {
         let mut files = vec![];
         if p.as_os_str() == "-" {
             let mut text = Vec::new();
-            if let Err(e) = std::io::Read::read_to_end(
+            std::io::Read::read_to_end(
                 &mut std::io::Read::take(
                     std::io::stdin().lock(),
                     dagaz::source::MAX_SOURCE_BYTES + 1,
                 ),
                 &mut text,
-            ) {
-                return usage_error(&format!("cannot read standard input: {e}"));
-            }
+            )
+            .map_err(|e| CliError::Usage(format!("cannot read standard input: {e}")))?;
             if text.len() as u64 > dagaz::source::MAX_SOURCE_BYTES {
-                return usage_error(&format!(
+                return Err(CliError::Usage(format!(
                     "standard input is larger than {} MiB",
                     dagaz::source::MAX_SOURCE_BYTES >> 20
-                ));
+                )));
             }
             let loaded = dagaz::expand::load_bytes("<stdin>", &text, Default::default());
             reports.push(lint_loaded(loaded, "<stdin>", &opts));
@@ -318,18 +322,15 @@ pub fn run(a: Args) -> u8 {
                 ForthJob::Part { part, loaders } => parts.push((part, loaders)),
             }
         } else if p.exists() {
-            if let Err(e) = collect(p, &mut files, &mut Default::default(), &mut notes) {
-                return usage_error(&format!("cannot read `{}`: {e}", p.display()));
-            }
+            collect(p, &mut files, &mut Default::default(), &mut notes)
+                .map_err(|e| CliError::Usage(format!("cannot read `{}`: {e}", p.display())))?;
         } else {
             // A name: a bundled game or variant, `FILE:VARIANT` (the whole file is linted),
             // an Axiom file named without `.4th`.
-            let name = match resolve::locate(&p.to_string_lossy(), &ResolveOptions::default())
+            // Every name that names no game is a usage error here, with its message alone.
+            let name = resolve::locate(&p.to_string_lossy(), &ResolveOptions::default())
                 .and_then(|n| n.without_ai("lint"))
-            {
-                Ok(n) => n,
-                Err(e) => return usage_error(e.message()),
-            };
+                .map_err(|e| CliError::Usage(e.message().to_owned()))?;
             match name.source {
                 Source::Bundled(g) => {
                     let name = format!("{}.zrf", g.name);
@@ -354,10 +355,7 @@ pub fn run(a: Args) -> u8 {
             } else {
                 lint_path(&f, &display, &opts)
             };
-            let r = match linted {
-                Ok(r) => r,
-                Err(d) => return usage_error(&d.message),
-            };
+            let r = linted.map_err(|d| CliError::Usage(d.message))?;
             // A rules file whose moves come from Axiom: its variants' programs too.
             let programs = r.axiom_programs.clone();
             reports.push(r);
@@ -366,10 +364,9 @@ pub fn run(a: Args) -> u8 {
                     continue;
                 }
                 let display = p.to_string_lossy().into_owned();
-                match lint_forth_program(&p, Some(&engine_dir), &display, &opts) {
-                    Ok(r) => reports.push(r),
-                    Err(d) => return usage_error(&d.message),
-                }
+                let r = lint_forth_program(&p, Some(&engine_dir), &display, &opts)
+                    .map_err(|d| CliError::Usage(d.message))?;
+                reports.push(r);
             }
         }
     }
@@ -388,8 +385,10 @@ pub fn run(a: Args) -> u8 {
             continue;
         }
         let display = part.to_string_lossy().into_owned();
-        match lint_forth_part(&part, &display, &loaders, &opts) {
-            Ok(Some((r, loader))) => {
+        match lint_forth_part(&part, &display, &loaders, &opts)
+            .map_err(|d| CliError::Usage(d.message))?
+        {
+            Some((r, loader)) => {
                 notes.push(format!(
                     "note: `{}` is a part that other files LOAD: checked as `{}` loads it",
                     part.display(),
@@ -397,19 +396,17 @@ pub fn run(a: Args) -> u8 {
                 ));
                 reports.push(r);
             }
-            Ok(None) => {
+            None => {
                 // No loader gets as far as this file: on its own, as a last resort.
                 notes.push(format!(
                     "note: `{}` is a part that other files LOAD, but each of {} misses a file it LOADs: checked on its own",
                     part.display(),
                     file_names(&loaders)
                 ));
-                match lint_forth_path(&part, &display, &opts) {
-                    Ok(r) => reports.push(r),
-                    Err(d) => return usage_error(&d.message),
-                }
+                let r = lint_forth_path(&part, &display, &opts)
+                    .map_err(|d| CliError::Usage(d.message))?;
+                reports.push(r);
             }
-            Err(d) => return usage_error(&d.message),
         }
     }
     let repeated = drop_repeated_findings(&mut reports);
@@ -430,9 +427,7 @@ pub fn run(a: Args) -> u8 {
         }
         Format::Github => report::github(&reports),
     };
-    if let Err(e) = write_output(a.output.as_deref(), text.as_bytes()) {
-        return usage_error(&e);
-    }
+    write_output(a.output.as_deref(), text.as_bytes())?;
     // Logs, whatever the format: stdout carries the report.
     for n in &notes {
         eprintln!("{n}");
@@ -441,7 +436,7 @@ pub fn run(a: Args) -> u8 {
         eprintln!("{}", report::summary_line(&reports));
     }
     let errors = reports.iter().any(|r| r.count(Severity::Error) > 0);
-    if errors { PROBLEMS } else { OK }
+    Ok(if errors { PROBLEMS } else { OK })
 }
 
 /// `--statistics`: `COUNT CODE name severity`, a line a code, most first (then by code).

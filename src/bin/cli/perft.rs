@@ -1,9 +1,7 @@
 //! `dagaz perft`: counts the leaves of the legal-move tree of a game, checks them against
 //! expected values, or runs a whole `.perft` suite.
 
-use crate::common::{
-    DiagFormat, OK, PROBLEMS, print_diagnostics, spec_error, usage_error, write_output,
-};
+use crate::common::{CliError, DiagFormat, OK, PROBLEMS, print_diagnostics, write_output};
 use dagaz::ai::engine_game::EngineGame;
 use dagaz::ai::{Game, play_written};
 use dagaz::engine::perft::{DivideEntry, divide};
@@ -82,36 +80,35 @@ pub struct Args {
 }
 
 /// Locates GAME (a bundled game or variant, a path, `path:variant`, an Axiom file) with the
-/// library's resolver. Errors are printed; the `Err` is the exit code.
-fn locate(spec: &str, base: Option<&Path>, a: &Args) -> Result<GameName, u8> {
+/// library's resolver.
+fn locate(spec: &str, base: Option<&Path>, a: &Args) -> Result<GameName, CliError> {
     let mut opts = ResolveOptions::with_include_dirs(&a.include_dir);
     opts.base = base.map(Path::to_path_buf);
     resolve::locate(spec, &opts)
         .and_then(|g| g.without_ai("perft"))
-        .map_err(|e| spec_error(&e, a.format))
+        .map_err(|e| CliError::of_spec_in(e, a.format))
 }
 
-/// Reads the rules of a located game; prints their diagnostics. The `Err` is the exit code.
-fn load(name: &GameName, include_dirs: &[PathBuf], format: DiagFormat) -> Result<Loaded, u8> {
-    let loaded = match name.load(&ResolveOptions::with_include_dirs(include_dirs)) {
-        Ok(l) => l,
-        Err(e) => return Err(spec_error(&e, format)),
-    };
+/// Reads the rules of a located game; prints their diagnostics.
+fn load(name: &GameName, include_dirs: &[PathBuf], format: DiagFormat) -> Result<Loaded, CliError> {
+    let loaded = name
+        .load(&ResolveOptions::with_include_dirs(include_dirs))
+        .map_err(|e| CliError::of_spec_in(e, format))?;
     print_diagnostics(&loaded.diagnostics, &loaded.sources, format);
     if loaded.has_errors() {
-        return Err(PROBLEMS);
+        return Err(CliError::ProblemsShown);
     }
     Ok(loaded)
 }
 
 /// The variant to count: `--variant` (or a suite's VARIANT column; `-` is the default game)
 /// or the one the name gives (`kiwipete`, `file.zrf:slug`). Both at once must agree.
-fn variant_of<'a>(name: &'a GameName, flag: Option<&'a str>) -> Result<Option<&'a str>, u8> {
+fn variant_of<'a>(name: &'a GameName, flag: Option<&'a str>) -> Result<Option<&'a str>, CliError> {
     match (flag.filter(|f| *f != "-"), name.variant.as_deref()) {
         (None, v) => Ok(v),
         (Some(f), None) => Ok(Some(f)),
         (Some(f), Some(v)) if f == v => Ok(Some(v)),
-        (Some(f), Some(v)) => Err(usage_error(&format!(
+        (Some(f), Some(v)) => Err(CliError::Usage(format!(
             "`{}` names the variant `{v}`, and --variant names `{f}`: give one",
             name.spec
         ))),
@@ -124,16 +121,12 @@ fn engine_for(
     variant: Option<&str>,
     shown: &str,
     format: DiagFormat,
-) -> Result<(Engine, String), u8> {
-    let game = match choose_game(loaded, variant, shown) {
-        Ok((g, warning)) => {
-            if let Some(w) = warning {
-                eprintln!("{w}");
-            }
-            g
-        }
-        Err(e) => return Err(spec_error(&e, format)),
-    };
+) -> Result<(Engine, String), CliError> {
+    let (game, warning) =
+        choose_game(loaded, variant, shown).map_err(|e| CliError::of_spec_in(e, format))?;
+    if let Some(w) = warning {
+        eprintln!("{w}");
+    }
     match Model::compile(game) {
         Ok(m) => {
             print_diagnostics(&crate::common::model_findings(&m), &loaded.sources, format);
@@ -142,7 +135,7 @@ fn engine_for(
         }
         Err(d) => {
             print_diagnostics(&d, &loaded.sources, format);
-            Err(PROBLEMS)
+            Err(CliError::ProblemsShown)
         }
     }
 }
@@ -175,40 +168,42 @@ fn count(
     }
 }
 
-pub fn run(mut a: Args) -> u8 {
+pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => e.report(),
+    }
+}
+
+fn run_inner(mut a: Args) -> Result<u8, CliError> {
     a.json |= a.format == DiagFormat::Json;
     if a.jobs == 0 {
-        return usage_error("-j needs at least 1");
+        return Err(CliError::Usage("-j needs at least 1".into()));
     }
     if let Some(suite) = &a.suite {
         if a.moves.is_some() {
-            return usage_error("--moves counts from one game's position: not with --suite");
+            return Err(CliError::Usage(
+                "--moves counts from one game's position: not with --suite".into(),
+            ));
         }
         return run_suite(suite, &a);
     }
     let (Some(game), Some(depth)) = (&a.game, a.depth.or(a.depth_arg)) else {
-        return usage_error("give GAME and a depth (`--depth N` or `GAME N`), or --suite");
+        return Err(CliError::Usage(
+            "give GAME and a depth (`--depth N` or `GAME N`), or --suite".into(),
+        ));
     };
-    let name = match locate(game, None, &a) {
-        Ok(n) => n,
-        Err(c) => return c,
-    };
-    let variant = match variant_of(&name, a.variant.as_deref()) {
-        Ok(v) => v,
-        Err(c) => return c,
-    };
+    let name = locate(game, None, &a)?;
+    let variant = variant_of(&name, a.variant.as_deref())?;
     if let Source::Axiom(path) = &name.source {
         if let Some(v) = variant {
-            return usage_error(&format!(
+            return Err(CliError::Usage(format!(
                 "`{game}` is an Axiom variant file: it has no variant `{v}` (name its own .4th file)"
-            ));
+            )));
         }
         return run_axiom(path, depth, &a);
     }
-    let loaded = match load(&name, &a.include_dir, a.format) {
-        Ok(l) => l,
-        Err(c) => return c,
-    };
+    let loaded = load(&name, &a.include_dir, a.format)?;
     let shown = name.source.name();
     // A ZRF game whose moves come from Axiom: perft of its variant's `.4th` file.
     if let Source::File(path) = &name.source {
@@ -218,24 +213,13 @@ pub fn run(mut a: Args) -> u8 {
                 dagaz::axiom::program::zrf_engine_variant(&g.form, &g.title, path, &a.include_dir)
             });
         if let Some(r) = found {
-            return match r {
-                Ok((file, dir)) => run_axiom_in(&file, Some(&dir), depth, &a),
-                Err(e) => {
-                    eprintln!("{e}");
-                    PROBLEMS
-                }
-            };
+            let (file, dir) = r.map_err(|e| CliError::show_axiom(&e))?;
+            return run_axiom_in(&file, Some(&dir), depth, &a);
         }
     }
-    let (engine, title) = match engine_for(&loaded, variant, &shown, a.format) {
-        Ok(e) => e,
-        Err(c) => return c,
-    };
+    let (engine, title) = engine_for(&loaded, variant, &shown, a.format)?;
     let mut game = EngineGame::from_engine(engine);
-    let played = match play_moves(&mut game, &a) {
-        Ok(p) => p,
-        Err(c) => return c,
-    };
+    let played = play_moves(&mut game, &a)?;
     let EngineGame { engine, state, .. } = game;
     let start = Instant::now();
     let (nodes, entries) = count(&engine, &state, depth, a.jobs, a.full, a.divide);
@@ -246,20 +230,17 @@ pub fn run(mut a: Args) -> u8 {
 
 /// Plays `--moves` on a game at its start position; returns the texts of the moves played.
 /// An illegal or ambiguous move is an error (exit 1), printed with the legal moves.
-fn play_moves<G: Game>(g: &mut G, a: &Args) -> Result<Vec<String>, u8> {
+fn play_moves<G: Game>(g: &mut G, a: &Args) -> Result<Vec<String>, CliError> {
     let Some(list) = &a.moves else {
         return Ok(vec![]);
     };
     let moves = split_written(list);
     let mut buf = G::Moves::default();
-    play_written(g, &moves, &mut buf).map_err(|e| {
-        eprintln!("error: --moves: {e}");
-        PROBLEMS
-    })
+    play_written(g, &moves, &mut buf).map_err(|e| CliError::Problems(format!("--moves: {e}")))
 }
 
 /// Prints a perft result (the count, or the divide, or JSON) on stdout and the speed on
-/// stderr; checks `--expect`.
+/// stderr; checks `--expect` (a mismatch is an error: exit 1).
 fn report(
     a: &Args,
     title: &str,
@@ -268,7 +249,7 @@ fn report(
     secs: f64,
     entries: &[(String, u64)],
     played: &[String],
-) -> u8 {
+) -> Result<u8, CliError> {
     let ok = a.expect.is_none_or(|e| e == nodes);
     let mut out = String::new();
     if a.json {
@@ -294,9 +275,7 @@ fn report(
     } else {
         out.push_str(&format!("{nodes}\n"));
     }
-    if let Err(e) = write_output(None, out.as_bytes()) {
-        return usage_error(&e);
-    }
+    write_output(None, out.as_bytes())?;
     if !a.json {
         let after = match played.len() {
             0 => String::new(),
@@ -312,35 +291,37 @@ fn report(
         );
     }
     if !ok {
-        eprintln!("error: expected {}, got {nodes}", a.expect.unwrap_or(0));
-        return PROBLEMS;
+        return Err(CliError::Problems(format!(
+            "expected {}, got {nodes}",
+            a.expect.unwrap_or(0)
+        )));
     }
-    OK
+    Ok(OK)
 }
 
-fn run_suite(spec: &str, a: &Args) -> u8 {
+/// Runs a suite: a mismatch is a result (exit 1), the lines on stdout say which.
+fn run_suite(spec: &str, a: &Args) -> Result<u8, CliError> {
     let (text, base) = if Path::new(spec).is_file() {
-        match std::fs::read_to_string(spec) {
-            Ok(t) => (t, Path::new(spec).parent().map(Path::to_path_buf)),
-            Err(e) => return usage_error(&format!("cannot read `{spec}`: {e}")),
-        }
+        let t = std::fs::read_to_string(spec)
+            .map_err(|e| CliError::Usage(format!("cannot read `{spec}`: {e}")))?;
+        (t, Path::new(spec).parent().map(Path::to_path_buf))
     } else if let Some(b) = dagaz::games::find(spec) {
         if b.perft.is_empty() {
-            return usage_error(&format!("bundled game `{spec}` has no perft suite"));
+            return Err(CliError::Usage(format!(
+                "bundled game `{spec}` has no perft suite"
+            )));
         }
         (b.perft.to_owned(), None)
     } else {
-        return usage_error(&format!(
+        return Err(CliError::Usage(format!(
             "`{spec}` is neither a suite file nor a bundled game"
-        ));
+        )));
     };
     let mut failures = 0;
     let mut results = Vec::new();
     let mut cache: Vec<(String, String, Engine)> = Vec::new();
-    let cases = match dagaz::engine::perft::parse_suite(&text) {
-        Ok(c) => c,
-        Err((line, msg)) => return usage_error(&format!("{spec}:{line}: {msg}")),
-    };
+    let cases = dagaz::engine::perft::parse_suite(&text)
+        .map_err(|(line, msg)| CliError::Usage(format!("{spec}:{line}: {msg}")))?;
     for case in cases {
         let (game, depth, expected) = (case.game.as_str(), case.depth, case.expected);
         let variant = case.variant.as_deref().unwrap_or("-");
@@ -350,27 +331,15 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
         let engine = match cache.iter().find(|(g, v, _)| g == game && v == variant) {
             Some((_, _, e)) => e.clone(),
             None => {
-                let name = match locate(game, base.as_deref(), a) {
-                    Ok(n) => n,
-                    Err(c) => return c,
-                };
+                let name = locate(game, base.as_deref(), a)?;
                 if matches!(name.source, Source::Axiom(_)) {
-                    return usage_error(&format!(
+                    return Err(CliError::Usage(format!(
                         "{spec}: `{game}` is an Axiom program; suites count ZRF games"
-                    ));
+                    )));
                 }
-                let loaded = match load(&name, &a.include_dir, a.format) {
-                    Ok(l) => l,
-                    Err(c) => return c,
-                };
-                let chosen = match variant_of(&name, Some(variant)) {
-                    Ok(v) => v,
-                    Err(c) => return c,
-                };
-                let (e, _) = match engine_for(&loaded, chosen, &name.source.name(), a.format) {
-                    Ok(e) => e,
-                    Err(c) => return c,
-                };
+                let loaded = load(&name, &a.include_dir, a.format)?;
+                let chosen = variant_of(&name, Some(variant))?;
+                let (e, _) = engine_for(&loaded, chosen, &name.source.name(), a.format)?;
                 cache.push((game.to_string(), variant.to_string(), e.clone()));
                 e
             }
@@ -393,65 +362,46 @@ fn run_suite(spec: &str, a: &Args) -> u8 {
                 "{game} {variant} {depth}: got {nodes} expected {expected} {} {secs:.3}s\n",
                 if ok { "ok" } else { "MISMATCH" }
             );
-            if let Err(e) = write_output(None, line.as_bytes()) {
-                return usage_error(&e);
-            }
+            write_output(None, line.as_bytes())?;
         }
     }
     if a.json {
         let doc = serde_json::json!({"schema_version": PERFT_SCHEMA_VERSION, "cases": results, "failures": failures});
-        if let Err(e) = write_output(None, format!("{doc}\n").as_bytes()) {
-            return usage_error(&e);
-        }
+        write_output(None, format!("{doc}\n").as_bytes())?;
     }
-    if failures > 0 { PROBLEMS } else { OK }
+    Ok(if failures > 0 { PROBLEMS } else { OK })
 }
 
 /// Perft of an Axiom program.
-fn run_axiom(path: &Path, depth: u32, a: &Args) -> u8 {
+fn run_axiom(path: &Path, depth: u32, a: &Args) -> Result<u8, CliError> {
     run_axiom_in(path, None, depth, a)
 }
 
 /// Perft of an Axiom program whose runtime files may also be in `engine_dir`.
-fn run_axiom_in(path: &Path, engine_dir: Option<&Path>, depth: u32, a: &Args) -> u8 {
+fn run_axiom_in(
+    path: &Path,
+    engine_dir: Option<&Path>,
+    depth: u32,
+    a: &Args,
+) -> Result<u8, CliError> {
     if !path.is_file() {
-        return usage_error(&format!("cannot read `{}`: no such file", path.display()));
+        return Err(CliError::Usage(format!(
+            "cannot read `{}`: no such file",
+            path.display()
+        )));
     }
-    let program = match dagaz::axiom::Program::load_in(path, engine_dir, &a.include_dir) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{e}");
-            return PROBLEMS;
-        }
-    };
-    let mut g = match dagaz::axiom::AxiomGame::new(&program, &program, 1) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{e}");
-            return PROBLEMS;
-        }
-    };
-    let played = match play_moves(&mut g, a) {
-        Ok(p) => p,
-        Err(c) => return c,
-    };
+    let program = dagaz::axiom::Program::load_in(path, engine_dir, &a.include_dir)
+        .map_err(|e| CliError::show_axiom(&e))?;
+    let mut g = dagaz::axiom::AxiomGame::new(&program, &program, 1)
+        .map_err(|e| CliError::show_axiom(&e))?;
+    let played = play_moves(&mut g, a)?;
     let start = Instant::now();
     let (nodes, entries) = if a.divide {
-        match dagaz::axiom::perft::divide(&mut g, depth) {
-            Ok(e) => (e.iter().map(|x| x.nodes).sum(), e),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return PROBLEMS;
-            }
-        }
+        let e = dagaz::axiom::perft::divide(&mut g, depth).map_err(CliError::of_axiom_perft)?;
+        (e.iter().map(|x| x.nodes).sum(), e)
     } else {
-        match dagaz::axiom::perft::perft(&mut g, depth) {
-            Ok(n) => (n, vec![]),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return PROBLEMS;
-            }
-        }
+        let n = dagaz::axiom::perft::perft(&mut g, depth).map_err(CliError::of_axiom_perft)?;
+        (n, vec![])
     };
     let secs = start.elapsed().as_secs_f64();
     let entries: Vec<(String, u64)> = entries.into_iter().map(|e| (e.notation, e.nodes)).collect();

@@ -1,8 +1,8 @@
 //! `dagaz replay`: follows Zillions saved games (`.zsg`) move by move on dagaz's engine.
 
-use crate::common::{OK, OutFormat, PROBLEMS, USAGE, write_output};
+use crate::common::{CliError, OK, OutFormat, PROBLEMS, write_output};
 use dagaz::PlayerResult;
-use dagaz::replay::{FileReplay, ReplayError, ReplayOptions, replay_file};
+use dagaz::replay::{FileReplay, ReplayOptions, replay_file};
 use serde_json::{Value, json};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -48,6 +48,15 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> u8 {
+    match run_inner(a) {
+        Ok(c) => c,
+        Err(e) => e.report(),
+    }
+}
+
+/// A file that stops or cannot be replayed does not end the run: its error is in the
+/// report, and the exit code is the worst of the files' ([`CliError::of_replay`]).
+fn run_inner(a: Args) -> Result<u8, CliError> {
     let json = a.json || a.format == OutFormat::Json;
     let mut opts = ReplayOptions::default();
     opts.rules_dirs = a.rules_dirs.clone();
@@ -76,11 +85,7 @@ pub fn run(a: Args) -> u8 {
                 }
             }
             Err(e) => {
-                let c = match e {
-                    ReplayError::Rules(_) => PROBLEMS,
-                    _ => USAGE,
-                };
-                code = code.max(c);
+                code = code.max(CliError::of_replay(&e).exit_code());
                 if json {
                     files.push(json!({"file": name, "error": e.message()}));
                 } else {
@@ -110,11 +115,8 @@ pub fn run(a: Args) -> u8 {
         );
         text
     };
-    if let Err(e) = write_output(None, data.as_bytes()) {
-        eprintln!("error: {e}");
-        return USAGE;
-    }
-    code
+    write_output(None, data.as_bytes())?;
+    Ok(code)
 }
 
 fn to_move(r: &FileReplay) -> String {
