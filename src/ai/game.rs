@@ -103,6 +103,10 @@ pub trait Game: Clone + Send {
     fn is_random(&self, player: usize) -> bool;
     /// The players that take turns and are not random, in turn order of first appearance.
     fn seats(&self) -> Vec<usize>;
+    /// Called once when a game of a match starts (a copy of the match's prototype, after
+    /// its opening), with the game's seed: a game that draws numbers of its own (an Axiom
+    /// program's generators) seeds them from it. Nothing by default.
+    fn seed_game(&mut self, _seed: u64) {}
     /// The ply cap of a game when the run gives none.
     fn default_max_plies(&self) -> u32 {
         super::DEFAULT_MAX_PLIES

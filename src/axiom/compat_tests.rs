@@ -1,7 +1,8 @@
 //! Tests of what Axiom 1.50 and 1.51 accept and dagaz once refused, on fixtures written
 //! for dagaz (`tests/fixtures/axiom/compat`): `SEED2!` (1.51's `RANDOMIZE2`), `{unlink}`,
 //! a deferred word in `{setup}`, a search that must put back the program's variables, and
-//! searches whose time varies with the seed as Axiom's play varies from game to game.
+//! searches whose time varies with the seed as Axiom's play varies from game to game, and
+//! equal best moves drawn from the engines' generator.
 
 use super::layer_tests::scratch_dir;
 use super::{AxiomGame, Program};
@@ -124,6 +125,69 @@ fn cut_searches_vary_with_the_seed_or_with_seed2() {
     assert!(varied.len() >= 2, "{varied:?}");
     assert_eq!(games("Compat-[seeded].4th", true).len(), 1);
     assert_eq!(games("Compat-[search].4th", false).len(), 1);
+}
+
+/// Equal best moves: `Compat.4th` values every position alike, so every move of a search
+/// that finishes is among the best. One is drawn from the engines' generator: the same
+/// seed plays the same game, other seeds other games; with the variety off the first
+/// generated is played, so every seed plays the game of `{first}`.
+#[test]
+fn equal_best_moves_are_drawn_from_the_engines_generator() {
+    let p = load("Compat.4th");
+    let games = |variety: bool| -> std::collections::BTreeSet<Vec<String>> {
+        (0..8)
+            .map(|seed| {
+                searched_game(&p, seed, |g| {
+                    g.set_search_steps(u64::MAX);
+                    g.set_search_variety(variety);
+                })
+            })
+            .collect()
+    };
+    let unlimited = |g: &mut AxiomGame| g.set_search_steps(u64::MAX);
+    assert_eq!(
+        searched_game(&p, 5, unlimited),
+        searched_game(&p, 5, unlimited)
+    );
+    let varied = games(true);
+    assert!(varied.len() >= 4, "{varied:?}");
+    let first = games(false);
+    assert_eq!(first.len(), 1, "{first:?}");
+    // The first move of every list, as `{first}` plays.
+    let mut game = AxiomGame::new(&p, &p, 0).expect("set-up");
+    let mut moves = Default::default();
+    let mut firsts = Vec::new();
+    loop {
+        game.legal_moves(&mut moves);
+        if game.outcome(&moves).is_some() {
+            break;
+        }
+        firsts.push(game.notation(&moves, 0));
+        game.make(&moves, 0);
+    }
+    assert_eq!(first.into_iter().next(), Some(firsts));
+}
+
+/// The games of a match are copies of one prototype; each is seeded with its own game
+/// seed when it starts (`Game::seed_game`), so its generators draw other numbers than the
+/// other games' (as Axiom's programs seed theirs from the clock), unless the program seeds
+/// them itself: `SEED2!` in `OnNewGame` keeps the cut searches of every game alike.
+#[test]
+fn each_game_of_a_match_seeds_its_generators() {
+    let games = |file: &str, steps: u64| -> std::collections::BTreeSet<Vec<String>> {
+        let p = load(file);
+        (0..8)
+            .map(|seed| {
+                searched_game(&p, 1, |g| {
+                    g.set_search_steps(steps);
+                    g.seed_game(seed);
+                })
+            })
+            .collect()
+    };
+    assert!(games("Compat.4th", u64::MAX).len() >= 4);
+    assert!(games("Compat-[search].4th", STEPS).len() >= 2);
+    assert_eq!(games("Compat-[seeded].4th", STEPS).len(), 1);
 }
 
 /// A search cut by its step budget inside a move word leaves the program's variable as

@@ -484,6 +484,12 @@ impl Game for AxiomGame {
         self.seats.clone()
     }
 
+    fn seed_game(&mut self, seed: u64) {
+        for s in &mut self.states {
+            s.rt.seed_game(seed);
+        }
+    }
+
     fn current_player(&self) -> usize {
         self.states[0].player()
     }

@@ -19,8 +19,9 @@
 //! - a partial move keeps the same player to move, so its value is not negated;
 //! - other players minimise the searching player's value (the "paranoid" reading of
 //!   negamax with more than two players);
-//! - among equal root moves the first generated is kept (Ur's `simple-evaluation`, whose
-//!   evaluation is a constant, plays as `{first}` does in Axiom's AutoPlay table).
+//! - among equal best root moves one is drawn from the engines' generator (Ordo's AutoPlay
+//!   logs: of two mirror-image openings, equal at every depth, Axiom played each about
+//!   half the time); with the variety off, the first generated.
 //!
 //! Below the root, moves that refuted another line at the same ply (*killer moves*, known
 //! by their notation) are searched first, then the others by *history* (how often and how
@@ -59,21 +60,23 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
         vm.set_cell(a, depth as i32)?;
     }
     let root = snapshot(vm, rt)?;
-    // The deepest finished iteration: its best move, value and depth.
-    let mut done: Option<(u32, i64, u32)> = None;
+    // The root moves' values in the deepest iteration that finished (or in the first
+    // iteration, the moves it valued before the budget ran out), and that depth.
+    let mut values: Vec<Option<i64>> = Vec::new();
+    let mut reached = 0;
     for d in 1..=depth {
         if let Some(a) = l.iteration_depth {
             vm.set_cell(a, d as i32)?;
         }
-        let mut best: Option<(u32, i64)> = None;
-        match iteration(rt, vm, &mut search, &recs, d, &mut best) {
-            Ok(()) => done = best.map(|(rec, v)| (rec, v, d)),
+        let mut this: Vec<Option<i64>> = vec![None; recs.len()];
+        match iteration(rt, vm, &mut search, &recs, d, &mut this) {
+            Ok(()) => (values, reached) = (this, d),
             Err(_) if search.meter.out_of_steps => {
                 // The search's time is up: back to the root, and the last finished
-                // iteration decides (the first one's best so far when none did).
+                // iteration decides (the first one's values so far when none did).
                 restore(vm, rt, &root)?;
-                if done.is_none() {
-                    done = Some(best.map_or((first, 0, 0), |(rec, v)| (rec, v, 0)));
+                if reached == 0 {
+                    values = this;
                 }
                 rt.search_cuts += 1;
                 break;
@@ -81,12 +84,13 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
             Err(e) => return Err(e),
         }
     }
-    let (best, value, reached) = done.unwrap_or((first, 0, 0));
+    let (best, value) = choose(rt, &recs, &values).unwrap_or((first, 0));
     let s = vm.cell(best - super::program::REC_NOTATION)? as u32;
     rt.report.best = Some(vm.cstr(s)?.to_vec());
     rt.report.score = value.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     rt.report.depth = reached as i32;
     rt.report.nodes = rt.searched as i64;
+    rt.report.root_values = values;
     Ok(())
 }
 
@@ -102,19 +106,43 @@ fn root_moves(vm: &Vm, list: u32) -> FResult<Vec<u32>> {
     Ok(recs)
 }
 
+/// The root move to play among `recs` valued `values`: one of the best, drawn from the
+/// engines' generator when several are equal and [`Runtime::search_variety`] is on (the
+/// first of them when it is off); `None` when no move was valued.
+fn choose(rt: &mut Runtime, recs: &[u32], values: &[Option<i64>]) -> Option<(u32, i64)> {
+    let best = values.iter().flatten().max().copied()?;
+    let equal = values.iter().filter(|v| **v == Some(best)).count();
+    let mut pick = if rt.search_variety && equal > 1 {
+        rt.rng2.below(equal)
+    } else {
+        0
+    };
+    for (&rec, v) in recs.iter().zip(values) {
+        if *v == Some(best) {
+            if pick == 0 {
+                return Some((rec, best));
+            }
+            pick -= 1;
+        }
+    }
+    None
+}
+
 /// One iteration of `$NegamaxMove` to `depth` plies over the root moves `recs` in their
-/// order; `best`: the best root move valued so far and its value (the first of equals).
+/// order, each move's value put in its slot of `values` as it is known. The window's lower
+/// bound stays one below the best value so far, so a move worth as much as the best gets
+/// its exact value (a move worth less, a value below the best): equal moves are known.
 fn iteration(
     rt: &mut Runtime,
     vm: &mut Vm,
     search: &mut Search,
     recs: &[u32],
     depth: u32,
-    best: &mut Option<(u32, i64)>,
+    values: &mut [Option<i64>],
 ) -> FResult<()> {
     let mut alpha = -WIN - 1;
     let beta = WIN + 1;
-    for &rec in recs {
+    for (&rec, slot) in recs.iter().zip(values.iter_mut()) {
         let snap = snapshot(vm, rt)?;
         search
             .meter
@@ -122,10 +150,8 @@ fn iteration(
         rt.searched += 1;
         let v = value(rt, vm, search, depth - 1, 1, (alpha, beta))?;
         restore(vm, rt, &snap)?;
-        if best.is_none_or(|(_, b)| v > b) {
-            *best = Some((rec, v));
-        }
-        alpha = alpha.max(v);
+        *slot = Some(v);
+        alpha = alpha.max(v - 1);
     }
     Ok(())
 }

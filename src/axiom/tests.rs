@@ -780,6 +780,9 @@ fn negamax_plays_its_deepest_finished_iteration() {
             |game, moves, rng| {
                 game.set_search_depth(4);
                 game.set_search_steps(steps);
+                // One budget and no draw among equal moves, so that the search without
+                // a budget is comparable.
+                game.set_search_variety(false);
                 let (before, dice) = (game.clone(), rng.clone());
                 let (i, slot, cut) = engine_move(game, moves, rng);
                 let depth = game.search_report(slot).depth;

@@ -193,6 +193,7 @@ fn play_job<G: Game>(
     let mut rng = Rng::new(seed);
     let opened = referee.book.start(proto, run_seed, job.opening, buf);
     let mut g = opened.game;
+    g.seed_game(seed);
     let seats = g.seats();
     let mut watch = referee.adjudicator.map(|a| a.watch());
     let holder: Vec<Option<usize>> = (0..g.num_players())

@@ -205,6 +205,9 @@ pub struct EngineReport {
     pub nodes: i64,
     pub score: i32,
     pub depth: i32,
+    /// `$NegamaxMove`'s value of each root move, in generation order, from the deepest
+    /// iteration that valued it (`None`: not valued); what it chose from.
+    pub(crate) root_values: Vec<Option<i64>>,
 }
 
 /// The host state of one VM: generation, random numbers, repetition, engine reports.
@@ -218,6 +221,9 @@ pub struct Runtime {
     /// the time each search gets is drawn from it ([`Runtime::search_budget`]), apart
     /// from the program's `RAND-WITHIN` draws.
     pub rng2: Rng,
+    /// Whether the program seeded `rng` (`SEED!`) and `rng2` (`SEED2!`) itself (in
+    /// `OnNewGame`): [`Runtime::seed_game`] then leaves that generator alone.
+    pub(crate) seeded: (bool, bool),
     pub(crate) generation: Option<Generation>,
     pub report: EngineReport,
     /// Position keys since the last `repetition-reset`.
@@ -298,6 +304,19 @@ impl Runtime {
         steps - quarter + self.rng2.next_u64() % (2 * quarter + 1)
     }
 
+    /// Seeds the generators for one game of a match, from the game's seed: the games of a
+    /// match are copies of one prototype, and Axiom's programs seed theirs from the clock
+    /// (`RANDOMIZE` in `OnNewGame`), so each game draws its own numbers. A generator the
+    /// program seeded itself with `SEED!` or `SEED2!` is left as the program set it.
+    pub fn seed_game(&mut self, seed: u64) {
+        if !self.seeded.0 {
+            self.rng = Rng::new(seed);
+        }
+        if !self.seeded.1 {
+            self.rng2 = Rng::derive(seed, ENGINE_STREAM);
+        }
+    }
+
     pub fn new(program: &super::program::Program, seed: u64) -> Runtime {
         Runtime {
             layout: program.layout,
@@ -317,6 +336,7 @@ impl Runtime {
             info: Default::default(),
             rng: Rng::new(0x5eed),
             rng2: Rng::derive(0x5eed, ENGINE_STREAM),
+            seeded: (false, false),
             generation: None,
             report: EngineReport::default(),
             history: Vec::new(),
@@ -510,10 +530,12 @@ impl Host for Runtime {
             n::SEED => {
                 let s = vm.pop()?;
                 self.rng = Rng::new(s as u32 as u64);
+                self.seeded.0 = true;
             }
             n::SEED2 => {
                 let s = vm.pop()?;
                 self.rng2 = Rng::derive(s as u32 as u64, ENGINE_STREAM);
+                self.seeded.1 = true;
             }
             n::SYSTEM_TIME => {
                 // Reproducibility: a clock that counts primitives run, not wall time.
