@@ -622,6 +622,33 @@ mod tests {
         assert!(out.records.iter().all(|r| r.error.is_none()));
     }
 
+    /// The games of a match are copies of one program; each draws its own numbers from its
+    /// game's seed, so two searching programs whose moves are all equal (`Compat.4th`
+    /// values every position alike) play other games, and the same games again with the
+    /// same seed.
+    #[test]
+    fn the_games_of_an_axiom_match_draw_their_own_numbers() {
+        let compat = fixture("axiom/compat/Compat.4th");
+        let players = [compat.clone(), compat];
+        let Ok(Games::Axiom(plan)) = build(&players, false) else {
+            panic!("an Axiom match")
+        };
+        let games = || {
+            let players = [plan.sides[0].spec.clone(), plan.sides[1].spec.clone()];
+            let settings = RunSettings::new(players.clone(), players, 8);
+            let cfg = crate::tournament::RunConfig::new(3, settings);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let ais = [&plan.sides[0].ai, &plan.sides[1].ai];
+            let out =
+                crate::tournament::run(plan.proto(0), ais, &cfg, &stop, &|_| {}).expect("run");
+            out.records.into_iter().map(|r| r.moves).collect::<Vec<_>>()
+        };
+        let first = games();
+        let distinct: std::collections::BTreeSet<_> = first.iter().collect();
+        assert!(distinct.len() >= 4, "{distinct:?}");
+        assert_eq!(first, games());
+    }
+
     #[test]
     fn mismatched_sources_are_typed_errors() {
         let race = fixture("axiom/race/Race-[first].4th");
