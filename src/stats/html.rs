@@ -1,8 +1,8 @@
 //! A self-contained HTML page of match summaries (`dagaz stats --html`).
 //!
-//! [`HtmlReport`] is plain data: the match summaries and optional sections (a crosstable, a
-//! joint rating table, per-opening results) that other parts of the library fill in when
-//! they have them; [`HtmlReport::render`] turns it into one page of text, which the caller
+//! [`HtmlReport`] is plain data: the match summaries and optional sections (a crosstable and
+//! a round robin's joint ratings, both of [`super::ratings`], per-opening results) that
+//! other parts of the library fill in when they have them; [`HtmlReport::render`] turns it into one page of text, which the caller
 //! writes (atomically). The page loads nothing: its CSS is inline, its charts are inline SVG,
 //! it has no script, and its Content-Security-Policy forbids every load, so a browser makes
 //! no request when it opens it. Every text that comes from records (player specs, titles,
