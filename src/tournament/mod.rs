@@ -23,10 +23,11 @@
 //! Before its first move a game may be given an opening (a book line and random plies,
 //! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
 //!
-//! Sub-modules: [`openings`], [`adjudication`], [`round_robin`] (more than two players: round robins
-//! and gauntlets), and `runner`, which plays the games of both (threads, panics, the order
-//! in which finished games are counted); game records are in [`crate::record`], and the players it is given (game
-//! names and AI specs of the command line) in [`crate::players`].
+//! Sub-modules: [`openings`], [`adjudication`], [`round_robin`] (more than two players:
+//! round robins and gauntlets), and `runner`, which plays the games of both (threads,
+//! panics, the order in which finished games are counted); game records are in
+//! [`crate::record`], and the players it is given (game names and AI specs of the command
+//! line) in [`crate::players`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
