@@ -592,7 +592,7 @@ pub fn run<G: Game + Sync>(
 /// when a configuration cannot evaluate the game, or when `cfg.adjudication` is set for a
 /// game without exactly two seats.
 ///
-/// The match is a run of one pairing, `[A, B]` ([`runner`]).
+/// The match is a run of one pairing, `[A, B]`, played by the `runner` module.
 pub fn run_with<G: Game + Sync>(
     proto: &G,
     configs: [&AiConfig; 2],
