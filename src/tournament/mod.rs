@@ -189,15 +189,14 @@ fn play_job<G: Game>(
     buf: &mut G::Moves,
     job: &GameJob<'_, G>,
 ) -> GameRecord {
-    let (run_seed, index, settings, stop) = (job.run_seed, job.index, job.settings, job.stop);
-    let referee = job;
+    let (run_seed, index, settings) = (job.run_seed, job.index, job.settings);
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
     let mut rng = Rng::new(seed);
-    let opened = referee.book.start(proto, run_seed, job.opening, buf);
+    let opened = job.book.start(proto, run_seed, job.opening, buf);
     let mut g = opened.game;
     let seats = g.seats();
-    let mut watch = referee.adjudicator.map(|a| a.watch());
+    let mut watch = job.adjudicator.map(|a| a.watch());
     let holder: Vec<Option<usize>> = (0..g.num_players())
         .map(|p| {
             seats
@@ -212,12 +211,9 @@ fn play_job<G: Game>(
     } else {
         Vec::new()
     };
-    let mut captures = [0u32; 2];
-    let mut nodes = [0u64; 2];
-    let mut search_cuts = [0u32; 2];
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut tally = MoveTally::default();
     let end = loop {
-        if stopped() {
+        if job.stopped() {
             break Ended::Interrupted;
         }
         g.legal_moves(buf);
@@ -227,62 +223,21 @@ fn play_job<G: Game>(
         if let Some(o) = g.outcome(buf) {
             break Ended::Rules(o);
         }
-        let n = G::num_moves(buf);
-        if n == 0 {
+        if G::num_moves(buf) == 0 {
             break Ended::Error("no legal move and no result".to_owned());
         }
-        if let (Some(adj), Some(w)) = (referee.adjudicator, watch.as_mut()) {
-            match adj.judge(&g, &seats, plies, w) {
-                Verdict::Continue => {}
-                Verdict::Win(p) => {
-                    break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
-                }
-                Verdict::Draw => {
-                    break Ended::Adjudicated(crate::ai::Outcome::draw(
-                        g.num_players(),
-                        &seats,
-                        crate::ai::Ending::Goal,
-                    ));
-                }
-            }
-        }
-        if plies >= settings.max_plies {
-            if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
-                break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
-            }
-            break Ended::PlyCap;
+        if let Some(e) = refereed(job, &g, &seats, plies, watch.as_mut()) {
+            break e;
         }
         let mover = g.current_player();
         let i = match holder.get(mover).copied().flatten() {
-            Some(p) if !g.is_random(mover) && ais[p].config.kind == AiKind::Program => {
-                // The program's own engine; with one move it is not asked (as in Axiom).
-                let i = if n == 1 {
-                    0
-                } else {
-                    let cuts = g.search_cuts(p);
-                    let i = g.program_move(p, buf, &mut rng).unwrap_or(0);
-                    if g.search_cuts(p) > cuts {
-                        search_cuts[p] += 1;
-                    }
-                    i
-                };
-                if let Some(e) = g.take_error() {
-                    break Ended::Error(e);
-                }
-                nodes[p] += 1;
-                captures[p] += G::captures(buf, i);
-                i
-            }
             Some(p) if !g.is_random(mover) => {
-                let c = ais[p].choose_until(&mut g, buf, &mut rng, stop);
-                if stopped() {
-                    break Ended::Interrupted;
+                match choose(&mut g, &mut ais[p], p, buf, &mut rng, job, &mut tally) {
+                    Ok(i) => i,
+                    Err(e) => break e,
                 }
-                nodes[p] += c.nodes;
-                captures[p] += G::captures(buf, c.index);
-                c.index
             }
-            _ => rng.below(n),
+            _ => rng.below(G::num_moves(buf)),
         };
         if job.keep_moves {
             moves.push(g.notation(buf, i));
@@ -298,9 +253,7 @@ fn play_job<G: Game>(
         holder: &holder,
         moves,
         plies,
-        captures,
-        nodes,
-        search_cuts,
+        tally,
     };
     let mut rec = finish_record(&g, end, played);
     rec.opening = opened.record;
@@ -310,6 +263,98 @@ fn play_job<G: Game>(
     rec.settings = settings.clone();
     rec.time_ms = Some(start.elapsed().as_secs_f64() * 1000.0);
     rec
+}
+
+impl<G> GameJob<'_, G> {
+    /// The run's stop flag is set.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// How the referee ends the game before the next move (`--adjudicate`), or the ply cap.
+fn refereed<G: Game>(
+    job: &GameJob<'_, G>,
+    g: &G,
+    seats: &[usize],
+    plies: u32,
+    watch: Option<&mut adjudication::Watch>,
+) -> Option<Ended> {
+    if let (Some(adj), Some(w)) = (job.adjudicator, watch) {
+        match adj.judge(g, seats, plies, w) {
+            Verdict::Continue => {}
+            Verdict::Win(p) => {
+                return Some(Ended::Adjudicated(crate::ai::Outcome::win(
+                    g.num_players(),
+                    p,
+                )));
+            }
+            Verdict::Draw => {
+                return Some(Ended::Adjudicated(crate::ai::Outcome::draw(
+                    g.num_players(),
+                    seats,
+                    crate::ai::Ending::Goal,
+                )));
+            }
+        }
+    }
+    if plies >= job.settings.max_plies {
+        if let Some(p) = job.adjudicator.and_then(|a| a.at_cap(g, seats)) {
+            return Some(Ended::Adjudicated(crate::ai::Outcome::win(
+                g.num_players(),
+                p,
+            )));
+        }
+        return Some(Ended::PlyCap);
+    }
+    None
+}
+
+/// The move of player `p` (0 = A, 1 = B) among the legal moves in `buf` (one or more): its own
+/// program's (an Axiom program; with one move it is not asked, as in Axiom) or its AI's.
+/// Counts its nodes, captures and cut searches in `tally`; `Err` ends the game.
+fn choose<G: Game>(
+    g: &mut G,
+    ai: &mut Ai<G>,
+    p: usize,
+    buf: &mut G::Moves,
+    rng: &mut Rng,
+    job: &GameJob<'_, G>,
+    tally: &mut MoveTally,
+) -> Result<usize, Ended> {
+    if ai.config.kind == AiKind::Program {
+        let i = if G::num_moves(buf) == 1 {
+            0
+        } else {
+            let cuts = g.search_cuts(p);
+            let i = g.program_move(p, buf, rng).unwrap_or(0);
+            if g.search_cuts(p) > cuts {
+                tally.search_cuts[p] += 1;
+            }
+            i
+        };
+        if let Some(e) = g.take_error() {
+            return Err(Ended::Error(e));
+        }
+        tally.nodes[p] += 1;
+        tally.captures[p] += G::captures(buf, i);
+        return Ok(i);
+    }
+    let c = ai.choose_until(g, buf, rng, job.stop);
+    if job.stopped() {
+        return Err(Ended::Interrupted);
+    }
+    tally.nodes[p] += c.nodes;
+    tally.captures[p] += G::captures(buf, c.index);
+    Ok(c.index)
+}
+
+/// Per player (0 = A, 1 = B): what its moves took and searched.
+#[derive(Default)]
+struct MoveTally {
+    captures: [u32; 2],
+    nodes: [u64; 2],
+    search_cuts: [u32; 2],
 }
 
 /// How a game loop stopped.
@@ -329,9 +374,7 @@ struct Played<'a> {
     /// Empty unless [`GameJob::keep_moves`].
     moves: Vec<String>,
     plies: u32,
-    captures: [u32; 2],
-    nodes: [u64; 2],
-    search_cuts: [u32; 2],
+    tally: MoveTally,
 }
 
 /// The place of each of `points` among them (1 = most; equal points share a place).
@@ -455,9 +498,9 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         end: Some(game_end),
         plies: p.plies,
         moves: p.moves,
-        captures: p.captures,
-        search_cuts: p.search_cuts,
-        nodes: p.nodes,
+        captures: p.tally.captures,
+        search_cuts: p.tally.search_cuts,
+        nodes: p.tally.nodes,
         time_ms: None,
         error,
         identity: None,
