@@ -1,8 +1,8 @@
 //! A self-contained HTML page of match summaries (`dagaz stats --html`).
 //!
-//! [`HtmlReport`] is plain data: the match summaries and optional sections (a crosstable, a
-//! joint rating table, per-opening results) that other parts of the library fill in when
-//! they have them; [`HtmlReport::render`] turns it into one page of text, which the caller
+//! [`HtmlReport`] is plain data: the match summaries and optional sections (a crosstable and
+//! a round robin's joint ratings, both of [`super::ratings`], per-opening results) that
+//! other parts of the library fill in when they have them; [`HtmlReport::render`] turns it into one page of text, which the caller
 //! writes (atomically). The page loads nothing: its CSS is inline, its charts are inline SVG,
 //! it has no script, and its Content-Security-Policy forbids every load, so a browser makes
 //! no request when it opens it. Every text that comes from records (player specs, titles,
@@ -10,6 +10,7 @@
 //! closed, void elements self-closed, only numeric character references beside the five
 //! of XML), so that tests can parse it with an XML reader.
 
+use super::ratings::{Crosstable, PlayerRating, TournamentSummary};
 use super::{Score, Summary};
 
 /// The page's input: summaries and optional sections. Build it with [`HtmlReport::new`],
@@ -24,17 +25,18 @@ pub struct HtmlReport {
     /// One summary per match, in the order the page lists them.
     pub matches: Vec<Summary>,
     /// Points of every player against every other (several matches over three or more
-    /// players).
+    /// players), best score first.
     pub crosstable: Option<Crosstable>,
-    /// A joint rating table over all games.
-    pub ratings: Option<Ratings>,
+    /// A round robin or gauntlet whose joint ratings the page shows (its rated players,
+    /// under [`TournamentSummary::ratings_note`]).
+    pub tournament: Option<TournamentSummary>,
     /// Results per opening (records that carry the opening they started from).
     pub openings: Option<Vec<OpeningRow>>,
 }
 
 impl HtmlReport {
     /// A report of `matches` from the files `sources`, with a title naming the players,
-    /// the [`crosstable`] of the matches when there is one, and the results per opening
+    /// the crosstable of the matches when there is one ([`Crosstable::of_matches`]), and the results per opening
     /// when the runs had an opening book.
     pub fn new(matches: Vec<Summary>, sources: Vec<String>) -> HtmlReport {
         let openings: Vec<OpeningRow> = matches
@@ -72,9 +74,9 @@ impl HtmlReport {
         HtmlReport {
             title,
             sources,
-            crosstable: crosstable(&matches),
+            crosstable: Crosstable::of_matches(&matches),
             matches,
-            ratings: None,
+            tournament: None,
             openings: (!openings.is_empty()).then_some(openings),
         }
     }
@@ -82,100 +84,6 @@ impl HtmlReport {
     /// The page, as text.
     pub fn render(&self) -> String {
         Page::default().render(self)
-    }
-}
-
-/// Results of every player against every other, pooled over the matches.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq)]
-pub struct Crosstable {
-    /// The players, best score first.
-    pub players: Vec<CrossPlayer>,
-    /// `cells[i][j]`: player `i`'s results against player `j` (`None` when they did not
-    /// meet, and on the diagonal).
-    pub cells: Vec<Vec<Option<Cell>>>,
-}
-
-/// One player of a [`Crosstable`] with its totals.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq)]
-pub struct CrossPlayer {
-    /// The player's spec, as given to `autoplay`.
-    pub name: String,
-    /// The title of its variant.
-    pub title: String,
-    pub games: u64,
-    pub points: f64,
-}
-
-/// One player's results against another.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Cell {
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// Points scored (a draw counts a half; with three or more seats, the share of the
-    /// seats' points).
-    pub points: f64,
-}
-
-impl Cell {
-    fn add(&mut self, o: Cell) {
-        self.games += o.games;
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-        self.points += o.points;
-    }
-}
-
-/// A joint rating table: one rating per player over all games, with its interval.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ratings {
-    /// How the ratings were computed (the model, the anchor), shown above the table.
-    pub note: String,
-    pub rows: Vec<RatingRow>,
-}
-
-impl Ratings {
-    pub fn new(note: String, rows: Vec<RatingRow>) -> Ratings {
-        Ratings { note, rows }
-    }
-}
-
-/// One player's rating.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatingRow {
-    pub player: String,
-    pub games: u64,
-    pub points: f64,
-    pub elo: f64,
-    /// The 95% interval's ends (`None`: unbounded).
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-}
-
-impl RatingRow {
-    pub fn new(
-        player: String,
-        games: u64,
-        points: f64,
-        elo: f64,
-        low: Option<f64>,
-        high: Option<f64>,
-    ) -> RatingRow {
-        RatingRow {
-            player,
-            games,
-            points,
-            elo,
-            low,
-            high,
-        }
     }
 }
 
@@ -215,89 +123,6 @@ impl OpeningRow {
 /// A match with a score between its players: two or more seats (not a solitaire).
 fn is_scored(s: &Summary) -> bool {
     s.seat_count != 1 && s.score_a.games > 0
-}
-
-/// The crosstable of `matches` when they hold three or more players (self-play and
-/// one-seat matches left out); matches between the same two players are pooled.
-pub fn crosstable(matches: &[Summary]) -> Option<Crosstable> {
-    let scored: Vec<&Summary> = matches
-        .iter()
-        .filter(|s| is_scored(s) && s.players[0] != s.players[1])
-        .collect();
-    let mut players: Vec<CrossPlayer> = vec![];
-    let mut index = |name: &str, title: &str| match players.iter().position(|p| p.name == name) {
-        Some(i) => i,
-        None => {
-            players.push(CrossPlayer {
-                name: name.to_owned(),
-                title: title.to_owned(),
-                games: 0,
-                points: 0.0,
-            });
-            players.len() - 1
-        }
-    };
-    let pairs: Vec<(usize, usize, &Summary)> = scored
-        .iter()
-        .map(|s| {
-            let a = index(&s.players[0], &s.titles[0]);
-            (a, index(&s.players[1], &s.titles[1]), *s)
-        })
-        .collect();
-    let n = players.len();
-    if n < 3 {
-        return None;
-    }
-    let mut cells: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
-    for (a, b, s) in pairs {
-        let games = s.score_a.games;
-        // A's points, exact to rounding: the score is points over games.
-        let points = (s.score_a.score * games as f64 * 1e6).round() / 1e6;
-        let of_a = Cell {
-            games,
-            wins: s.wins_a,
-            draws: s.draws,
-            losses: s.wins_b,
-            points,
-        };
-        let of_b = Cell {
-            games,
-            wins: s.wins_b,
-            draws: s.draws,
-            losses: s.wins_a,
-            points: games as f64 - points,
-        };
-        cells[a][b].get_or_insert_with(Cell::default).add(of_a);
-        cells[b][a].get_or_insert_with(Cell::default).add(of_b);
-    }
-    for (p, row) in players.iter_mut().zip(&cells) {
-        for c in row.iter().flatten() {
-            p.games += c.games;
-            p.points += c.points;
-        }
-    }
-    let rate = |p: &CrossPlayer| {
-        if p.games == 0 {
-            0.0
-        } else {
-            p.points / p.games as f64
-        }
-    };
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&i, &j| {
-        let (x, y) = (&players[i], &players[j]);
-        rate(y)
-            .total_cmp(&rate(x))
-            .then(y.points.total_cmp(&x.points))
-            .then(x.name.cmp(&y.name))
-    });
-    Some(Crosstable {
-        players: order.iter().map(|&i| players[i].clone()).collect(),
-        cells: order
-            .iter()
-            .map(|&i| order.iter().map(|&j| cells[i][j]).collect())
-            .collect(),
-    })
 }
 
 /// `text` with the characters that HTML and XML give a meaning escaped, and the control
@@ -533,8 +358,10 @@ impl Page {
         if let Some(c) = &r.crosstable {
             sections.push(("crosstable", "Crosstable", self.crosstable(c)));
         }
-        if let Some(x) = &r.ratings {
-            sections.push(("ratings", "Ratings", self.ratings(x)));
+        if let Some(t) = &r.tournament {
+            let rated: Vec<(&PlayerRating, f64)> = t.ratings.rated().collect();
+            let body = self.ratings(&t.ratings_note(), &rated);
+            sections.push(("ratings", "Ratings", body));
         }
         if !with_score.is_empty() {
             sections.push((
@@ -730,31 +557,27 @@ impl Page {
         let mut o = String::new();
         o += "<p class=\"lead\">Points of the player in each row against the player in each column (a draw counts a half), over the games they played; players ordered by score. Hover a cell for wins, draws and losses.</p>\n";
         o += "<div class=\"wrap\">\n<table class=\"cross\">\n<thead><tr><th scope=\"col\" class=\"n\">#</th><th scope=\"col\">Player</th>";
-        for (k, p) in c.players.iter().enumerate() {
+        for (k, name) in c.players.iter().enumerate() {
             o += &format!(
                 "<th scope=\"col\" class=\"c\" title=\"{}\">{}</th>",
-                escape(&p.name),
+                escape(name),
                 k + 1
             );
         }
         o += "<th scope=\"col\" class=\"n\">Games</th><th scope=\"col\" class=\"n\">Points</th><th scope=\"col\" class=\"n\">Score</th></tr></thead>\n<tbody>\n";
-        for (i, (p, row)) in c.players.iter().zip(&c.cells).enumerate() {
+        for (i, (name, row)) in c.players.iter().zip(&c.cells).enumerate() {
             o += &format!(
                 "<tr><td class=\"n\">{}</td><th scope=\"row\"><span class=\"spec\">{}</span><span class=\"sub\">{}</span></th>",
                 i + 1,
-                escape(&p.name),
-                escape(&p.title)
+                escape(name),
+                escape(&c.titles[i])
             );
             for (j, cell) in row.iter().enumerate() {
                 match cell {
                     _ if i == j => o += "<td class=\"c self\">—</td>",
                     None => o += "<td class=\"c\"><span class=\"ttl\">·</span></td>",
                     Some(x) => {
-                        let s = if x.games == 0 {
-                            0.5
-                        } else {
-                            x.points / x.games as f64
-                        };
+                        let s = x.score;
                         let class = if s >= 0.65 {
                             " s4"
                         } else if s <= 0.35 {
@@ -764,8 +587,8 @@ impl Page {
                         };
                         let tip = format!(
                             "{} against {}: {} win{}, {} draw{}, {} loss{} ({})",
-                            p.name,
-                            c.players[j].name,
+                            name,
+                            c.players[j],
                             x.wins,
                             if x.wins == 1 { "" } else { "s" },
                             x.draws,
@@ -783,15 +606,12 @@ impl Page {
                     }
                 }
             }
-            let score = if p.games == 0 {
-                "–".to_owned()
-            } else {
-                pct(p.points / p.games as f64)
-            };
+            let total = &c.totals[i];
+            let score = total.score.map_or_else(|| "–".to_owned(), pct);
             o += &format!(
                 "<td class=\"n\">{}</td><td class=\"n big\">{}</td><td class=\"n\">{}</td></tr>\n",
-                p.games,
-                points(p.points),
+                total.games,
+                points(total.points),
                 score
             );
         }
@@ -799,18 +619,19 @@ impl Page {
         o
     }
 
-    fn ratings(&mut self, r: &Ratings) -> String {
+    /// The rating table of `rows` (rated players and their ratings) under `note`.
+    fn ratings(&mut self, note: &str, rows: &[(&PlayerRating, f64)]) -> String {
         let mut o = String::new();
-        if !r.note.is_empty() {
-            o += &format!("<p class=\"lead\">{}</p>\n", escape(&r.note));
+        if !note.is_empty() {
+            o += &format!("<p class=\"lead\">{}</p>\n", escape(note));
         }
         o += "<div class=\"wrap\">\n<table>\n<thead><tr><th scope=\"col\" class=\"n\">#</th><th scope=\"col\">Player</th><th scope=\"col\" class=\"n\">Elo</th><th scope=\"col\" class=\"n\">95% interval</th><th scope=\"col\" class=\"n\">Games</th><th scope=\"col\" class=\"n\">Points</th></tr></thead>\n<tbody>\n";
-        for (i, x) in r.rows.iter().enumerate() {
+        for (i, &(x, elo)) in rows.iter().enumerate() {
             o += &format!(
                 "<tr><td class=\"n\">{}</td><th scope=\"row\"><span class=\"spec\">{}</span></th><td class=\"n big\">{}</td><td class=\"n\">{} … {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
                 i + 1,
                 escape(&x.player),
-                signed(x.elo),
+                signed(elo),
                 elo_text(x.low, "−∞"),
                 elo_text(x.high, "+∞"),
                 x.games,
@@ -818,33 +639,31 @@ impl Page {
             );
         }
         o += "</tbody>\n</table>\n</div>\n";
-        if r.rows.is_empty() {
+        if rows.is_empty() {
             return o;
         }
-        let ends = |f: fn(&RatingRow) -> Option<f64>| {
-            r.rows
-                .iter()
-                .filter_map(f)
-                .chain(r.rows.iter().map(|x| x.elo))
+        let ends = |f: fn(&PlayerRating) -> Option<f64>| {
+            rows.iter()
+                .filter_map(move |&(x, _)| f(x))
+                .chain(rows.iter().map(|&(_, elo)| elo))
         };
         let lo = ends(|x| x.low).fold(0.0f64, f64::min);
         let hi = ends(|x| x.high).fold(0.0f64, f64::max);
         let step = nice_step((hi - lo).max(1.0), 5.0);
         let (min, max) = ((lo / step).floor() * step, (hi / step).ceil() * step);
         let ticks = ticks(min, max, step);
-        let bars: Vec<Bar> = r
-            .rows
+        let bars: Vec<Bar> = rows
             .iter()
-            .map(|x| Bar {
+            .map(|&(x, elo)| Bar {
                 label: x.player.clone(),
-                value: x.elo,
+                value: elo,
                 low: x.low.unwrap_or(min),
                 high: x.high.unwrap_or(max),
-                text: signed(x.elo),
+                text: signed(elo),
                 tip: format!(
                     "{}: Elo {}, 95% interval {} … {}",
                     x.player,
-                    signed(x.elo),
+                    signed(elo),
                     elo_text(x.low, "−∞"),
                     elo_text(x.high, "+∞")
                 ),
@@ -1457,6 +1276,7 @@ mod tests {
 
     #[test]
     fn crosstable_pools_matches_and_orders_players_by_score() {
+        let crosstable = Crosstable::of_matches;
         // x beats y 3-1 (one draw), y beats z 2-0, z draws x 1-1 (all drawn: 2 draws).
         let m = vec![
             summary("x", "y", 3, 1, 0),
@@ -1464,13 +1284,13 @@ mod tests {
             summary("z", "x", 0, 2, 0),
         ];
         let c = crosstable(&m).unwrap();
-        let names: Vec<&str> = c.players.iter().map(|p| p.name.as_str()).collect();
         // x: 3.5 + 1 = 4.5 of 6 (75%); y: 0.5 + 2 = 2.5 of 6; z: 0 + 1 = 1 of 4.
-        assert_eq!(names, ["x", "y", "z"]);
-        assert_eq!(c.players[0].points, 4.5);
-        assert_eq!(c.players[0].games, 6);
-        assert_eq!(c.players[1].points, 2.5);
-        assert_eq!(c.players[2].points, 1.0);
+        assert_eq!(c.players, ["x", "y", "z"]);
+        assert_eq!(c.titles, ["x title", "y title", "z title"]);
+        assert_eq!(c.totals[0].points, 4.5);
+        assert_eq!(c.totals[0].games, 6);
+        assert_eq!(c.totals[1].points, 2.5);
+        assert_eq!(c.totals[2].points, 1.0);
         let xy = c.cells[0][1].unwrap();
         assert_eq!((xy.wins, xy.draws, xy.losses, xy.points), (3, 1, 0, 3.5));
         let yx = c.cells[1][0].unwrap();
@@ -1484,8 +1304,8 @@ mod tests {
             summary("x", "z", 0, 0, 1),
         ];
         let c = crosstable(&again).unwrap();
-        let x = c.players.iter().position(|p| p.name == "x").unwrap();
-        let y = c.players.iter().position(|p| p.name == "y").unwrap();
+        let x = c.players.iter().position(|p| p == "x").unwrap();
+        let y = c.players.iter().position(|p| p == "y").unwrap();
         let xy = c.cells[x][y].unwrap();
         assert_eq!((xy.games, xy.points), (2, 1.0));
         // Self-play is left out.
@@ -1505,13 +1325,32 @@ mod tests {
         }
         // A's score 3.5 of 6.
         assert!(page.contains("58.3%"), "{page}");
-        r.ratings = Some(Ratings::new(
-            "Maximum likelihood <test>".into(),
-            vec![
-                RatingRow::new("x".into(), 6, 3.5, 29.0, Some(-150.0), Some(210.0)),
-                RatingRow::new("y".into(), 6, 2.5, -29.0, None, Some(120.0)),
-            ],
-        ));
+        // A round robin of three, one of which (<z>) lost every game: not rated.
+        let t = crate::record::Tournament {
+            players: vec!["x".into(), "y".into(), "<z>".into()],
+            titles: vec!["X".into(), "Y".into(), "Z".into()],
+            gauntlet: false,
+            self_play: false,
+            pair: [0, 0],
+        };
+        let tally = |games: u64, wins_a: u64, wins_b: u64| {
+            let mut x = crate::stats::ratings::PairTally {
+                games,
+                wins_a,
+                wins_b,
+                draws: games - wins_a - wins_b,
+                ..Default::default()
+            };
+            x.points_a = wins_a as f64 + x.draws as f64 / 2.0;
+            x.points_a_sq = wins_a as f64 + x.draws as f64 / 4.0;
+            x
+        };
+        let results = [
+            ([0, 1], tally(6, 3, 2)),
+            ([0, 2], tally(2, 2, 0)),
+            ([1, 2], tally(2, 2, 0)),
+        ];
+        r.tournament = Some(TournamentSummary::new(7, &t, 6, &results));
         r.openings = Some(vec![OpeningRow::new(
             "x vs y".into(),
             "Pawn e2 - e4".into(),
@@ -1520,8 +1359,10 @@ mod tests {
         )]);
         let page = r.render();
         assert!(page.contains("<section id=\"ratings\""));
-        assert!(page.contains("Maximum likelihood &lt;test&gt;"));
-        assert!(page.contains("+29") && page.contains("−150") && page.contains("−∞"));
+        assert!(page.contains("Joint Elo of the round robin (seed 7)"));
+        assert!(page.contains("Not rated: &lt;z&gt; (−∞: gave up every point to them)."));
+        assert!(page.contains("<span class=\"spec\">x</span></th><td class=\"n big\">+29</td>"));
+        assert!(!page.contains("<span class=\"spec\">&lt;z&gt;</span></th><td class=\"n big\">"));
         assert!(page.contains("<section id=\"openings\""));
         assert!(page.contains("Pawn e2 - e4") && page.contains("66.7%"));
     }

@@ -29,7 +29,7 @@
 //! (−∞); the others are `unrated` (not comparable: no games, or no chain either way).
 
 use super::csv::write_csv;
-use super::{StatsError, interval::Z95};
+use super::{StatsError, Summary, interval::Z95};
 use crate::record::{GameRecord, GameResult, Tournament};
 use serde::Serialize;
 
@@ -377,6 +377,142 @@ pub struct Total {
     pub score: Option<f64>,
 }
 
+/// Every player's results against every other: the crosstable of a round robin or
+/// gauntlet, or of matches pooled by player ([`Crosstable::of_matches`]).
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crosstable {
+    /// Specs of the players, as given, and the titles of their variants.
+    pub players: Vec<String>,
+    pub titles: Vec<String>,
+    /// `cells[i][j]`: player `i` against player `j` (`None` on the diagonal and for pairs
+    /// without a scored game).
+    pub cells: Vec<Vec<Option<Cell>>>,
+    /// Each player's games and points against the others.
+    pub totals: Vec<Total>,
+}
+
+impl Crosstable {
+    /// The crosstable of `players` from the results of their pairings (`[A, B]` and A's
+    /// tally, in order). Self-play, pairings naming no player and pairings without a
+    /// scored game are left out; pairings of the same two players pool.
+    pub fn new(
+        players: Vec<String>,
+        titles: Vec<String>,
+        results: &[([usize; 2], PairTally)],
+    ) -> Crosstable {
+        let n = players.len();
+        let mut cells: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
+        for &([a, b], x) in results {
+            if a == b || a >= n || b >= n || x.games == 0 {
+                continue;
+            }
+            let g = x.games as f64;
+            for (row, col, wins, losses, pts) in [
+                (a, b, x.wins_a, x.wins_b, x.points_a),
+                (b, a, x.wins_b, x.wins_a, g - x.points_a),
+            ] {
+                let c = cells[row][col].get_or_insert(Cell {
+                    games: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                    points: 0.0,
+                    score: 0.0,
+                });
+                c.games += x.games;
+                c.wins += wins;
+                c.draws += x.draws;
+                c.losses += losses;
+                c.points += pts;
+                c.score = c.points / c.games as f64;
+            }
+        }
+        let totals: Vec<Total> = cells
+            .iter()
+            .map(|row| {
+                let games: u64 = row.iter().flatten().map(|c| c.games).sum();
+                let points: f64 = row.iter().flatten().map(|c| c.points).sum();
+                Total {
+                    games,
+                    points,
+                    score: (games > 0).then(|| points / games as f64),
+                }
+            })
+            .collect();
+        Crosstable {
+            players,
+            titles,
+            cells,
+            totals,
+        }
+    }
+
+    /// The crosstable of `matches` (`stats --html`) when they hold three or more players,
+    /// players told apart by their specs, best score first (then most points, then by
+    /// name). Matches between the same two players pool; self-play and matches without a
+    /// score (one seat, no finished game) are left out. A match's points are A's score
+    /// times its games, to the sixth decimal; with three or more seats, A's share of the
+    /// seats' points.
+    pub fn of_matches(matches: &[Summary]) -> Option<Crosstable> {
+        let mut players: Vec<String> = vec![];
+        let mut titles: Vec<String> = vec![];
+        let mut results: Vec<([usize; 2], PairTally)> = vec![];
+        for s in matches {
+            if s.seat_count == 1 || s.score_a.games == 0 || s.players[0] == s.players[1] {
+                continue;
+            }
+            let mut index = |k: usize| match players.iter().position(|p| *p == s.players[k]) {
+                Some(i) => i,
+                None => {
+                    players.push(s.players[k].clone());
+                    titles.push(s.titles[k].clone());
+                    players.len() - 1
+                }
+            };
+            let pair = [index(0), index(1)];
+            let games = s.score_a.games;
+            // A summary keeps no squares of the scores; the crosstable reads none.
+            let tally = PairTally {
+                games,
+                wins_a: s.wins_a,
+                wins_b: s.wins_b,
+                draws: s.draws,
+                points_a: (s.score_a.score * games as f64 * 1e6).round() / 1e6,
+                points_a_sq: 0.0,
+            };
+            results.push((pair, tally));
+        }
+        if players.len() < 3 {
+            return None;
+        }
+        let table = Crosstable::new(players, titles, &results);
+        let rate = |t: &Total| t.score.unwrap_or(0.0);
+        let mut order: Vec<usize> = (0..table.players.len()).collect();
+        order.sort_by(|&i, &j| {
+            let (x, y) = (&table.totals[i], &table.totals[j]);
+            rate(y)
+                .total_cmp(&rate(x))
+                .then(y.points.total_cmp(&x.points))
+                .then(table.players[i].cmp(&table.players[j]))
+        });
+        Some(table.reordered(&order))
+    }
+
+    /// The same table with its players in `order`.
+    fn reordered(&self, order: &[usize]) -> Crosstable {
+        Crosstable {
+            players: order.iter().map(|&i| self.players[i].clone()).collect(),
+            titles: order.iter().map(|&i| self.titles[i].clone()).collect(),
+            cells: order
+                .iter()
+                .map(|&i| order.iter().map(|&j| self.cells[i][j]).collect())
+                .collect(),
+            totals: order.iter().map(|&i| self.totals[i]).collect(),
+        }
+    }
+}
+
 /// One row of the rating table.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -446,44 +582,8 @@ impl TournamentSummary {
         results: &[([usize; 2], PairTally)],
     ) -> TournamentSummary {
         let n = t.players.len();
-        let mut cells: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
-        for &([a, b], x) in results {
-            if a == b || a >= n || b >= n || x.games == 0 {
-                continue;
-            }
-            let g = x.games as f64;
-            for (row, col, wins, losses, pts) in [
-                (a, b, x.wins_a, x.wins_b, x.points_a),
-                (b, a, x.wins_b, x.wins_a, g - x.points_a),
-            ] {
-                let c = cells[row][col].get_or_insert(Cell {
-                    games: 0,
-                    wins: 0,
-                    draws: 0,
-                    losses: 0,
-                    points: 0.0,
-                    score: 0.0,
-                });
-                c.games += x.games;
-                c.wins += wins;
-                c.draws += x.draws;
-                c.losses += losses;
-                c.points += pts;
-                c.score = c.points / c.games as f64;
-            }
-        }
-        let totals: Vec<Total> = cells
-            .iter()
-            .map(|row| {
-                let games: u64 = row.iter().flatten().map(|c| c.games).sum();
-                let points: f64 = row.iter().flatten().map(|c| c.points).sum();
-                Total {
-                    games,
-                    points,
-                    score: (games > 0).then(|| points / games as f64),
-                }
-            })
-            .collect();
+        let Crosstable { cells, totals, .. } =
+            Crosstable::new(t.players.clone(), t.titles.clone(), results);
         let est = joint_elo(n, results);
         let mut order: Vec<usize> = (0..n).collect();
         let class = |s: Status| match s {
@@ -557,26 +657,9 @@ impl TournamentSummary {
 }
 
 impl TournamentSummary {
-    /// The rating table of the HTML report (`stats --html`): the rated players, in rank
-    /// order, under a note that says how they were rated and names the others.
-    pub fn html_ratings(&self) -> super::html::Ratings {
-        use super::html::{RatingRow, Ratings as HtmlRatings};
-        let rows = self
-            .ratings
-            .players
-            .iter()
-            .filter_map(|p| {
-                let elo = p.elo?;
-                Some(RatingRow::new(
-                    p.player.clone(),
-                    p.games,
-                    p.points,
-                    elo,
-                    p.low,
-                    p.high,
-                ))
-            })
-            .collect();
+    /// How the ratings were computed, naming the players that are not rated: the note
+    /// above the rating table of the HTML report (`stats --html`).
+    pub fn ratings_note(&self) -> String {
         let mut note = format!(
             "Joint Elo of the {} (seed {}): the logistic model fitted by maximum likelihood to all {} games between different players; the rated players' mean is 0; 95% intervals from the robust (sandwich) covariance.",
             if self.format == "gauntlet" {
@@ -604,7 +687,14 @@ impl TournamentSummary {
         if !others.is_empty() {
             note += &format!(" Not rated: {}.", others.join(", "));
         }
-        HtmlRatings::new(note, rows)
+        note
+    }
+}
+
+impl Ratings {
+    /// The rows with a finite rating, with that rating, in rank order.
+    pub fn rated(&self) -> impl Iterator<Item = (&PlayerRating, f64)> {
+        self.players.iter().filter_map(|p| Some((p, p.elo?)))
     }
 }
 

@@ -23,9 +23,11 @@
 //! Before its first move a game may be given an opening (a book line and random plies,
 //! [`openings`]); while it runs, a referee may end it early ([`adjudication`]).
 //!
-//! Sub-modules: [`openings`], [`adjudication`], [`round_robin`] (more than two players: round robins
-//! and gauntlets); game records are in [`crate::record`], and the players it is given (game
-//! names and AI specs of the command line) in [`crate::players`].
+//! Sub-modules: [`openings`], [`adjudication`], [`round_robin`] (more than two players:
+//! round robins and gauntlets), and `runner`, which plays the games of both (threads,
+//! panics, the order in which finished games are counted); game records are in
+//! [`crate::record`], and the players it is given (game names and AI specs of the command
+//! line) in [`crate::players`].
 
 /// Game records live below both the tournament runner and the statistics
 /// ([`crate::record`]); re-exported here, where they were first.
@@ -33,6 +35,9 @@ pub use crate::record;
 pub mod adjudication;
 pub mod openings;
 pub mod round_robin;
+mod runner;
+#[cfg(test)]
+mod runner_tests;
 
 use crate::ai::{Ai, AiConfig, AiKind, Game};
 use crate::rng::Rng;
@@ -40,9 +45,7 @@ use crate::stats::sprt::{Sprt, SprtState};
 use adjudication::{AdjudicationSpec, Adjudicator, Verdict};
 use openings::OpeningBook;
 use record::{GameRecord, GameResult, RECORD_SCHEMA_VERSION, RunSettings, SeatRecord};
-use std::collections::HashSet;
-use std::panic::AssertUnwindSafe;
-use std::sync::Mutex;
+use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -186,16 +189,15 @@ fn play_job<G: Game>(
     buf: &mut G::Moves,
     job: &GameJob<'_, G>,
 ) -> GameRecord {
-    let (run_seed, index, settings, stop) = (job.run_seed, job.index, job.settings, job.stop);
-    let referee = job;
+    let (run_seed, index, settings) = (job.run_seed, job.index, job.settings);
     let start = Instant::now();
     let seed = game_seed(run_seed, index);
     let mut rng = Rng::new(seed);
-    let opened = referee.book.start(proto, run_seed, job.opening, buf);
+    let opened = job.book.start(proto, run_seed, job.opening, buf);
     let mut g = opened.game;
     g.seed_game(seed);
     let seats = g.seats();
-    let mut watch = referee.adjudicator.map(|a| a.watch());
+    let mut watch = job.adjudicator.map(|a| a.watch());
     let holder: Vec<Option<usize>> = (0..g.num_players())
         .map(|p| {
             seats
@@ -210,12 +212,9 @@ fn play_job<G: Game>(
     } else {
         Vec::new()
     };
-    let mut captures = [0u32; 2];
-    let mut nodes = [0u64; 2];
-    let mut search_cuts = [0u32; 2];
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut tally = MoveTally::default();
     let end = loop {
-        if stopped() {
+        if job.stopped() {
             break Ended::Interrupted;
         }
         g.legal_moves(buf);
@@ -225,62 +224,21 @@ fn play_job<G: Game>(
         if let Some(o) = g.outcome(buf) {
             break Ended::Rules(o);
         }
-        let n = G::num_moves(buf);
-        if n == 0 {
+        if G::num_moves(buf) == 0 {
             break Ended::Error("no legal move and no result".to_owned());
         }
-        if let (Some(adj), Some(w)) = (referee.adjudicator, watch.as_mut()) {
-            match adj.judge(&g, &seats, plies, w) {
-                Verdict::Continue => {}
-                Verdict::Win(p) => {
-                    break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
-                }
-                Verdict::Draw => {
-                    break Ended::Adjudicated(crate::ai::Outcome::draw(
-                        g.num_players(),
-                        &seats,
-                        crate::ai::Ending::Goal,
-                    ));
-                }
-            }
-        }
-        if plies >= settings.max_plies {
-            if let Some(p) = referee.adjudicator.and_then(|a| a.at_cap(&g, &seats)) {
-                break Ended::Adjudicated(crate::ai::Outcome::win(g.num_players(), p));
-            }
-            break Ended::PlyCap;
+        if let Some(e) = refereed(job, &g, &seats, plies, watch.as_mut()) {
+            break e;
         }
         let mover = g.current_player();
         let i = match holder.get(mover).copied().flatten() {
-            Some(p) if !g.is_random(mover) && ais[p].config.kind == AiKind::Program => {
-                // The program's own engine; with one move it is not asked (as in Axiom).
-                let i = if n == 1 {
-                    0
-                } else {
-                    let cuts = g.search_cuts(p);
-                    let i = g.program_move(p, buf, &mut rng).unwrap_or(0);
-                    if g.search_cuts(p) > cuts {
-                        search_cuts[p] += 1;
-                    }
-                    i
-                };
-                if let Some(e) = g.take_error() {
-                    break Ended::Error(e);
-                }
-                nodes[p] += 1;
-                captures[p] += G::captures(buf, i);
-                i
-            }
             Some(p) if !g.is_random(mover) => {
-                let c = ais[p].choose_until(&mut g, buf, &mut rng, stop);
-                if stopped() {
-                    break Ended::Interrupted;
+                match choose(&mut g, &mut ais[p], p, buf, &mut rng, job, &mut tally) {
+                    Ok(i) => i,
+                    Err(e) => break e,
                 }
-                nodes[p] += c.nodes;
-                captures[p] += G::captures(buf, c.index);
-                c.index
             }
-            _ => rng.below(n),
+            _ => rng.below(G::num_moves(buf)),
         };
         if job.keep_moves {
             moves.push(g.notation(buf, i));
@@ -296,9 +254,7 @@ fn play_job<G: Game>(
         holder: &holder,
         moves,
         plies,
-        captures,
-        nodes,
-        search_cuts,
+        tally,
     };
     let mut rec = finish_record(&g, end, played);
     rec.opening = opened.record;
@@ -308,6 +264,98 @@ fn play_job<G: Game>(
     rec.settings = settings.clone();
     rec.time_ms = Some(start.elapsed().as_secs_f64() * 1000.0);
     rec
+}
+
+impl<G> GameJob<'_, G> {
+    /// The run's stop flag is set.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// How the referee ends the game before the next move (`--adjudicate`), or the ply cap.
+fn refereed<G: Game>(
+    job: &GameJob<'_, G>,
+    g: &G,
+    seats: &[usize],
+    plies: u32,
+    watch: Option<&mut adjudication::Watch>,
+) -> Option<Ended> {
+    if let (Some(adj), Some(w)) = (job.adjudicator, watch) {
+        match adj.judge(g, seats, plies, w) {
+            Verdict::Continue => {}
+            Verdict::Win(p) => {
+                return Some(Ended::Adjudicated(crate::ai::Outcome::win(
+                    g.num_players(),
+                    p,
+                )));
+            }
+            Verdict::Draw => {
+                return Some(Ended::Adjudicated(crate::ai::Outcome::draw(
+                    g.num_players(),
+                    seats,
+                    crate::ai::Ending::Goal,
+                )));
+            }
+        }
+    }
+    if plies >= job.settings.max_plies {
+        if let Some(p) = job.adjudicator.and_then(|a| a.at_cap(g, seats)) {
+            return Some(Ended::Adjudicated(crate::ai::Outcome::win(
+                g.num_players(),
+                p,
+            )));
+        }
+        return Some(Ended::PlyCap);
+    }
+    None
+}
+
+/// The move of player `p` (0 = A, 1 = B) among the legal moves in `buf` (one or more): its own
+/// program's (an Axiom program; with one move it is not asked, as in Axiom) or its AI's.
+/// Counts its nodes, captures and cut searches in `tally`; `Err` ends the game.
+fn choose<G: Game>(
+    g: &mut G,
+    ai: &mut Ai<G>,
+    p: usize,
+    buf: &mut G::Moves,
+    rng: &mut Rng,
+    job: &GameJob<'_, G>,
+    tally: &mut MoveTally,
+) -> Result<usize, Ended> {
+    if ai.config.kind == AiKind::Program {
+        let i = if G::num_moves(buf) == 1 {
+            0
+        } else {
+            let cuts = g.search_cuts(p);
+            let i = g.program_move(p, buf, rng).unwrap_or(0);
+            if g.search_cuts(p) > cuts {
+                tally.search_cuts[p] += 1;
+            }
+            i
+        };
+        if let Some(e) = g.take_error() {
+            return Err(Ended::Error(e));
+        }
+        tally.nodes[p] += 1;
+        tally.captures[p] += G::captures(buf, i);
+        return Ok(i);
+    }
+    let c = ai.choose_until(g, buf, rng, job.stop);
+    if job.stopped() {
+        return Err(Ended::Interrupted);
+    }
+    tally.nodes[p] += c.nodes;
+    tally.captures[p] += G::captures(buf, c.index);
+    Ok(c.index)
+}
+
+/// Per player (0 = A, 1 = B): what its moves took and searched.
+#[derive(Default)]
+struct MoveTally {
+    captures: [u32; 2],
+    nodes: [u64; 2],
+    search_cuts: [u32; 2],
 }
 
 /// How a game loop stopped.
@@ -327,9 +375,7 @@ struct Played<'a> {
     /// Empty unless [`GameJob::keep_moves`].
     moves: Vec<String>,
     plies: u32,
-    captures: [u32; 2],
-    nodes: [u64; 2],
-    search_cuts: [u32; 2],
+    tally: MoveTally,
 }
 
 /// The place of each of `points` among them (1 = most; equal points share a place).
@@ -453,9 +499,9 @@ fn finish_record<G: Game>(g: &G, end: Ended, p: Played<'_>) -> GameRecord {
         end: Some(game_end),
         plies: p.plies,
         moves: p.moves,
-        captures: p.captures,
-        search_cuts: p.search_cuts,
-        nodes: p.nodes,
+        captures: p.tally.captures,
+        search_cuts: p.tally.search_cuts,
+        nodes: p.tally.nodes,
         time_ms: None,
         error,
         identity: None,
@@ -518,6 +564,8 @@ pub fn run<G: Game + Sync>(
 /// [`run`] with openings: every game starts as `book` says (see [`openings`]). Fails
 /// when a configuration cannot evaluate the game, or when `cfg.adjudication` is set for a
 /// game without exactly two seats.
+///
+/// The match is a run of one pairing, `[A, B]`, played by the `runner` module.
 pub fn run_with<G: Game + Sync>(
     proto: &G,
     configs: [&AiConfig; 2],
@@ -526,226 +574,124 @@ pub fn run_with<G: Game + Sync>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<RunOutcome, crate::ai::AiConfigError> {
-    let configs = [
-        with_limits(configs[0].clone(), &cfg.settings),
-        with_limits(configs[1].clone(), &cfg.settings),
-    ];
-    // Fail early on a bad evaluation (unknown zone, direction, piece type).
-    for c in &configs {
-        Ai::new(proto, c.clone())?;
-    }
-    let adjudicator = match cfg.adjudication {
-        Some(spec) => {
-            if proto.seats().len() != 2 {
-                return Err(crate::ai::AiConfigError(
-                    "--adjudicate needs a game with two seats".to_owned(),
-                ));
-            }
-            let eval = crate::ai::eval::Evaluator::new(proto, &configs[spec.eval.min(1)])?;
-            Some(Adjudicator::new(spec, eval))
-        }
-        None => None,
+    let pairing = runner::Pairing {
+        proto,
+        book,
+        settings: cfg.settings.clone(),
+        identity: cfg.identity.clone(),
     };
-    // Game indices are handed out lazily, in increasing order (no per-game reservation:
-    // memory and start-up time do not depend on -n). `position` numbers the games of this
-    // run in that order; the SPRT looks at consecutive positions only.
-    let total = games_to_play(cfg.settings.games, cfg.shard, &cfg.skip);
-    let next = Mutex::new((0u64, 0usize)); // (next raw index, next position)
-    let take = || -> Option<(usize, u64)> {
-        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
-        while n.0 < cfg.settings.games {
-            let i = n.0;
-            n.0 += 1;
-            if in_shard(i, cfg.shard) && !cfg.skip.contains(&i) {
-                n.1 += 1;
-                return Some((n.1 - 1, i));
-            }
-        }
-        None
+    let configs = [configs[0].clone(), configs[1].clone()];
+    let plan = runner::Plan {
+        seed: cfg.seed,
+        threads: cfg.threads,
+        indices: runner::GameIndices::Match {
+            games: cfg.settings.games,
+        },
+        shard: cfg.shard,
+        skip: &cfg.skip,
+        pairs: &[[0, 1]],
+        pairings: std::slice::from_ref(&pairing),
+        configs: &configs,
+        adjudication: cfg.adjudication,
+        keep_moves: cfg.keep_moves,
     };
-    // Finished games with their positions, and the SPRT prefix bookkeeping: scores of
-    // finished games waiting for the games before them.
-    struct Shared {
-        /// Finished games the prefix has not reached yet (at most about one per thread).
-        pending: std::collections::BTreeMap<usize, GameRecord>,
-        /// Games kept, in position order (unless `summary_only`).
-        kept: Vec<GameRecord>,
-        summary: crate::stats::Accumulator,
-        prefix: usize,
-        sprt: Option<SprtState>,
-        decided_at: Option<usize>,
-        /// Games already played (resume) not yet counted by the SPRT, by index.
-        history: std::collections::VecDeque<(u64, Option<f64>)>,
-    }
-    impl Shared {
-        /// Counts the earlier games with an index below `before`; true when the test
-        /// decided.
-        fn feed_history(&mut self, before: u64) -> bool {
-            let Some(st) = self.sprt.as_mut() else {
-                return false;
-            };
-            while self.history.front().is_some_and(|h| h.0 < before) {
-                if let Some((i, x)) = self.history.pop_front() {
-                    st.add(i, x);
-                    if st.decision().is_some() {
-                        return true;
-                    }
-                }
-            }
-            false
-        }
-    }
-    let mut history: Vec<(u64, Option<f64>)> = match cfg.sprt {
-        Some(_) => cfg.sprt_history.clone(),
-        None => Vec::new(),
-    };
-    history.sort_by_key(|h| h.0);
-    let mut start = Shared {
-        pending: Default::default(),
-        kept: Vec::new(),
-        summary: Default::default(),
-        prefix: 0,
-        sprt: cfg.sprt.map(|t| {
-            if cfg.settings.swap {
-                SprtState::paired(t)
-            } else {
-                SprtState::new(t)
-            }
-        }),
-        decided_at: None,
-        history: history.into(),
-    };
-    // The earlier games before the first game to play may decide the test already.
-    let first = (0..cfg.settings.games)
-        .find(|&i| in_shard(i, cfg.shard) && !cfg.skip.contains(&i))
-        .unwrap_or(u64::MAX);
-    if start.feed_history(first) {
-        start.decided_at = Some(0);
-    }
-    let decided = AtomicBool::new(start.decided_at.is_some());
-    let shared = Mutex::new(start);
-    let threads = cfg.threads.max(1);
-    // Scoped std threads: one worker per thread, each with its own AIs and buffers.
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let new_ais = || {
-                    [
-                        Ai::new(proto, configs[0].clone()).expect("checked"),
-                        Ai::new(proto, configs[1].clone()).expect("checked"),
-                    ]
-                };
-                let mut ais = new_ais();
-                let mut buf = G::Moves::default();
-                loop {
-                    if stop.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some((k, index)) = take() else { break };
-                    let job = GameJob {
-                        run_seed: cfg.seed,
-                        index,
-                        opening: index,
-                        settings: &cfg.settings,
-                        stop: Some(stop),
-                        book,
-                        adjudicator: adjudicator.as_ref(),
-                        keep_moves: cfg.keep_moves,
-                    };
-                    let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_job(proto, &mut ais, &mut buf, &job)
-                    }));
-                    let mut rec = match played {
-                        Ok(r) => r,
-                        Err(p) => {
-                            ais = new_ais();
-                            buf = G::Moves::default();
-                            let msg = p
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            panicked_record(cfg.seed, index, &cfg.settings, msg)
-                        }
-                    };
-                    rec.identity = cfg.identity.clone();
-                    on_done(&rec);
-                    let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    sh.pending.insert(k, rec);
-                    // Advance the prefix of consecutive finished games: each is kept (and
-                    // counted by the SPRT) in position order.
-                    while sh.decided_at.is_none() {
-                        let p = sh.prefix;
-                        let Some(index) = sh.pending.get(&p).map(|r| r.game_index) else {
-                            break;
-                        };
-                        // Earlier games (resume) with smaller indices come first.
-                        if sh.feed_history(index) {
-                            sh.decided_at = Some(p);
-                            decided.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                        let Some(rec) = sh.pending.remove(&p) else {
-                            break;
-                        };
-                        sh.prefix += 1;
-                        let prefix = sh.prefix;
-                        let score = rec.score_a;
-                        let shared = &mut *sh;
-                        keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
-                        if let Some(st) = sh.sprt.as_mut() {
-                            st.add(index, score);
-                            if st.decision().is_some() {
-                                sh.decided_at = Some(prefix);
-                                decided.store(true, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                }
-            });
-        }
-    });
-    let mut sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Every new game counted: the earlier games after the last one count too.
-    if sh.decided_at.is_none() && sh.prefix as u64 == total && sh.feed_history(u64::MAX) {
-        sh.decided_at = Some(sh.prefix);
-    }
+    let (mut tally, end) = runner::run_games(&plan, MatchTally::new(cfg), stop, on_done)?;
     // Earlier games past a decision are dropped, as the run in one piece never played them.
-    let mut dropped: Vec<u64> = match sh.decided_at {
-        Some(_) => sh.history.drain(..).map(|h| h.0).collect(),
-        None => vec![],
-    };
-    // Interrupted: the games finished after a gap are kept too (none after a decision).
-    let rest = std::mem::take(&mut sh.pending);
-    for (_, rec) in rest {
-        if sh.decided_at.is_none() {
-            let shared = &mut sh;
-            keep(&mut shared.summary, &mut shared.kept, rec, cfg.summary_only);
-        } else {
-            dropped.push(rec.game_index);
-        }
+    if end.decided {
+        tally.dropped.extend(tally.history.drain(..).map(|h| h.0));
     }
-    dropped.sort_unstable();
-    let interrupted = sh.decided_at.is_none() && sh.summary.games() < total;
+    tally.dropped.sort_unstable();
+    let interrupted = !end.decided && tally.summary.games() < end.total;
     Ok(RunOutcome {
-        records: sh.kept,
-        summary: sh.summary,
-        dropped,
+        records: tally.kept,
+        summary: tally.summary,
+        dropped: tally.dropped,
         interrupted,
-        sprt: sh.sprt,
+        sprt: tally.sprt,
     })
 }
 
-/// Counts a kept game, and keeps its record unless `summary_only`.
-fn keep(
-    summary: &mut crate::stats::Accumulator,
-    kept: &mut Vec<GameRecord>,
-    rec: GameRecord,
+/// A match's finished games: kept in position order, counted by the SPRT, which may
+/// decide the match (see [`RunConfig::sprt_history`]).
+struct MatchTally {
+    /// Games kept, in position order (unless `summary_only`).
+    kept: Vec<GameRecord>,
+    summary: crate::stats::Accumulator,
     summary_only: bool,
-) {
-    summary.add(&rec);
-    if !summary_only {
-        kept.push(rec);
+    sprt: Option<SprtState>,
+    /// Games already played (resume) not yet counted by the SPRT, by index.
+    history: VecDeque<(u64, Option<f64>)>,
+    /// Games finished past a decision.
+    dropped: Vec<u64>,
+}
+
+impl MatchTally {
+    fn new(cfg: &RunConfig) -> MatchTally {
+        let mut history: Vec<(u64, Option<f64>)> = match cfg.sprt {
+            Some(_) => cfg.sprt_history.clone(),
+            None => Vec::new(),
+        };
+        history.sort_by_key(|h| h.0);
+        MatchTally {
+            kept: Vec::new(),
+            summary: Default::default(),
+            summary_only: cfg.summary_only,
+            sprt: cfg.sprt.map(|t| {
+                if cfg.settings.swap {
+                    SprtState::paired(t)
+                } else {
+                    SprtState::new(t)
+                }
+            }),
+            history: history.into(),
+            dropped: Vec::new(),
+        }
+    }
+
+    /// Counts a kept game, and keeps its record unless `summary_only`.
+    fn keep(&mut self, rec: GameRecord) {
+        self.summary.add(&rec);
+        if !self.summary_only {
+            self.kept.push(rec);
+        }
+    }
+}
+
+impl runner::Tally for MatchTally {
+    /// Counts the earlier games with an index below `next`; true when the test decided.
+    fn decided_before(&mut self, next: u64) -> bool {
+        let Some(st) = self.sprt.as_mut() else {
+            return false;
+        };
+        while self.history.front().is_some_and(|h| h.0 < next) {
+            if let Some((i, x)) = self.history.pop_front() {
+                st.add(i, x);
+                if st.decision().is_some() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn count(&mut self, _pairing: usize, rec: GameRecord) -> bool {
+        let (index, score) = (rec.game_index, rec.score_a);
+        self.keep(rec);
+        match self.sprt.as_mut() {
+            Some(st) => {
+                st.add(index, score);
+                st.decision().is_some()
+            }
+            None => false,
+        }
+    }
+
+    fn count_late(&mut self, _pairing: usize, rec: GameRecord) {
+        self.keep(rec);
+    }
+
+    fn drop_decided(&mut self, rec: GameRecord) {
+        self.dropped.push(rec.game_index);
     }
 }
 

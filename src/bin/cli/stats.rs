@@ -306,7 +306,7 @@ fn run_inner(mut a: Args) -> Result<u8, CliError> {
                 let mut report = HtmlReport::new(s, sources);
                 // One round robin or gauntlet: its joint ratings.
                 if let [x] = t.as_slice() {
-                    report.ratings = Some(x.html_ratings());
+                    report.tournament = Some(x.clone());
                 }
                 let page = report.render();
                 dagaz::fsutil::write_atomic(path, page.as_bytes())
