@@ -90,7 +90,6 @@ pub(crate) fn negamax_engine(rt: &mut Runtime, vm: &mut Vm) -> FResult<()> {
     rt.report.score = value.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     rt.report.depth = reached as i32;
     rt.report.nodes = rt.searched as i64;
-    rt.report.root_values = values;
     Ok(())
 }
 

@@ -205,9 +205,6 @@ pub struct EngineReport {
     pub nodes: i64,
     pub score: i32,
     pub depth: i32,
-    /// `$NegamaxMove`'s value of each root move, in generation order, from the deepest
-    /// iteration that valued it (`None`: not valued); what it chose from.
-    pub(crate) root_values: Vec<Option<i64>>,
 }
 
 /// The host state of one VM: generation, random numbers, repetition, engine reports.
